@@ -1,0 +1,105 @@
+"""bench/bench_structs.py: Struct operations against peers (the seed page's "Structs"): define, create, ==, <."""
+
+from __future__ import annotations
+
+import timeit
+
+from report import Row, Section, Table, Target
+from struct_peers import PEERS, Peer
+from timing import calibrate, median_per_op
+
+# (key, table title, unit, scale from seconds, target limit for boltwire / msgspec)
+OPS = [
+    ("define", "Define a class (5 int fields)", "μs", 1e6, 1.2),
+    ("create", "Create an instance (5 int fields, keyword args)", "ns", 1e9, 1.0),
+    ("eq", "Equality (x == y, equal instances)", "ns", 1e9, 1.0),
+    ("order", "Order (x < y, differing in the last field)", "ns", 1e9, 1.0),
+]
+TARGET_LABELS = {"define": "class definition", "create": "creation", "eq": "equality", "order": "order"}
+
+
+def run(args) -> Section:
+    min_time, repeat = (0.04, 3) if args.quick else (0.1, 7)
+    prepared = {peer.name: prepare(peer) for peer in PEERS}
+
+    timers, notes = {}, {}
+    for peer, ops in prepared.items():
+        for op, item in ops.items():
+            if isinstance(item, str):
+                notes[peer, op] = item
+            else:
+                timers[peer, op] = (item, calibrate(item, min_time))
+    medians = median_per_op(timers, repeat)
+
+    tables = []
+    for op, title, unit, scale, _ in OPS:
+        rows = [
+            Row(p.name, medians[p.name, op] * scale) if (p.name, op) in medians else Row(p.name, None, notes[p.name, op])
+            for p in PEERS
+        ]
+        tables.append(Table(f"{title}, {unit} per op", unit, rows))
+
+    targets = []
+    for (op, _, _, _, limit), table in zip(OPS, tables):
+        bolt = next(r for r in table.rows if r.name == "boltwire")
+        ratio = table.ratio(bolt)
+        note = "" if ratio is not None else bolt.note or "no msgspec baseline"
+        targets.append(Target(f"{TARGET_LABELS[op]} <= {limit}x msgspec", ratio, limit, note=note))
+
+    method = f"timeit, loop count for >= {min_time}s per sample, median of {repeat} interleaved samples"
+    return Section("structs", tables, targets, notes=[method])
+
+
+def prepare(peer: Peer) -> dict[str, timeit.Timer | str]:
+    """A timer per operation, or a note saying why that operation has no number for this peer."""
+    ops = [op for op, *_ in OPS]
+    try:
+        env = peer.load()
+    except ImportError:
+        return dict.fromkeys(ops, "not installed")
+    except Exception as e:  # a half-built extension must not take the whole run down
+        return dict.fromkeys(ops, describe(e))
+    env["__name__"] = __name__  # dataclasses and pydantic look the defining module up in sys.modules
+    code = compile(peer.template, f"<{peer.name}>", "exec")
+
+    try:
+        ns = dict(env)
+        exec(code, ns)
+        C = ns["C"]
+    except Exception as e:
+        return dict.fromkeys(ops, describe(e))
+    out: dict[str, timeit.Timer | str] = {"define": timeit.Timer("exec(code, dict(env))", globals={"code": code, "env": env})}
+
+    try:
+        x, y, z = C(a=1, b=2, c=3, d=4, e=5), C(a=1, b=2, c=3, d=4, e=5), C(a=1, b=2, c=3, d=4, e=6)
+        check(x.e == 5 and z.e == 6, "fields not set")
+        out["create"] = timeit.Timer("C(a=1, b=2, c=3, d=4, e=5)", globals={"C": C})
+    except Exception as e:
+        return out | dict.fromkeys(ops[1:], describe(e))
+    names = {"x": x, "y": y, "z": z}
+
+    try:
+        check(x == y and not (x != y) and x != z, "wrong == result")
+        out["eq"] = timeit.Timer("x == y", globals=names)
+    except Exception as e:
+        out["eq"] = describe(e)
+
+    if not peer.orderable:
+        out["order"] = "N/A (no ordering)"
+        return out
+    try:
+        check(x < z and not z < x and not x < y and z > x, "wrong < result")
+        out["order"] = timeit.Timer("x < z", globals=names)
+    except Exception as e:
+        out["order"] = describe(e)
+    return out
+
+
+def check(ok: bool, message: str) -> None:
+    # A wrong answer would make a fast number meaningless, so it replaces the number.
+    if not ok:
+        raise AssertionError(message)
+
+
+def describe(e: Exception) -> str:
+    return f"error: {type(e).__name__}: {e}"[:100]

@@ -1,0 +1,38 @@
+"""bench/charts.py: one PNG per section, a horizontal bar chart per table; skipped when matplotlib is absent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from report import Section, format_number
+
+
+def draw(section: Section, outdir: Path) -> Path | None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")  # no display on CI or over ssh
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None  # charts are optional; matplotlib is not a dependency
+
+    tables = [t for t in section.tables if any(r.value is not None for r in t.rows)]
+    if not tables:
+        return None
+    fig, axes = plt.subplots(len(tables), 1, figsize=(8, 2.2 + 0.35 * sum(len(t.rows) for t in tables)), squeeze=False)
+    for ax, table in zip(axes[:, 0], tables):
+        rows = [r for r in table.rows if r.value is not None]
+        names = [r.name for r in rows][::-1]  # first row on top
+        values = [r.value for r in rows][::-1]
+        colors = ["tab:orange" if n.startswith("boltwire") else "tab:blue" for n in names]
+        bars = ax.barh(names, values, color=colors)
+        ax.bar_label(bars, labels=[format_number(v) for v in values], fontsize=7, padding=2)
+        ax.margins(x=0.15)  # room for the labels
+        ax.set_title(table.title, fontsize=10)
+        ax.set_xlabel(table.unit)
+        ax.tick_params(labelsize=8)
+    fig.tight_layout()
+    path = outdir / f"{section.name}.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path

@@ -1,0 +1,37 @@
+// csrc/struct/field_spec.hpp: the NODEFAULT sentinel, Factory (a per-instance default), and the object that
+// boltwire.field(...) returns.
+#pragma once
+#include "py/python.hpp"
+
+namespace boltwire::structs {
+
+// The singleton NODEFAULT (never NULL after init).
+extern PyObject *NoDefault;
+
+struct FactoryObject {
+  PyObject_HEAD
+  PyObject *factory;
+};
+extern PyTypeObject FactoryType;
+
+struct FieldSpecObject {
+  PyObject_HEAD
+  PyObject *default_value;    // NODEFAULT when absent
+  PyObject *default_factory;  // NODEFAULT when absent
+  PyObject *name;             // str or None
+};
+extern PyTypeObject FieldSpecType;
+
+inline bool is_factory(PyObject *o) noexcept { return Py_TYPE(o) == &FactoryType; }
+
+// Returns a new Factory wrapping `callable`.
+PyObject *make_factory(PyObject *callable);
+// Produces a default value for a new instance: calls a Factory, or returns a new reference to a value.
+PyObject *produce_default(PyObject *default_entry);
+
+// boltwire.field(*, default=NODEFAULT, default_factory=NODEFAULT, name=None)
+PyObject *field_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
+bool init_field_spec();
+
+}  // namespace boltwire::structs

@@ -1,0 +1,92 @@
+// csrc/struct/struct_compare.cpp: __eq__, ordering and __hash__ for Struct instances.
+#include "py/errors.hpp"
+#include "struct/struct_meta.hpp"
+#include "struct/struct_protocols.hpp"
+
+namespace boltwire::structs {
+namespace {
+
+// Reads a field that user code may have emptied with object.__delattr__; NULL with AttributeError then.
+PyObject *read_field(PyObject *self, const StructMetaObject *meta, Py_ssize_t i) {
+  PyObject *value = *field_slot(self, meta, i);
+  if (BW_UNLIKELY(value == nullptr)) {
+    PyErr_Format(PyExc_AttributeError, "Struct field '%U' is unset", field_name(meta, i));
+  }
+  return value;
+}
+
+// xxHash-style lane mixing, the same scheme CPython uses for tuples, so equal values give equal hashes.
+#if SIZEOF_PY_UHASH_T > 4
+constexpr Py_uhash_t kPrime1 = 11400714785074694791ULL;
+constexpr Py_uhash_t kPrime2 = 14029467366897019727ULL;
+constexpr Py_uhash_t kPrime5 = 2870177450012600261ULL;
+inline Py_uhash_t rotate(Py_uhash_t x) { return (x << 31) | (x >> 33); }
+#else
+constexpr Py_uhash_t kPrime1 = 2654435761UL;
+constexpr Py_uhash_t kPrime2 = 2246822519UL;
+constexpr Py_uhash_t kPrime5 = 374761393UL;
+inline Py_uhash_t rotate(Py_uhash_t x) { return (x << 13) | (x >> 19); }
+#endif
+
+Py_hash_t hash_fields(PyObject *self, const StructMetaObject *meta) {
+  Py_uhash_t acc = kPrime5;
+  for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
+    PyObject *value = read_field(self, meta, i);
+    if (value == nullptr) return -1;
+    Py_hash_t lane = PyObject_Hash(value);
+    if (lane == -1) return -1;
+    acc += static_cast<Py_uhash_t>(lane) * kPrime2;
+    acc = rotate(acc);
+    acc *= kPrime1;
+  }
+  acc += static_cast<Py_uhash_t>(meta->n_fields) ^ (kPrime5 ^ 3527539UL);
+  return acc == static_cast<Py_uhash_t>(-1) ? 1546275796 : static_cast<Py_hash_t>(acc);
+}
+
+}  // namespace
+
+PyObject *Struct_richcompare(PyObject *self, PyObject *other, int op) {
+  PyTypeObject *tp = Py_TYPE(self);
+  if (Py_TYPE(other) != tp || !is_struct_type(tp)) Py_RETURN_NOTIMPLEMENTED;
+  const StructMetaObject *meta = as_meta(tp);
+  bool equality = op == Py_EQ || op == Py_NE;
+  if (!(meta->flags & (equality ? kEq : kOrder))) Py_RETURN_NOTIMPLEMENTED;
+  if (equality && self == other) return PyBool_FromLong(op == Py_EQ);
+
+  // Find the first field that differs; equal structs compare like equal tuples.
+  for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
+    PyObject *a = read_field(self, meta, i);
+    PyObject *b = a ? read_field(other, meta, i) : nullptr;
+    if (b == nullptr) return nullptr;
+    if (a == b) continue;
+    int same = PyObject_RichCompareBool(a, b, Py_EQ);
+    if (same < 0) return nullptr;
+    if (same) continue;
+    if (equality) return PyBool_FromLong(op == Py_NE);
+    return PyObject_RichCompare(a, b, op);
+  }
+  bool result = op == Py_EQ || op == Py_LE || op == Py_GE;
+  return PyBool_FromLong(result);
+}
+
+Py_hash_t Struct_hash(PyObject *self) {
+  PyTypeObject *tp = Py_TYPE(self);
+  if (!is_struct_type(tp)) return PyBaseObject_Type.tp_hash(self);
+  const StructMetaObject *meta = as_meta(tp);
+  // eq=False means identity semantics, for hashing as well.
+  if (!(meta->flags & kEq)) return PyBaseObject_Type.tp_hash(self);
+  if (!(meta->flags & kFrozen)) {
+    PyErr_Format(PyExc_TypeError, "unhashable type: '%s'", tp->tp_name);
+    return -1;
+  }
+  if (meta->hash_offset == 0) return hash_fields(self, meta);
+  auto **cached = reinterpret_cast<PyObject **>(reinterpret_cast<char *>(self) + meta->hash_offset);
+  if (*cached != nullptr) return PyLong_AsSsize_t(*cached);
+  Py_hash_t h = hash_fields(self, meta);
+  if (h == -1) return -1;
+  *cached = PyLong_FromSsize_t(h);
+  if (*cached == nullptr) return -1;
+  return h;
+}
+
+}  // namespace boltwire::structs

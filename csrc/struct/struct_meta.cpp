@@ -1,0 +1,323 @@
+// csrc/struct/struct_meta.cpp: StructMeta, which turns a class body into a Struct class.
+#include "struct/struct_meta.hpp"
+#include "py/errors.hpp"
+#include "py/names.hpp"
+#include "py/ref.hpp"
+#include "struct/class_options.hpp"
+#include "struct/field_collect.hpp"
+#include "struct/field_spec.hpp"
+#include "struct/struct_config.hpp"
+#include "struct/struct_object.hpp"
+#include <descrobject.h>
+
+namespace boltwire::structs {
+namespace {
+
+using py::Object;
+
+bool has_key(PyObject *dict, PyObject *key) { return PyDict_Contains(dict, key) == 1; }
+
+// Encoded names: rename applied, then field(name=...) wins; they must be unique and must not collide with
+// the tag field.
+Object build_encode_fields(const ClassOptions &opts, PyObject *fields, PyObject *explicit_names) {
+  Object encoded;
+  if (opts.rename) {
+    PyObject *module = PyImport_ImportModule("boltwire._rename");
+    if (module == nullptr) return {};
+    encoded = Object::steal(PyObject_CallMethod(module, "rename_fields", "OO", opts.rename.get(), fields));
+    Py_DECREF(module);
+    if (!encoded) return {};
+    encoded = Object::steal(PySequence_Tuple(encoded.get()));
+  } else {
+    encoded = Object::steal(PyTuple_GetSlice(fields, 0, PyTuple_GET_SIZE(fields)));
+  }
+  if (!encoded) return {};
+  Py_ssize_t n = PyTuple_GET_SIZE(fields);
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *explicit_name = PyTuple_GET_ITEM(explicit_names, i);
+    if (explicit_name != Py_None) {
+      PyObject *old = PyTuple_GET_ITEM(encoded.get(), i);
+      PyTuple_SET_ITEM(encoded.get(), i, Py_NewRef(explicit_name));
+      Py_DECREF(old);
+    }
+  }
+  Object seen = Object::steal(PySet_New(nullptr));
+  if (!seen) return {};
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *name = PyTuple_GET_ITEM(encoded.get(), i);
+    int present = PySet_Contains(seen.get(), name);
+    if (present != 0) {
+      if (present > 0) py::type_error("Multiple fields are encoded as '%U' (check `rename` and field(name=...))", name);
+      return {};
+    }
+    if (opts.tag_field && PyUnicode_Compare(name, opts.tag_field.get()) == 0) {
+      py::type_error("tag_field='%U' conflicts with an existing field of that name", name);
+      return {};
+    }
+    if (PyErr_Occurred() || PySet_Add(seen.get(), name) < 0) return {};
+  }
+  return encoded;
+}
+
+// msgspec's __struct_defaults__: the defaults of the trailing fields, from the first field that has one.
+Object trailing_defaults(PyObject *defaults) {
+  Py_ssize_t n = PyTuple_GET_SIZE(defaults), first = n;
+  for (Py_ssize_t i = 0; i < n; i++) {
+    if (PyTuple_GET_ITEM(defaults, i) != NoDefault) {
+      first = i;
+      break;
+    }
+  }
+  return Object::steal(PyTuple_GetSlice(defaults, first, n));
+}
+
+bool any_base_has(PyObject *bases, bool (*test)(PyTypeObject *)) {
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(bases); i++) {
+    PyObject *base = PyTuple_GET_ITEM(bases, i);
+    if (PyType_Check(base) && test(reinterpret_cast<PyTypeObject *>(base))) return true;
+  }
+  return false;
+}
+
+// __slots__ for the new class: its new fields plus the hidden slots its options need.
+Object build_slots(const CollectedFields &cf, PyObject *bases, uint32_t flags) {
+  Object slots = Object::steal(PyList_New(0));
+  if (!slots) return {};
+  for (const FieldDraft &d : cf.fields) {
+    if (!d.inherited && PyList_Append(slots.get(), d.name.get()) < 0) return {};
+  }
+  auto add = [&](PyObject *name) { return PyList_Append(slots.get(), name) == 0; };
+  if ((flags & kWeakref) && !any_base_has(bases, [](PyTypeObject *t) { return t->tp_weaklistoffset != 0; }) &&
+      !add(py::names.weakref))
+    return {};
+  if ((flags & kDict) && !any_base_has(bases, [](PyTypeObject *t) { return t->tp_dictoffset != 0; }) &&
+      !add(py::names.dict))
+    return {};
+  if ((flags & kCacheHash) &&
+      !any_base_has(bases, [](PyTypeObject *t) { return is_struct_type(t) && as_meta(t)->hash_offset != 0; }) &&
+      !add(py::names.cached_hash))
+    return {};
+  return Object::steal(PyList_AsTuple(slots.get()));
+}
+
+// Hashing follows the options unless the body defines __hash__: unhashable when mutable with eq,
+// otherwise Struct's own hash (by value when frozen, by identity when eq=False).
+bool set_hash_policy(PyObject *ns, uint32_t flags) {
+  if (has_key(ns, py::names.hash)) return true;
+  if ((flags & kEq) && !(flags & kFrozen)) return PyDict_SetItem(ns, py::names.hash, Py_None) == 0;
+  PyObject *wrapper = PyDict_GetItem(StructBaseType.tp_dict, py::names.hash);
+  return wrapper != nullptr && PyDict_SetItem(ns, py::names.hash, wrapper) == 0;
+}
+
+// Calls the next metaclass __new__ after StructMeta in the MRO (type.__new__, or e.g. ABCMeta.__new__).
+PyObject *call_next_new(PyTypeObject *mcls, PyObject *name, PyObject *bases, PyObject *ns, PyObject *kwargs) {
+  Object args = Object::steal(PyTuple_Pack(3, name, bases, ns));
+  if (!args) return nullptr;
+  if (mcls == &StructMetaType) return PyType_Type.tp_new(mcls, args.get(), kwargs);
+  Object super = Object::steal(PyObject_CallFunctionObjArgs(reinterpret_cast<PyObject *>(&PySuper_Type),
+                                                            &StructMetaType, mcls, nullptr));
+  if (!super) return nullptr;
+  Object next_new = Object::steal(PyObject_GetAttr(super.get(), py::names.new_));
+  if (!next_new) return nullptr;
+  Object full_args = Object::steal(PyTuple_Pack(4, mcls, name, bases, ns));
+  if (!full_args) return nullptr;
+  return PyObject_Call(next_new.get(), full_args.get(), kwargs);
+}
+
+Py_ssize_t slot_offset(PyTypeObject *tp, PyObject *name) {
+  PyObject *descr = _PyType_Lookup(tp, name);
+  if (descr == nullptr || Py_TYPE(descr) != &PyMemberDescr_Type) {
+    py::type_error("Struct field '%U' of %s is shadowed by a class attribute", name, tp->tp_name);
+    return -1;
+  }
+  return reinterpret_cast<PyMemberDescrObject *>(descr)->d_member->offset;
+}
+
+// Fills the StructMetaObject part of a freshly created class and installs the instance slot functions.
+bool finish_class(PyTypeObject *tp, ClassOptions &opts, CollectedFields &cf, Object fields, Object encode_fields,
+                  Object defaults, Object explicit_names, bool user_slots) {
+  StructMetaObject *meta = as_meta(tp);
+  Py_ssize_t n = PyTuple_GET_SIZE(fields.get());
+  meta->fields = fields.release();
+  meta->encode_fields = encode_fields.release();
+  meta->defaults = defaults.release();
+  meta->explicit_names = explicit_names.release();
+  meta->rename = opts.rename.release();
+  meta->tag_option = opts.tag_option.release();
+  meta->tag = opts.tag.release();
+  meta->tag_field = opts.tag_field.release();
+  meta->n_fields = n;
+  meta->n_kw_only = cf.n_kw_only;
+  meta->offsets = static_cast<Py_ssize_t *>(PyMem_Malloc(sizeof(Py_ssize_t) * (n > 0 ? n : 1)));
+  if (meta->offsets == nullptr) {
+    PyErr_NoMemory();
+    return false;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    if ((meta->offsets[i] = slot_offset(tp, field_name(meta, i))) < 0) return false;
+  }
+  bool has_hash_slot = false;
+  if (opts.flags & kCacheHash) {
+    if ((meta->hash_offset = slot_offset(tp, py::names.cached_hash)) < 0) return false;
+    has_hash_slot = true;
+  }
+  PyObject *post_init = _PyType_Lookup(tp, py::names.post_init);
+  meta->post_init = Py_XNewRef(post_init);
+
+  // The compact layout is exactly a header plus one slot per field (and the hash slot): anything else
+  // (dict, weakrefs, extra slots from mixins) is left to CPython's generic slot functions.
+  Py_ssize_t compact_size = static_cast<Py_ssize_t>(sizeof(PyObject) + sizeof(PyObject *) * (n + has_hash_slot));
+  bool generic = user_slots || tp->tp_dictoffset != 0 || tp->tp_weaklistoffset != 0 || tp->tp_basicsize != compact_size;
+  if (generic && !(opts.flags & kGc)) {
+    py::type_error("Struct option `gc=False` needs a layout of fields only; %s has extra instance attributes",
+                   tp->tp_name);
+    return false;
+  }
+  meta->flags = opts.flags | (generic ? uint32_t{kGenericLayout} : 0u);
+  tp->tp_vectorcall = Struct_vectorcall;
+  if (!generic) {
+    tp->tp_dealloc = Struct_dealloc;
+    tp->tp_traverse = Struct_traverse;
+    tp->tp_clear = Struct_clear;
+    if (opts.flags & kGc) {
+      tp->tp_flags |= Py_TPFLAGS_HAVE_GC;
+      tp->tp_free = PyObject_GC_Del;
+    } else {
+      tp->tp_flags &= ~Py_TPFLAGS_HAVE_GC;
+      tp->tp_free = PyObject_Free;
+    }
+  }
+  return true;
+}
+
+PyObject *StructMeta_new(PyTypeObject *mcls, PyObject *args, PyObject *kwargs) {
+  PyObject *name, *bases, *ns;
+  if (!PyArg_ParseTuple(args, "UO!O!:StructMeta.__new__", &name, &PyTuple_Type, &bases, &PyDict_Type, &ns))
+    return nullptr;
+  if (has_key(ns, py::names.init)) return py::type_error("Struct types cannot define __init__");
+  if (has_key(ns, py::names.new_)) return py::type_error("Struct types cannot define __new__");
+  Object kw = Object::steal(kwargs ? PyDict_Copy(kwargs) : PyDict_New());
+  if (!kw) return nullptr;
+  ClassOptions opts;
+  if (!parse_class_options(name, bases, kw.get(), opts)) return nullptr;
+
+  Object ns_copy = Object::steal(PyDict_Copy(ns));
+  if (!ns_copy) return nullptr;
+  CollectedFields cf;
+  if (!collect_fields(bases, ns_copy.get(), (opts.flags & kKwOnly) != 0, cf)) return nullptr;
+
+  Py_ssize_t n = static_cast<Py_ssize_t>(cf.fields.size());
+  Object fields = Object::steal(PyTuple_New(n));
+  Object defaults = Object::steal(PyTuple_New(n));
+  Object explicit_names = Object::steal(PyTuple_New(n));
+  if (!fields || !defaults || !explicit_names) return nullptr;
+  for (Py_ssize_t i = 0; i < n; i++) {
+    FieldDraft &d = cf.fields[i];
+    PyTuple_SET_ITEM(fields.get(), i, Py_NewRef(d.name.get()));
+    PyTuple_SET_ITEM(defaults.get(), i, Py_NewRef(d.default_entry.get()));
+    PyTuple_SET_ITEM(explicit_names.get(), i, Py_NewRef(d.explicit_name.get()));
+  }
+  Object encode_fields = build_encode_fields(opts, fields.get(), explicit_names.get());
+  if (!encode_fields) return nullptr;
+
+  bool user_slots = false;
+  if (PyObject *given = PyDict_GetItemWithError(ns_copy.get(), py::names.slots)) {
+    user_slots = PyObject_IsTrue(given) != 0;
+    if (user_slots) return py::type_error("Struct classes manage __slots__ themselves; declare fields instead");
+  } else if (PyErr_Occurred()) {
+    return nullptr;
+  }
+  Object slots = build_slots(cf, bases, opts.flags);
+  Object config = Object::steal(make_struct_config(opts.flags, opts.tag.get(), opts.tag_field.get()));
+  Object struct_defaults = trailing_defaults(defaults.get());
+  Object match_args = Object::steal(PyTuple_GetSlice(fields.get(), 0, n - cf.n_kw_only));
+  if (!slots || !config || !struct_defaults || !match_args) return nullptr;
+  PyObject *ns_out = ns_copy.get();
+  if (PyDict_SetItem(ns_out, py::names.slots, slots.get()) < 0 ||
+      PyDict_SetItem(ns_out, py::names.struct_fields, fields.get()) < 0 ||
+      PyDict_SetItem(ns_out, py::names.struct_encode_fields, encode_fields.get()) < 0 ||
+      PyDict_SetItem(ns_out, py::names.struct_defaults, struct_defaults.get()) < 0 ||
+      PyDict_SetItem(ns_out, py::names.struct_config, config.get()) < 0 ||
+      PyDict_SetItem(ns_out, py::names.match_args, match_args.get()) < 0 || !set_hash_policy(ns_out, opts.flags))
+    return nullptr;
+
+  Object cls = Object::steal(call_next_new(mcls, name, bases, ns_out, kw.get()));
+  if (!cls) return nullptr;
+  if (!PyType_Check(cls.get()) || !is_struct_type(reinterpret_cast<PyTypeObject *>(cls.get())))
+    return py::type_error("a metaclass __new__ after StructMeta returned %R, not a Struct class", cls.get());
+  auto *tp = reinterpret_cast<PyTypeObject *>(cls.get());
+  if (!finish_class(tp, opts, cf, std::move(fields), std::move(encode_fields), std::move(defaults),
+                    std::move(explicit_names), user_slots))
+    return nullptr;
+  return cls.release();
+}
+
+void clear_meta_refs(StructMetaObject *m) {
+  Py_CLEAR(m->fields);
+  Py_CLEAR(m->encode_fields);
+  Py_CLEAR(m->defaults);
+  Py_CLEAR(m->explicit_names);
+  Py_CLEAR(m->rename);
+  Py_CLEAR(m->tag_option);
+  Py_CLEAR(m->tag);
+  Py_CLEAR(m->tag_field);
+  Py_CLEAR(m->post_init);
+}
+
+void StructMeta_dealloc(PyObject *self) {
+  StructMetaObject *m = as_meta(reinterpret_cast<PyTypeObject *>(self));
+  clear_meta_refs(m);
+  PyMem_Free(m->offsets);
+  m->offsets = nullptr;
+  PyType_Type.tp_dealloc(self);
+}
+
+int StructMeta_traverse(PyObject *self, visitproc visit, void *arg) {
+  StructMetaObject *m = as_meta(reinterpret_cast<PyTypeObject *>(self));
+  Py_VISIT(m->defaults);
+  Py_VISIT(m->rename);
+  Py_VISIT(m->tag_option);
+  Py_VISIT(m->post_init);
+  return PyType_Type.tp_traverse(self, visit, arg);
+}
+
+// Field count and offsets survive tp_clear: instances still alive during collection need them to dealloc.
+int StructMeta_clear(PyObject *self) {
+  clear_meta_refs(as_meta(reinterpret_cast<PyTypeObject *>(self)));
+  return PyType_Type.tp_clear(self);
+}
+
+PyObject *StructMeta_signature(PyObject *self, void *) {
+  PyObject *module = PyImport_ImportModule("boltwire._signature");
+  if (module == nullptr) return nullptr;
+  PyObject *result = PyObject_CallMethod(module, "struct_signature", "O", self);
+  Py_DECREF(module);
+  return result;
+}
+
+PyGetSetDef StructMeta_getset[] = {
+    {"__signature__", StructMeta_signature, nullptr, "The signature of the generated __init__.", nullptr},
+    {},
+};
+
+}  // namespace
+
+PyTypeObject StructMetaType = {
+    .ob_base = PyVarObject_HEAD_INIT(nullptr, 0) .tp_name = "boltwire.StructMeta",
+    .tp_basicsize = sizeof(StructMetaObject),
+    .tp_dealloc = StructMeta_dealloc,
+    .tp_vectorcall_offset = offsetof(PyTypeObject, tp_vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_TYPE_SUBCLASS |
+                Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = "The metaclass of Struct classes.",
+    .tp_traverse = StructMeta_traverse,
+    .tp_clear = StructMeta_clear,
+    .tp_getset = StructMeta_getset,
+    .tp_base = &PyType_Type,
+    .tp_new = StructMeta_new,
+};
+
+bool init_struct_meta() { return PyType_Ready(&StructMetaType) == 0; }
+
+}  // namespace boltwire::structs

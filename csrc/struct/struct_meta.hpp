@@ -1,0 +1,74 @@
+// csrc/struct/struct_meta.hpp: StructMeta, the metaclass of every Struct class, and its per-class layout.
+//
+// Overview: a Struct class is a heap type created by StructMeta.__new__. The class object is a
+// StructMetaObject: CPython's PyHeapTypeObject followed by what boltwire computed once at class creation
+// (field names, slot offsets, defaults, options). Instances are plain slot layouts: the PyObject header and
+// one PyObject* per field, exactly like a class with __slots__.
+//
+// Invariants:
+//   - fields, encode_fields and defaults are tuples of length n_fields, in __init__ order: positional
+//     fields first, then the n_kw_only keyword-only ones.
+//   - defaults[i] is NODEFAULT for a required field, a Factory for a per-instance default, else the value.
+//   - offsets[i] is the byte offset of field i's slot in an instance; every slot holds a strong reference
+//     or NULL (NULL only when user code bypassed the Struct API, e.g. object.__delattr__).
+#pragma once
+#include "py/python.hpp"
+#include <cstdint>
+
+namespace boltwire::structs {
+
+// Class options, resolved (inheritance applied) at class creation.
+enum StructFlag : uint32_t {
+  kFrozen = 1u << 0,
+  kEq = 1u << 1,
+  kOrder = 1u << 2,
+  kKwOnly = 1u << 3,  // this class's own fields are keyword-only (inherited fields keep their kind)
+  kOmitDefaults = 1u << 4,
+  kForbidUnknownFields = 1u << 5,
+  kArrayLike = 1u << 6,
+  kGc = 1u << 7,
+  kWeakref = 1u << 8,
+  kDict = 1u << 9,
+  kCacheHash = 1u << 10,
+  kReprOmitDefaults = 1u << 11,
+  // Derived: instances use CPython's generic allocation and slot functions (dict / weakref layouts).
+  kGenericLayout = 1u << 12,
+};
+
+struct StructMetaObject {
+  PyHeapTypeObject base;
+  PyObject *fields;          // tuple[str], interned
+  PyObject *encode_fields;   // tuple[str]
+  PyObject *defaults;        // tuple, one entry per field (see Invariants)
+  PyObject *explicit_names;  // tuple[str | None]: names given with field(name=...), kept for subclasses
+  PyObject *rename;          // the rename option as given (inherited), or NULL
+  PyObject *tag_option;      // the tag option as given (True, str, int, callable), or NULL
+  PyObject *tag;             // resolved tag value, or NULL
+  PyObject *tag_field;       // resolved tag field name, or NULL
+  PyObject *post_init;       // __post_init__ function found on the class, or NULL
+  Py_ssize_t *offsets;       // PyMem-allocated, n_fields entries
+  Py_ssize_t n_fields;
+  Py_ssize_t n_kw_only;
+  Py_ssize_t hash_offset;    // slot holding the cached hash when cache_hash, else 0
+  uint32_t flags;
+  void *plan;                // reserved for the codec's cached TypePlan
+};
+
+extern PyTypeObject StructMetaType;
+
+inline StructMetaObject *as_meta(PyTypeObject *tp) noexcept { return reinterpret_cast<StructMetaObject *>(tp); }
+inline bool is_struct_type(PyTypeObject *tp) noexcept { return PyType_IsSubtype(Py_TYPE(tp), &StructMetaType); }
+inline bool is_struct_instance(PyObject *o) noexcept { return is_struct_type(Py_TYPE(o)); }
+inline bool has_flag(PyTypeObject *tp, uint32_t flag) noexcept { return (as_meta(tp)->flags & flag) != 0; }
+
+inline PyObject **field_slot(PyObject *self, const StructMetaObject *meta, Py_ssize_t i) noexcept {
+  return reinterpret_cast<PyObject **>(reinterpret_cast<char *>(self) + meta->offsets[i]);
+}
+inline PyObject *field_name(const StructMetaObject *meta, Py_ssize_t i) noexcept {
+  return PyTuple_GET_ITEM(meta->fields, i);
+}
+
+// Readies StructMetaType; false with an exception set on failure.
+bool init_struct_meta();
+
+}  // namespace boltwire::structs

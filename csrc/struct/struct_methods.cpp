@@ -1,0 +1,113 @@
+// csrc/struct/struct_methods.cpp: __copy__, __replace__, __reduce__ and __rich_repr__ of Struct instances.
+#include "py/errors.hpp"
+#include "py/ref.hpp"
+#include "struct/struct_meta.hpp"
+#include "struct/struct_object.hpp"
+#include "struct/struct_protocols.hpp"
+
+namespace boltwire::structs {
+
+PyObject *copy_instance(PyObject *self) {
+  PyTypeObject *tp = Py_TYPE(self);
+  const StructMetaObject *meta = as_meta(tp);
+  PyObject *copy = alloc_instance(tp);
+  if (copy == nullptr) return nullptr;
+  for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
+    *field_slot(copy, meta, i) = Py_XNewRef(*field_slot(self, meta, i));
+  }
+  if (meta->flags & kGenericLayout) {
+    // Instance attributes of dict=True classes are part of the value being copied.
+    PyObject *dict = PyObject_GenericGetDict(self, nullptr);
+    if (dict == nullptr) PyErr_Clear();
+    else {
+      py::Object dict_copy = py::Object::steal(PyDict_Copy(dict));
+      Py_DECREF(dict);
+      bool failed = !dict_copy || PyObject_GenericSetDict(copy, dict_copy.get(), nullptr) < 0;
+      if (failed) {
+        Py_DECREF(copy);
+        return nullptr;
+      }
+    }
+  } else if (PyType_IS_GC(tp) && PyObject_GC_IsTracked(self)) {
+    PyObject_GC_Track(copy);
+  }
+  return copy;
+}
+
+PyObject *replace_fields(PyObject *self, PyObject *const *values, PyObject *kwnames) {
+  PyObject *copy = copy_instance(self);
+  if (copy == nullptr || kwnames == nullptr) return copy;
+  const StructMetaObject *meta = as_meta(Py_TYPE(self));
+  Py_ssize_t hint = 0;
+  for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); k++) {
+    PyObject *name = PyTuple_GET_ITEM(kwnames, k);
+    Py_ssize_t index = find_field_index(meta, name, hint);
+    if (index < 0) {
+      Py_DECREF(copy);
+      return py::type_error("`%s` has no field '%U'", Py_TYPE(self)->tp_name, name);
+    }
+    PyObject **slot = field_slot(copy, meta, index);
+    Py_XSETREF(*slot, Py_NewRef(values[k]));
+    track_if_needed(copy, values[k]);
+    hint = index + 1;
+  }
+  return copy;
+}
+
+namespace {
+
+PyObject *Struct_copy(PyObject *self, PyObject *) { return copy_instance(self); }
+
+PyObject *Struct_replace(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+  if (nargs != 0) return py::type_error("__replace__() takes no positional arguments");
+  return replace_fields(self, args, kwnames);
+}
+
+// (cls, values) when every field is positional; otherwise a module-level rebuild that passes the
+// keyword-only ones by name. Both run __init__ (and so __post_init__) again, like construction.
+PyObject *Struct_reduce(PyObject *self, PyObject *) {
+  PyTypeObject *tp = Py_TYPE(self);
+  const StructMetaObject *meta = as_meta(tp);
+  py::Object values = py::Object::steal(PyTuple_New(meta->n_fields));
+  if (!values) return nullptr;
+  for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
+    PyObject *value = *field_slot(self, meta, i);
+    if (value == nullptr) return PyErr_Format(PyExc_AttributeError, "Struct field '%U' is unset", field_name(meta, i));
+    PyTuple_SET_ITEM(values.get(), i, Py_NewRef(value));
+  }
+  if (meta->n_kw_only == 0) return PyTuple_Pack(2, tp, values.get());
+  PyObject *module = PyImport_ImportModule("boltwire._core");
+  if (module == nullptr) return nullptr;
+  py::Object rebuild = py::Object::steal(PyObject_GetAttrString(module, "_rebuild_struct"));
+  Py_DECREF(module);
+  if (!rebuild) return nullptr;
+  py::Object args = py::Object::steal(PyTuple_Pack(2, tp, values.get()));
+  if (!args) return nullptr;
+  return PyTuple_Pack(2, rebuild.get(), args.get());
+}
+
+PyObject *Struct_rich_repr(PyObject *self, PyObject *) {
+  const StructMetaObject *meta = as_meta(Py_TYPE(self));
+  py::Object out = py::Object::steal(PyList_New(0));
+  if (!out) return nullptr;
+  for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
+    PyObject *value = *field_slot(self, meta, i);
+    if (value == nullptr) continue;
+    py::Object pair = py::Object::steal(PyTuple_Pack(2, field_name(meta, i), value));
+    if (!pair || PyList_Append(out.get(), pair.get()) < 0) return nullptr;
+  }
+  return out.release();
+}
+
+}  // namespace
+
+PyMethodDef StructBase_methods[] = {
+    {"__copy__", Struct_copy, METH_NOARGS, "A shallow copy."},
+    {"__replace__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Struct_replace)),
+     METH_FASTCALL | METH_KEYWORDS, "A copy with some fields replaced."},
+    {"__reduce__", Struct_reduce, METH_NOARGS, "Pickle support."},
+    {"__rich_repr__", Struct_rich_repr, METH_NOARGS, "Field (name, value) pairs for rich."},
+    {},
+};
+
+}  // namespace boltwire::structs

@@ -1,0 +1,206 @@
+// csrc/struct/struct_object.cpp: Struct instances: allocation, the vectorcall __init__, GC policy, setattr.
+#include "struct/struct_object.hpp"
+#include "py/errors.hpp"
+#include "py/ref.hpp"
+#include "struct/field_spec.hpp"
+#include "struct/init_errors.hpp"
+#include "struct/struct_protocols.hpp"
+
+namespace boltwire::structs {
+
+// ---- GC policy --------------------------------------------------------------------------------------------
+// An instance is tracked by the cycle collector only once it holds something that can be part of a cycle.
+// Atomic values (int, str, float, None, ...), untracked tuples and untracked frozen Structs cannot: like
+// untracked tuples they are immutable and hold only atomic values. A mutable Struct can gain a container
+// later, so it always counts as a possible cycle member.
+
+bool may_be_tracked(PyObject *value) noexcept {
+  PyTypeObject *tp = Py_TYPE(value);
+  if (!PyType_IS_GC(tp)) return false;
+  if (tp == &PyList_Type || tp == &PyDict_Type) return true;
+  if (tp == &PyTuple_Type) return PyObject_GC_IsTracked(value);
+  if (is_struct_type(tp) && has_flag(tp, kFrozen)) return PyObject_GC_IsTracked(value);
+  return true;
+}
+
+void track_if_needed(PyObject *self, PyObject *value) noexcept {
+  if (PyType_IS_GC(Py_TYPE(self)) && !PyObject_GC_IsTracked(self) && may_be_tracked(value)) {
+    PyObject_GC_Track(self);
+  }
+}
+
+// ---- allocation and teardown ------------------------------------------------------------------------------
+
+PyObject *alloc_instance(PyTypeObject *tp) {
+  if (BW_UNLIKELY(has_flag(tp, kGenericLayout))) return tp->tp_alloc(tp, 0);
+  // PyObject_GC_New leaves the object untracked, which is what the GC policy wants.
+  PyObject *self = PyType_IS_GC(tp) ? _PyObject_GC_New(tp) : _PyObject_New(tp);
+  if (self == nullptr) return nullptr;
+  memset(reinterpret_cast<char *>(self) + sizeof(PyObject), 0, tp->tp_basicsize - sizeof(PyObject));
+  return self;
+}
+
+namespace {
+void clear_fields(PyObject *self, const StructMetaObject *meta) noexcept {
+  for (Py_ssize_t i = 0; i < meta->n_fields; i++) Py_CLEAR(*field_slot(self, meta, i));
+  if (meta->hash_offset != 0) {
+    Py_CLEAR(*reinterpret_cast<PyObject **>(reinterpret_cast<char *>(self) + meta->hash_offset));
+  }
+}
+}  // namespace
+
+void Struct_dealloc(PyObject *self) {
+  PyTypeObject *tp = Py_TYPE(self);
+  if (PyType_IS_GC(tp)) {
+    PyObject_GC_UnTrack(self);
+    // The trashcan bounds C recursion when a long chain of Structs is freed.
+    Py_TRASHCAN_BEGIN(self, Struct_dealloc)
+    clear_fields(self, as_meta(tp));
+    tp->tp_free(self);
+    Py_DECREF(tp);
+    Py_TRASHCAN_END
+  } else {
+    clear_fields(self, as_meta(tp));
+    tp->tp_free(self);
+    Py_DECREF(tp);
+  }
+}
+
+int Struct_traverse(PyObject *self, visitproc visit, void *arg) {
+  Py_VISIT(Py_TYPE(self));
+  const StructMetaObject *meta = as_meta(Py_TYPE(self));
+  for (Py_ssize_t i = 0; i < meta->n_fields; i++) Py_VISIT(*field_slot(self, meta, i));
+  return 0;
+}
+
+int Struct_clear(PyObject *self) {
+  clear_fields(self, as_meta(Py_TYPE(self)));
+  return 0;
+}
+
+// ---- __init__ -----------------------------------------------------------------------------------------------
+
+Py_ssize_t find_field_index(const StructMetaObject *meta, PyObject *name, Py_ssize_t start_hint) noexcept {
+  PyObject *const *items = &PyTuple_GET_ITEM(meta->fields, 0);
+  Py_ssize_t n = meta->n_fields;
+  // Keys usually arrive in declared order, so the search starts after the previous match.
+  for (Py_ssize_t i = start_hint; i < n; i++) {
+    if (items[i] == name) return i;
+  }
+  for (Py_ssize_t i = 0; i < start_hint && i < n; i++) {
+    if (items[i] == name) return i;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    if (PyUnicode_Compare(items[i], name) == 0) return i;
+  }
+  PyErr_Clear();
+  return -1;
+}
+
+PyObject *Struct_vectorcall(PyObject *cls, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+  auto *tp = reinterpret_cast<PyTypeObject *>(cls);
+  const StructMetaObject *meta = as_meta(tp);
+  const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  const Py_ssize_t nkw = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);
+  const Py_ssize_t nfields = meta->n_fields;
+  if (BW_UNLIKELY(tp->tp_flags & Py_TPFLAGS_IS_ABSTRACT)) return raise_abstract_instantiation(tp);
+  if (BW_UNLIKELY(nargs > nfields - meta->n_kw_only)) return raise_too_many_positional(tp, nargs);
+
+  PyObject *self = alloc_instance(tp);
+  if (self == nullptr) return nullptr;
+  bool track = false;
+  for (Py_ssize_t i = 0; i < nargs; i++) {
+    PyObject *value = args[i];
+    *field_slot(self, meta, i) = Py_NewRef(value);
+    track |= may_be_tracked(value);
+  }
+  Py_ssize_t hint = nargs;
+  for (Py_ssize_t k = 0; k < nkw; k++) {
+    PyObject *name = PyTuple_GET_ITEM(kwnames, k);
+    Py_ssize_t index = find_field_index(meta, name, hint);
+    if (BW_UNLIKELY(index < 0)) {
+      raise_unexpected_keyword(tp, name);
+      goto error;
+    }
+    PyObject **slot = field_slot(self, meta, index);
+    if (BW_UNLIKELY(*slot != nullptr)) {
+      raise_multiple_values(tp, name);
+      goto error;
+    }
+    PyObject *value = args[nargs + k];
+    *slot = Py_NewRef(value);
+    track |= may_be_tracked(value);
+    hint = index + 1;
+  }
+  if (nargs + nkw < nfields) {
+    bool missing = false;
+    for (Py_ssize_t i = nargs; i < nfields; i++) {
+      PyObject **slot = field_slot(self, meta, i);
+      if (*slot != nullptr) continue;
+      PyObject *entry = PyTuple_GET_ITEM(meta->defaults, i);
+      if (entry == NoDefault) {
+        missing = true;
+        continue;
+      }
+      PyObject *value = produce_default(entry);
+      if (value == nullptr) goto error;
+      *slot = value;
+      track |= may_be_tracked(value);
+    }
+    if (BW_UNLIKELY(missing)) {
+      raise_missing_arguments(tp, self);
+      goto error;
+    }
+  }
+  if (track && PyType_IS_GC(tp) && !PyObject_GC_IsTracked(self)) PyObject_GC_Track(self);
+  if (meta->post_init != nullptr) {
+    PyObject *result = PyObject_CallOneArg(meta->post_init, self);
+    if (result == nullptr) goto error;
+    Py_DECREF(result);
+  }
+  return self;
+
+error:
+  Py_DECREF(self);
+  return nullptr;
+}
+
+// ---- attributes ---------------------------------------------------------------------------------------------
+
+namespace {
+int Struct_setattro(PyObject *self, PyObject *name, PyObject *value) {
+  PyTypeObject *tp = Py_TYPE(self);
+  if (is_struct_type(tp)) {
+    if (has_flag(tp, kFrozen)) {
+      PyErr_Format(PyExc_AttributeError, "immutable type: '%s'", tp->tp_name);
+      return -1;
+    }
+    if (value == nullptr && PyUnicode_Check(name) && find_field_index(as_meta(tp), name, 0) >= 0) {
+      PyErr_Format(PyExc_AttributeError, "cannot delete field '%U' of '%s'", name, tp->tp_name);
+      return -1;
+    }
+  }
+  if (PyObject_GenericSetAttr(self, name, value) < 0) return -1;
+  if (value != nullptr) track_if_needed(self, value);
+  return 0;
+}
+}  // namespace
+
+PyTypeObject StructBaseType = {
+    .ob_base = PyVarObject_HEAD_INIT(nullptr, 0) .tp_name = "boltwire._core._StructBase",
+    .tp_basicsize = sizeof(PyObject),
+    .tp_dealloc = Struct_dealloc,
+    .tp_repr = Struct_repr,
+    .tp_hash = Struct_hash,
+    .tp_setattro = Struct_setattro,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "The native base of boltwire.Struct.",
+    .tp_traverse = Struct_traverse,
+    .tp_clear = Struct_clear,
+    .tp_richcompare = Struct_richcompare,
+    .tp_methods = StructBase_methods,
+};
+
+bool init_struct_object() { return PyType_Ready(&StructBaseType) == 0; }
+
+}  // namespace boltwire::structs

@@ -1,0 +1,32 @@
+// csrc/struct/struct_object.hpp: the instance side of a Struct: allocation, __init__, GC policy, attributes.
+#pragma once
+#include "py/python.hpp"
+#include "struct/struct_meta.hpp"
+
+namespace boltwire::structs {
+
+// The static base of every Struct class; it carries the shared methods and slots.
+extern PyTypeObject StructBaseType;
+
+// A new instance with every field slot NULL. Untracked by the cycle collector unless the class needs
+// CPython's generic layout. NULL with an exception set on failure.
+PyObject *alloc_instance(PyTypeObject *tp);
+
+// Starts tracking `self` when the class is GC-enabled and `value` may take part in a reference cycle.
+void track_if_needed(PyObject *self, PyObject *value) noexcept;
+// True when `value` may be part of a reference cycle (the GC policy's single rule).
+bool may_be_tracked(PyObject *value) noexcept;
+
+// The vectorcall __init__ installed on every Struct class.
+PyObject *Struct_vectorcall(PyObject *cls, PyObject *const *args, size_t nargsf, PyObject *kwnames);
+// Slot functions installed on classes with the compact layout.
+void Struct_dealloc(PyObject *self);
+int Struct_traverse(PyObject *self, visitproc visit, void *arg);
+int Struct_clear(PyObject *self);
+
+// Index of the field called `name`, or -1. Pointer comparison first (names are interned).
+Py_ssize_t find_field_index(const StructMetaObject *meta, PyObject *name, Py_ssize_t start_hint) noexcept;
+
+bool init_struct_object();
+
+}  // namespace boltwire::structs

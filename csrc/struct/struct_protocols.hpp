@@ -1,0 +1,21 @@
+// csrc/struct/struct_protocols.hpp: the Python protocols every Struct class shares (comparison, hashing,
+// repr, copy / replace / pickle), defined in their own files and wired into StructBaseType.
+#pragma once
+#include "py/python.hpp"
+
+namespace boltwire::structs {
+
+PyObject *Struct_richcompare(PyObject *self, PyObject *other, int op);
+Py_hash_t Struct_hash(PyObject *self);
+PyObject *Struct_repr(PyObject *self);
+
+// Methods of StructBaseType: __copy__, __replace__, __reduce__, __rich_repr__.
+extern PyMethodDef StructBase_methods[];
+
+// Shared by __copy__ and structs.replace: a new instance of the same class holding the same values.
+PyObject *copy_instance(PyObject *self);
+// A new instance with `changes` (keyword names and values, as in vectorcall) applied; TypeError for
+// unknown field names.
+PyObject *replace_fields(PyObject *self, PyObject *const *values, PyObject *kwnames);
+
+}  // namespace boltwire::structs
