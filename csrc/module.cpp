@@ -26,7 +26,7 @@ PyObject *make_struct_class() {
   PyObject *ns = Py_BuildValue("{ssss}", "__module__", "boltwire", "__doc__",
                                "Base class for typed, fast, slotted records. Subclass it and annotate fields.");
   if (ns == nullptr) return nullptr;
-  PyObject *result = PyObject_CallFunction(reinterpret_cast<PyObject *>(&bs::StructMetaType), "s(O)O", "Struct",
+  PyObject *result = PyObject_CallFunction(reinterpret_cast<PyObject *>(bs::StructMetaPublic), "s(O)O", "Struct",
                                            &bs::StructBaseType, ns);
   Py_DECREF(ns);
   return result;
@@ -46,7 +46,7 @@ PyMODINIT_FUNC PyInit__core() {
   if (module == nullptr) return nullptr;
   PyObject *struct_class = make_struct_class();
   bool ok = struct_class != nullptr && PyModule_AddObjectRef(module, "Struct", struct_class) == 0 &&
-            add_type(module, "StructMeta", &bs::StructMetaType) && add_type(module, "StructConfig", &bs::StructConfigType) &&
+            add_type(module, "StructMeta", bs::StructMetaPublic) && add_type(module, "StructConfig", &bs::StructConfigType) &&
             add_type(module, "Factory", &bs::FactoryType) && add_type(module, "Field", &bs::FieldSpecType) &&
             PyModule_AddObjectRef(module, "NODEFAULT", bs::NoDefault) == 0 &&
             PyModule_AddFunctions(module, bs::struct_function_defs) == 0;

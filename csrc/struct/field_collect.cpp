@@ -31,7 +31,8 @@ void add_base_fields(PyObject *bases, std::vector<FieldDraft> &drafts) {
       if (d == nullptr) d = &drafts.emplace_back();
       d->name = py::Object::borrow(name);
       d->default_entry = py::Object::borrow(PyTuple_GET_ITEM(meta->defaults, i));
-      d->explicit_name = py::Object::borrow(PyTuple_GET_ITEM(meta->explicit_names, i));
+      // An inherited field keeps the encoded name its own class gave it; `rename` applies to new fields.
+      d->explicit_name = py::Object::borrow(PyTuple_GET_ITEM(meta->encode_fields, i));
       d->kw_only = i >= meta->n_fields - meta->n_kw_only;
       d->inherited = true;
     }

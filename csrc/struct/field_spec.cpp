@@ -86,6 +86,22 @@ PyObject *produce_default(PyObject *entry) {
   return PyObject_CallNoArgs(factory);
 }
 
+int value_equals_default(PyObject *value, PyObject *entry) {
+  if (entry == NoDefault) return 0;
+  if (is_factory(entry)) {
+    PyObject *factory = reinterpret_cast<FactoryObject *>(entry)->factory;
+    if (reinterpret_cast<PyObject *>(Py_TYPE(value)) != factory) return 0;
+    Py_ssize_t size = PyObject_Length(value);
+    if (size < 0) {
+      PyErr_Clear();
+      return 0;
+    }
+    return size == 0;
+  }
+  if (value == entry) return 1;
+  return PyObject_RichCompareBool(value, entry, Py_EQ);
+}
+
 // ---- field() --------------------------------------------------------------------------------------------
 
 namespace {

@@ -29,6 +29,10 @@ PyObject *make_factory(PyObject *callable);
 // Produces a default value for a new instance: calls a Factory, or returns a new reference to a value.
 PyObject *produce_default(PyObject *default_entry);
 
+// 1 when `value` equals a field's default entry (a Factory default counts as its empty container), 0 when
+// not, -1 with an exception set.
+int value_equals_default(PyObject *value, PyObject *entry);
+
 // boltwire.field(*, default=NODEFAULT, default_factory=NODEFAULT, name=None)
 PyObject *field_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 

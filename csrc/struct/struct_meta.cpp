@@ -29,18 +29,23 @@ Object build_encode_fields(const ClassOptions &opts, PyObject *fields, PyObject 
     if (!encoded) return {};
     encoded = Object::steal(PySequence_Tuple(encoded.get()));
   } else {
-    encoded = Object::steal(PyTuple_GetSlice(fields, 0, PyTuple_GET_SIZE(fields)));
+    encoded = Object::borrow(fields);
   }
   if (!encoded) return {};
   Py_ssize_t n = PyTuple_GET_SIZE(fields);
+  if (PyTuple_GET_SIZE(encoded.get()) != n) {
+    py::type_error("rename produced %zd names for %zd fields", PyTuple_GET_SIZE(encoded.get()), n);
+    return {};
+  }
+  // A fresh tuple: `encoded` may be the fields tuple itself, which must stay untouched.
+  Object result = Object::steal(PyTuple_New(n));
+  if (!result) return {};
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *explicit_name = PyTuple_GET_ITEM(explicit_names, i);
-    if (explicit_name != Py_None) {
-      PyObject *old = PyTuple_GET_ITEM(encoded.get(), i);
-      PyTuple_SET_ITEM(encoded.get(), i, Py_NewRef(explicit_name));
-      Py_DECREF(old);
-    }
+    PyObject *name = explicit_name != Py_None ? explicit_name : PyTuple_GET_ITEM(encoded.get(), i);
+    PyTuple_SET_ITEM(result.get(), i, Py_NewRef(name));
   }
+  encoded = std::move(result);
   Object seen = Object::steal(PySet_New(nullptr));
   if (!seen) return {};
   for (Py_ssize_t i = 0; i < n; i++) {
@@ -113,9 +118,9 @@ bool set_hash_policy(PyObject *ns, uint32_t flags) {
 PyObject *call_next_new(PyTypeObject *mcls, PyObject *name, PyObject *bases, PyObject *ns, PyObject *kwargs) {
   Object args = Object::steal(PyTuple_Pack(3, name, bases, ns));
   if (!args) return nullptr;
-  if (mcls == &StructMetaType) return PyType_Type.tp_new(mcls, args.get(), kwargs);
+  if (mcls == StructMetaPublic) return PyType_Type.tp_new(mcls, args.get(), kwargs);
   Object super = Object::steal(PyObject_CallFunctionObjArgs(reinterpret_cast<PyObject *>(&PySuper_Type),
-                                                            &StructMetaType, mcls, nullptr));
+                                                            StructMetaPublic, mcls, nullptr));
   if (!super) return nullptr;
   Object next_new = Object::steal(PyObject_GetAttr(super.get(), py::names.new_));
   if (!next_new) return nullptr;
@@ -190,10 +195,18 @@ bool finish_class(PyTypeObject *tp, ClassOptions &opts, CollectedFields &cf, Obj
   return true;
 }
 
-PyObject *StructMeta_new(PyTypeObject *mcls, PyObject *args, PyObject *kwargs) {
+// StructMeta.__new__(mcls, name, bases, namespace, **options)
+PyObject *StructMeta_new(PyObject *, PyObject *args, PyObject *kwargs) {
+  PyTypeObject *mcls;
   PyObject *name, *bases, *ns;
-  if (!PyArg_ParseTuple(args, "UO!O!:StructMeta.__new__", &name, &PyTuple_Type, &bases, &PyDict_Type, &ns))
+  if (!PyArg_ParseTuple(args, "O!UO!O!:StructMeta.__new__", &PyType_Type, &mcls, &name, &PyTuple_Type, &bases,
+                        &PyDict_Type, &ns))
     return nullptr;
+  if (!PyType_IsSubtype(mcls, StructMetaPublic))
+    return py::type_error("StructMeta.__new__(%s): %s is not a subtype of StructMeta", mcls->tp_name, mcls->tp_name);
+  // Heap metaclasses do not inherit the vectorcall flag on 3.11; without it every instance creation would
+  // go through a tuple and a dict.
+  if (mcls->tp_call == PyVectorcall_Call) mcls->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
   if (has_key(ns, py::names.init)) return py::type_error("Struct types cannot define __init__");
   if (has_key(ns, py::names.new_)) return py::type_error("Struct types cannot define __new__");
   Object kw = Object::steal(kwargs ? PyDict_Copy(kwargs) : PyDict_New());
@@ -243,7 +256,7 @@ PyObject *StructMeta_new(PyTypeObject *mcls, PyObject *args, PyObject *kwargs) {
 
   Object cls = Object::steal(call_next_new(mcls, name, bases, ns_out, kw.get()));
   if (!cls) return nullptr;
-  if (!PyType_Check(cls.get()) || !is_struct_type(reinterpret_cast<PyTypeObject *>(cls.get())))
+  if (!PyType_Check(cls.get()) || !PyType_IsSubtype(Py_TYPE(cls.get()), &StructMetaBaseType))
     return py::type_error("a metaclass __new__ after StructMeta returned %R, not a Struct class", cls.get());
   auto *tp = reinterpret_cast<PyTypeObject *>(cls.get());
   if (!finish_class(tp, opts, cf, std::move(fields), std::move(encode_fields), std::move(defaults),
@@ -300,10 +313,15 @@ PyGetSetDef StructMeta_getset[] = {
     {},
 };
 
+PyMethodDef StructMeta_new_def = {"__new__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(StructMeta_new)),
+                                  METH_VARARGS | METH_KEYWORDS, "Create a Struct class."};
+
 }  // namespace
 
-PyTypeObject StructMetaType = {
-    .ob_base = PyVarObject_HEAD_INIT(nullptr, 0) .tp_name = "boltwire.StructMeta",
+PyTypeObject *StructMetaPublic = nullptr;
+
+PyTypeObject StructMetaBaseType = {
+    .ob_base = PyVarObject_HEAD_INIT(nullptr, 0) .tp_name = "boltwire._core._StructMetaBase",
     .tp_basicsize = sizeof(StructMetaObject),
     .tp_dealloc = StructMeta_dealloc,
     .tp_vectorcall_offset = offsetof(PyTypeObject, tp_vectorcall),
@@ -315,9 +333,22 @@ PyTypeObject StructMetaType = {
     .tp_clear = StructMeta_clear,
     .tp_getset = StructMeta_getset,
     .tp_base = &PyType_Type,
-    .tp_new = StructMeta_new,
 };
 
-bool init_struct_meta() { return PyType_Ready(&StructMetaType) == 0; }
+bool init_struct_meta() {
+  if (PyType_Ready(&StructMetaBaseType) < 0) return false;
+  Object function = Object::steal(PyCFunction_New(&StructMeta_new_def, nullptr));
+  Object new_method = function ? Object::steal(PyStaticMethod_New(function.get())) : Object();
+  if (!new_method) return false;
+  Object ns = Object::steal(Py_BuildValue("{sOssss}", "__new__", new_method.get(), "__module__", "boltwire", "__doc__",
+                                          "The metaclass of Struct classes."));
+  if (!ns) return false;
+  PyObject *meta = PyObject_CallFunction(reinterpret_cast<PyObject *>(&PyType_Type), "s(O)O", "StructMeta",
+                                         &StructMetaBaseType, ns.get());
+  if (meta == nullptr) return false;
+  StructMetaPublic = reinterpret_cast<PyTypeObject *>(meta);
+  StructMetaPublic->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+  return true;
+}
 
 }  // namespace boltwire::structs

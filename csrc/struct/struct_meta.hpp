@@ -40,7 +40,7 @@ struct StructMetaObject {
   PyObject *fields;          // tuple[str], interned
   PyObject *encode_fields;   // tuple[str]
   PyObject *defaults;        // tuple, one entry per field (see Invariants)
-  PyObject *explicit_names;  // tuple[str | None]: names given with field(name=...), kept for subclasses
+  PyObject *explicit_names;  // tuple[str | None]: encoded names fixed by field(name=...) or by a base class
   PyObject *rename;          // the rename option as given (inherited), or NULL
   PyObject *tag_option;      // the tag option as given (True, str, int, callable), or NULL
   PyObject *tag;             // resolved tag value, or NULL
@@ -54,10 +54,17 @@ struct StructMetaObject {
   void *plan;                // reserved for the codec's cached TypePlan
 };
 
-extern PyTypeObject StructMetaType;
+// The native base of StructMeta: it owns the class layout above but no __new__, so that CPython still sees
+// type.__new__ as the static constructor (cooperative metaclasses such as ABCMeta then work).
+extern PyTypeObject StructMetaBaseType;
+// boltwire.StructMeta: a heap subclass of StructMetaBaseType whose __new__ builds Struct classes.
+extern PyTypeObject *StructMetaPublic;
 
 inline StructMetaObject *as_meta(PyTypeObject *tp) noexcept { return reinterpret_cast<StructMetaObject *>(tp); }
-inline bool is_struct_type(PyTypeObject *tp) noexcept { return PyType_IsSubtype(Py_TYPE(tp), &StructMetaType); }
+// True for a finished Struct class (a class made by type.__new__ alone, bypassing StructMeta, is not one).
+inline bool is_struct_type(PyTypeObject *tp) noexcept {
+  return PyType_IsSubtype(Py_TYPE(tp), &StructMetaBaseType) && as_meta(tp)->fields != nullptr;
+}
 inline bool is_struct_instance(PyObject *o) noexcept { return is_struct_type(Py_TYPE(o)); }
 inline bool has_flag(PyTypeObject *tp, uint32_t flag) noexcept { return (as_meta(tp)->flags & flag) != 0; }
 
@@ -68,7 +75,7 @@ inline PyObject *field_name(const StructMetaObject *meta, Py_ssize_t i) noexcept
   return PyTuple_GET_ITEM(meta->fields, i);
 }
 
-// Readies StructMetaType; false with an exception set on failure.
+// Readies StructMetaBaseType and creates StructMetaPublic; false with an exception set on failure.
 bool init_struct_meta();
 
 }  // namespace boltwire::structs

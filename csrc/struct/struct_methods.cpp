@@ -86,19 +86,6 @@ PyObject *Struct_reduce(PyObject *self, PyObject *) {
   return PyTuple_Pack(2, rebuild.get(), args.get());
 }
 
-PyObject *Struct_rich_repr(PyObject *self, PyObject *) {
-  const StructMetaObject *meta = as_meta(Py_TYPE(self));
-  py::Object out = py::Object::steal(PyList_New(0));
-  if (!out) return nullptr;
-  for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
-    PyObject *value = *field_slot(self, meta, i);
-    if (value == nullptr) continue;
-    py::Object pair = py::Object::steal(PyTuple_Pack(2, field_name(meta, i), value));
-    if (!pair || PyList_Append(out.get(), pair.get()) < 0) return nullptr;
-  }
-  return out.release();
-}
-
 }  // namespace
 
 PyMethodDef StructBase_methods[] = {

@@ -66,15 +66,25 @@ void Struct_dealloc(PyObject *self) {
   }
 }
 
+namespace {
+// A generic-layout subclass (dict / weakref) runs CPython's subtype_traverse / subtype_clear, which handle
+// that subclass's own slots and then call ours: we must then cover only the fields of the nearest class
+// that uses these functions, or the subclass's fields would be visited twice.
+const StructMetaObject *compact_owner(PyTypeObject *tp, traverseproc fn) noexcept {
+  while (tp->tp_traverse != fn && tp->tp_base != nullptr) tp = tp->tp_base;
+  return as_meta(tp);
+}
+}  // namespace
+
 int Struct_traverse(PyObject *self, visitproc visit, void *arg) {
   Py_VISIT(Py_TYPE(self));
-  const StructMetaObject *meta = as_meta(Py_TYPE(self));
+  const StructMetaObject *meta = compact_owner(Py_TYPE(self), Struct_traverse);
   for (Py_ssize_t i = 0; i < meta->n_fields; i++) Py_VISIT(*field_slot(self, meta, i));
   return 0;
 }
 
 int Struct_clear(PyObject *self) {
-  clear_fields(self, as_meta(Py_TYPE(self)));
+  clear_fields(self, compact_owner(Py_TYPE(self), Struct_traverse));
   return 0;
 }
 
@@ -173,10 +183,6 @@ int Struct_setattro(PyObject *self, PyObject *name, PyObject *value) {
   if (is_struct_type(tp)) {
     if (has_flag(tp, kFrozen)) {
       PyErr_Format(PyExc_AttributeError, "immutable type: '%s'", tp->tp_name);
-      return -1;
-    }
-    if (value == nullptr && PyUnicode_Check(name) && find_field_index(as_meta(tp), name, 0) >= 0) {
-      PyErr_Format(PyExc_AttributeError, "cannot delete field '%U' of '%s'", name, tp->tp_name);
       return -1;
     }
   }

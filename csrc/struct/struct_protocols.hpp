@@ -8,6 +8,7 @@ namespace boltwire::structs {
 PyObject *Struct_richcompare(PyObject *self, PyObject *other, int op);
 Py_hash_t Struct_hash(PyObject *self);
 PyObject *Struct_repr(PyObject *self);
+PyObject *Struct_rich_repr(PyObject *self, PyObject *unused);
 
 // Methods of StructBaseType: __copy__, __replace__, __reduce__, __rich_repr__.
 extern PyMethodDef StructBase_methods[];

@@ -5,32 +5,12 @@
 #include "struct/struct_protocols.hpp"
 
 namespace boltwire::structs {
-namespace {
-
-// True when `value` equals the field's default (a Factory default counts as its empty container).
-int equals_default(PyObject *value, PyObject *entry) {
-  if (entry == NoDefault) return 0;
-  if (is_factory(entry)) {
-    PyObject *factory = reinterpret_cast<FactoryObject *>(entry)->factory;
-    if (reinterpret_cast<PyObject *>(Py_TYPE(value)) != factory) return 0;
-    Py_ssize_t size = PyObject_Length(value);
-    if (size < 0) {
-      PyErr_Clear();
-      return 0;
-    }
-    return size == 0;
-  }
-  if (value == entry) return 1;
-  return PyObject_RichCompareBool(value, entry, Py_EQ);
-}
-
-}  // namespace
 
 PyObject *Struct_repr(PyObject *self) {
   PyTypeObject *tp = Py_TYPE(self);
   const StructMetaObject *meta = as_meta(tp);
   int recursing = Py_ReprEnter(self);
-  if (recursing != 0) return recursing > 0 ? PyUnicode_FromFormat("%s(...)", tp->tp_name) : nullptr;
+  if (recursing != 0) return recursing > 0 ? PyUnicode_FromString("...") : nullptr;
 
   PyObject *result = nullptr;
   _PyUnicodeWriter writer;
@@ -44,7 +24,7 @@ PyObject *Struct_repr(PyObject *self) {
     PyObject *value = *field_slot(self, meta, i);
     if (value == nullptr) continue;
     if (meta->flags & kReprOmitDefaults) {
-      int is_default = equals_default(value, PyTuple_GET_ITEM(meta->defaults, i));
+      int is_default = value_equals_default(value, PyTuple_GET_ITEM(meta->defaults, i));
       if (is_default < 0) goto done;
       if (is_default) continue;
     }
@@ -63,6 +43,25 @@ done:
   if (result == nullptr) _PyUnicodeWriter_Dealloc(&writer);
   Py_ReprLeave(self);
   return result;
+}
+
+// Field (name, value) pairs for rich; fields equal to their default are left out when the class asks so.
+PyObject *Struct_rich_repr(PyObject *self, PyObject *) {
+  const StructMetaObject *meta = as_meta(Py_TYPE(self));
+  py::Object out = py::Object::steal(PyList_New(0));
+  if (!out) return nullptr;
+  for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
+    PyObject *value = *field_slot(self, meta, i);
+    if (value == nullptr) continue;
+    if (meta->flags & kReprOmitDefaults) {
+      int is_default = value_equals_default(value, PyTuple_GET_ITEM(meta->defaults, i));
+      if (is_default < 0) return nullptr;
+      if (is_default) continue;
+    }
+    py::Object pair = py::Object::steal(PyTuple_Pack(2, field_name(meta, i), value));
+    if (!pair || PyList_Append(out.get(), pair.get()) < 0) return nullptr;
+  }
+  return out.release();
 }
 
 }  // namespace boltwire::structs

@@ -27,7 +27,7 @@ def struct_signature(cls: Any) -> inspect.Signature:
         if i >= offset:
             entry = defaults[i - offset]
             if isinstance(entry, Factory):
-                default = entry()
+                default = entry.factory()
             elif entry is not NODEFAULT:
                 default = entry
         kind = inspect.Parameter.POSITIONAL_OR_KEYWORD if i < n_positional else inspect.Parameter.KEYWORD_ONLY

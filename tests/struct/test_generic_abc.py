@@ -29,18 +29,21 @@ class ABCStructMeta(StructMeta, abc.ABCMeta):
     pass
 
 
-class Shape(Struct, metaclass=ABCStructMeta):
-    name: str
+def make_shapes():
+    # Built inside the tests (not at import) so that a metaclass failure fails these tests only.
+    class Shape(Struct, metaclass=ABCStructMeta):
+        name: str
 
-    @abc.abstractmethod
-    def area(self) -> float: ...
+        @abc.abstractmethod
+        def area(self) -> float: ...
 
+    class Square(Shape):
+        side: float = 1.0
 
-class Square(Shape):
-    side: float = 1.0
+        def area(self) -> float:
+            return self.side**2
 
-    def area(self) -> float:
-        return self.side**2
+    return Shape, Square
 
 
 def test_generic_definition():
@@ -91,11 +94,13 @@ def test_generic_frozen_hash():
 
 
 def test_abc_prevents_instantiation():
+    Shape, Square = make_shapes()
     with pytest.raises(TypeError, match="abstract"):
         Shape("s")
 
 
 def test_abc_implemented_subclass_works():
+    Shape, Square = make_shapes()
     s = Square("sq", 2.0)
     assert s.area() == 4.0
     assert isinstance(s, Shape)
@@ -128,6 +133,8 @@ def test_abc_partial_implementation_still_abstract():
 
 
 def test_abc_register_virtual_subclass():
+    Shape, Square = make_shapes()
+
     class Other:
         def area(self):
             return 0

@@ -52,8 +52,7 @@ namespace boltwire::http::codec {
   X(CrLfInHeaderValue, "CR or LF in header value")                                                                 \
   X(NulInHeaderValue, "NUL byte in header value")                                                                  \
   X(InvalidHeaderValue, "control character in header value")                                                       \
-  X(ManagedHeader, "Host, Content-Length and Transfer-Encoding are set through the request head, not headers")      \
-  X(ChunkedNotAllowed, "chunked framing needs a request body")
+  X(ManagedHeader, "Host, Content-Length and Transfer-Encoding are set by the codec, not as headers")
 
 #define BW_HTTP_ENUM_ENTRY(name, message) name,
 enum class ParseError : std::uint8_t { BW_HTTP_PARSE_ERRORS(BW_HTTP_ENUM_ENTRY) };

@@ -1,0 +1,195 @@
+"""Invalid Struct definitions and option values raise TypeError at class creation."""
+
+import pytest
+
+from boltwire import Struct, field
+
+BOOL_OPTIONS = [
+    "frozen",
+    "eq",
+    "order",
+    "kw_only",
+    "array_like",
+    "gc",
+    "repr_omit_defaults",
+    "omit_defaults",
+    "forbid_unknown_fields",
+    "weakref",
+    "dict",
+    "cache_hash",
+]
+
+
+def define(name="Bad", bases=(Struct,), ns=None, **options):
+    ns = {"__annotations__": {"x": int}} if ns is None else ns
+    return type(Struct)(name, bases, ns, **options)
+
+
+def test_define_helper_works():
+    A = define(frozen=True)
+    assert A(1).x == 1
+
+
+def test_defining_init_rejected():
+    with pytest.raises(TypeError):
+
+        class A(Struct):
+            x: int
+
+            def __init__(self, x):
+                pass
+
+
+def test_defining_new_rejected():
+    with pytest.raises(TypeError):
+
+        class A(Struct):
+            x: int
+
+            def __new__(cls, *args):
+                return super().__new__(cls)
+
+
+def test_defining_init_in_subclass_rejected():
+    class A(Struct):
+        x: int
+
+    with pytest.raises(TypeError):
+
+        class B(A):
+            def __init__(self):
+                pass
+
+
+def test_required_after_default_rejected():
+    with pytest.raises(TypeError):
+
+        class A(Struct):
+            a: int = 0
+            b: int
+
+
+def test_required_after_factory_default_rejected():
+    with pytest.raises(TypeError):
+
+        class A(Struct):
+            a: list = field(default_factory=list)
+            b: int
+
+
+def test_required_after_default_ok_kw_only():
+    class A(Struct, kw_only=True):
+        a: int = 0
+        b: int
+
+    assert A(b=1).a == 0
+
+
+@pytest.mark.parametrize("option", BOOL_OPTIONS)
+@pytest.mark.parametrize("value", [1, 0, "no", "yes", 1.0, [True]])
+def test_bool_option_must_be_bool(option, value):
+    kwargs = {option: value}
+    if option == "cache_hash":
+        kwargs["frozen"] = True
+    with pytest.raises(TypeError):
+        define(**kwargs)
+
+
+@pytest.mark.parametrize("option", BOOL_OPTIONS)
+@pytest.mark.parametrize("value", [True, False])
+def test_bool_option_accepts_bool(option, value):
+    kwargs = {option: value}
+    if option == "cache_hash":
+        kwargs["frozen"] = True
+    A = define(**kwargs)
+    assert getattr(A.__struct_config__, option) is value
+
+
+def test_frozen_1_rejected():
+    with pytest.raises(TypeError):
+
+        class A(Struct, frozen=1):
+            x: int
+
+
+def test_gc_no_rejected():
+    with pytest.raises(TypeError):
+
+        class A(Struct, gc="no"):
+            x: int
+
+
+def test_rename_bogus_rejected():
+    with pytest.raises(TypeError):
+
+        class A(Struct, rename="bogus"):
+            x: int
+
+
+def test_tag_float_rejected():
+    with pytest.raises(TypeError):
+
+        class A(Struct, tag=1.5):
+            x: int
+
+
+def test_tag_field_non_str_rejected():
+    with pytest.raises(TypeError):
+        define(tag=True, tag_field=3)
+
+
+def test_cache_hash_without_frozen_rejected():
+    with pytest.raises(TypeError):
+
+        class A(Struct, cache_hash=True):
+            x: int
+
+
+def test_cache_hash_with_frozen_false_rejected():
+    with pytest.raises(TypeError):
+        define(cache_hash=True, frozen=False)
+
+
+def test_cache_hash_inherited_frozen_ok():
+    class Base(Struct, frozen=True):
+        x: int
+
+    class Sub(Base, cache_hash=True):
+        pass
+
+    assert Sub.__struct_config__.cache_hash is True
+    assert hash(Sub(1)) == hash(Sub(1))
+
+
+def test_unknown_option_rejected():
+    with pytest.raises(TypeError):
+        define(not_an_option=True)
+
+
+def test_mutable_default_rejected():
+    with pytest.raises(TypeError):
+
+        class A(Struct):
+            x: list = [1, 2]
+
+
+def test_field_default_and_factory_rejected():
+    with pytest.raises(TypeError):
+
+        class A(Struct):
+            x: list = field(default=1, default_factory=list)
+
+
+def test_field_name_non_str_rejected():
+    with pytest.raises(TypeError):
+        field(name=1)
+
+
+def test_failed_definition_leaves_base_usable():
+    with pytest.raises(TypeError):
+        define(frozen="x")
+
+    class Good(Struct):
+        x: int
+
+    assert Good(1).x == 1
