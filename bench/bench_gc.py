@@ -1,4 +1,4 @@
-"""bench/bench_gc.py: GC pause and memory of a dict of 1,000,000 small instances (the seed page's "Garbage Collection").
+"""bench/bench_gc.py: GC pause and memory of a dict of 1,000,000 small instances (seed page, "Garbage Collection").
 
 Each case runs in its own process (gc_case.py) so that one case's heap cannot slow or bloat the next.
 """
@@ -6,6 +6,7 @@ Each case runs in its own process (gc_case.py) so that one case's heap cannot sl
 from __future__ import annotations
 
 import json
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -22,47 +23,79 @@ CASES = [
     "msgspec Struct gc=False",
 ]
 BASELINE = "dict of ints"  # the same dict holding the bare ints: subtracted to get bytes per instance
+REFERENCE = "msgspec Struct"  # ratio column
 NOISE_MS = 0.1  # below this a GC pause is timer noise, and a ratio of two such pauses means nothing
 GC_HEADER = 16  # bytes of PyGC_Head that gc=False saves on every instance
 
 
 def run(args) -> Section:
-    repeat, timeout = (3, 60) if args.quick else (7, 120)
-    results = {case: run_case(case, repeat, timeout) for case in [BASELINE, *CASES]}
+    # Rounds of one process per case, interleaved, so that a burst of load elsewhere on the machine lands on
+    # several cases instead of skewing one; the GC time is the median over every round's samples.
+    rounds, repeat, timeout = (1, 3, 60) if args.quick else (3, 5, 120)
+    results = {case: {} for case in [BASELINE, *CASES]}
+    for i in range(rounds):
+        for case, merged in results.items():
+            if "error" not in merged:
+                merge(merged, run_case(case, repeat, timeout, with_memory=i == 0))
+
     base = results[BASELINE].get("traced_bytes")
 
-    def rows(value, show_tracking=False):
-        out = []
-        for case in CASES:
-            r = results[case]
-            if "error" in r:
-                out.append(Row(case, None, r["error"]))
-                continue
-            note = "" if r["fields_ok"] else "wrong field values"
-            if show_tracking and "Struct" in case and r["tracked"]:
-                note += " instances are GC-tracked"
-            out.append(Row(case, value(r), note.strip()))
-        return out
+    def per_instance(r):
+        return (r["traced_bytes"] - base) / N if base else None
+
+    def mib(key):
+        return lambda r: r[key] / 2**20 if r[key] else None
 
     tables = [
-        Table("GC time (ms), one full gc.collect()", "ms", rows(lambda r: r["gc_ms"], True), "msgspec Struct"),
-        Table("Memory (MiB), tracemalloc", "MiB", rows(lambda r: r["traced_bytes"] / 2**20), "msgspec Struct"),
-        Table("Bytes per instance, tracemalloc", "B", rows(lambda r: (r["traced_bytes"] - base) / N if base else None), None),
-        Table("RSS growth (MiB), cross-check", "MiB", rows(lambda r: r["rss_bytes"] / 2**20 if r["rss_bytes"] else None), "msgspec Struct"),
+        Table("GC time (ms), one full gc.collect()", "ms", rows(results, lambda r: r["gc_ms"], True), REFERENCE),
+        Table("GC time (ms), first pass after building", "ms", rows(results, lambda r: r["first_gc_ms"]), REFERENCE),
+        Table("Memory (MiB), tracemalloc", "MiB", rows(results, mib("traced_bytes")), REFERENCE),
+        Table("Bytes per instance, tracemalloc", "B", rows(results, per_instance), None),
+        Table("RSS growth (MiB), cross-check", "MiB", rows(results, mib("rss_bytes")), REFERENCE),
     ]
     notes = [
         f"a dict of {N:,} instances with three int fields, int keys; each case in a fresh process",
-        f"GC time: median of {repeat} full gc.collect() after one untimed first pass; gc.freeze() keeps the "
-        "interpreter's own objects out of it",
+        f"GC time: median of {rounds}x{repeat} full gc.collect() ({rounds} interleaved process round{'s' if rounds > 1 else ''}) after "
+        f"the first pass, which is reported apart (median of {rounds}); gc.freeze() keeps the interpreter's "
+        "own objects out",
         "Memory: tracemalloc, bytes requested from Python's allocators (before pymalloc's 16-byte rounding); "
         "bytes per instance subtract the same dict holding bare ints",
         "RSS growth: resident set before and after building, which also sees memory malloc'd outside Python",
     ]
-    return Section("gc", tables, targets(tables), notes)
+    return Section("gc", tables, targets(tables[0], tables[3]), notes, raw=results)
 
 
-def run_case(case: str, repeat: int, timeout: float) -> dict:
-    cmd = [sys.executable, str(Path(__file__).with_name("gc_case.py")), case, str(N), str(repeat)]
+def rows(results: dict, value, show_tracking: bool = False) -> list[Row]:
+    out = []
+    for case in CASES:
+        r = results[case]
+        if "error" in r:
+            out.append(Row(case, None, r["error"]))
+            continue
+        note = "" if r["fields_ok"] else "wrong field values"
+        if show_tracking and "Struct" in case and r["tracked"]:
+            note += " instances are GC-tracked"  # explains a slow pass: scalar-only Structs should not be
+        out.append(Row(case, value(r), note.strip()))
+    return out
+
+
+def merge(merged: dict, result: dict) -> None:
+    """Fold one process's result into the case's: `*_samples` lists accumulate (their median goes under the
+    name without the suffix); everything else comes from the first round."""
+    if "error" in result:
+        merged.clear()
+        merged.update(result)
+        return
+    for key in [k for k in result if k.endswith("_samples")]:
+        samples = merged.get(key, []) + result.pop(key)
+        merged[key] = samples
+        merged[key.removesuffix("_samples")] = statistics.median(samples)
+    merged.update({k: v for k, v in result.items() if k not in merged})
+
+
+def run_case(case: str, repeat: int, timeout: float, with_memory: bool) -> dict:
+    script = str(Path(__file__).with_name("gc_case.py"))
+    cmd = [sys.executable, script, case, str(N), str(repeat), "memory" if with_memory else "no-memory"]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -73,22 +106,20 @@ def run_case(case: str, repeat: int, timeout: float) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def targets(tables: list[Table]) -> list[Target]:
-    gc_time, _, per_instance, _ = tables
-    value = {t.title: {r.name: r.value for r in t.rows} for t in tables}
-    times, sizes = value[gc_time.title], value[per_instance.title]
+def targets(gc_time: Table, per_instance: Table) -> list[Target]:
+    times = {r.name: r.value for r in gc_time.rows}
+    sizes = {r.name: r.value for r in per_instance.rows}
     out = [
-        gc_target("GC pass: boltwire Struct <= 1.0x msgspec Struct", times, "boltwire Struct", "msgspec Struct"),
+        gc_target("GC pass: boltwire Struct <= 1.0x msgspec", times, "boltwire Struct", "msgspec Struct"),
         gc_target(
-            "GC pass: boltwire gc=False <= 1.0x msgspec gc=False", times, "boltwire Struct gc=False", "msgspec Struct gc=False"
+            "GC pass: boltwire gc=False <= 1.0x msgspec", times, "boltwire Struct gc=False", "msgspec Struct gc=False"
         ),
     ]
     slots = sizes.get("standard class with __slots__")
     if slots is not None:
-        out.append(Target("bytes/instance: boltwire Struct <= __slots__ class", sizes.get("boltwire Struct"), slots, "B"))
-        out.append(
-            Target("bytes/instance: boltwire gc=False <= __slots__ - 16", sizes.get("boltwire Struct gc=False"), slots - GC_HEADER, "B")
-        )
+        ours, ours_no_gc = sizes.get("boltwire Struct"), sizes.get("boltwire Struct gc=False")
+        out.append(Target("bytes/instance: boltwire Struct <= __slots__", ours, slots, "B"))
+        out.append(Target("bytes/instance: boltwire gc=False <= __slots__ - 16", ours_no_gc, slots - GC_HEADER, "B"))
     return out
 
 

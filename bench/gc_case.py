@@ -1,11 +1,12 @@
 """bench/gc_case.py: one GC benchmark case, run in its own process by bench_gc.py; prints one JSON line.
 
-Usage: python bench/gc_case.py CASE N REPEAT
+Usage: python bench/gc_case.py CASE N REPEAT memory|no-memory
 
 Builds {i: Point(i, i, i) for i in range(N)}, then reports:
-- gc_ms: median time of a full gc.collect() over REPEAT runs (after one untimed first pass)
-- traced_bytes: memory of the structure as tracemalloc sees it (bytes requested from Python's allocators)
+- first_gc_ms_samples: the first full gc.collect() after building (what the seed page times)
+- gc_ms_samples: REPEAT timings of a full gc.collect() after that first pass (the steady state)
 - rss_bytes: growth of the resident set while building it, a cross-check that also sees plain malloc
+- traced_bytes (with "memory"): the structure's size as tracemalloc sees it (bytes asked of Python's allocators)
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 import gc
 import json
 import os
-import statistics
 import sys
 import time
 import tracemalloc
@@ -77,7 +77,7 @@ def rss() -> int | None:
         return None  # not Linux: the RSS cross-check is simply missing
 
 
-def measure(case: str, n: int, repeat: int) -> dict:
+def measure(case: str, n: int, repeat: int, with_memory: bool) -> dict:
     cls = point_class(case)
     gc.disable()  # no automatic passes while building; gc.collect() still runs when called
     gc.collect()
@@ -88,39 +88,42 @@ def measure(case: str, n: int, repeat: int) -> dict:
     after = rss()
 
     start = time.perf_counter()
-    gc.collect()  # first pass ages everything into the oldest generation and untracks what it can
+    gc.collect()  # the first pass ages everything into the oldest generation and untracks what it can
     first = time.perf_counter() - start
-    times = []
+    samples = []
     for _ in range(repeat):
         start = time.perf_counter()
         gc.collect()
-        times.append(time.perf_counter() - start)
-    sanity = cls is None or (data[n - 1].x, data[n - 1].z) == (n - 1, n - 1)
-    tracked = gc.is_tracked(data[n - 1])  # scalar-only Structs should stay untracked
-    del data
-    gc.collect()
+        samples.append((time.perf_counter() - start) * 1e3)
+    result = {
+        "gc_ms_samples": samples,
+        "first_gc_ms_samples": [first * 1e3],
+        "rss_bytes": after - before if before is not None and after is not None else None,
+        "fields_ok": cls is None or (data[n - 1].x, data[n - 1].z) == (n - 1, n - 1),
+        "tracked": gc.is_tracked(data[n - 1]),  # scalar-only Structs should stay untracked
+    }
+    if with_memory:
+        del data
+        gc.collect()
+        result["traced_bytes"] = traced_size(cls, n)
+    return result
 
-    # Build again under tracemalloc: its own bookkeeping would distort the timings and RSS above.
+
+def traced_size(cls, n: int) -> int:
+    # Built again under tracemalloc: its own bookkeeping would distort the GC timings and RSS.
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
     data = build(cls, n)
     traced = tracemalloc.get_traced_memory()[0] - base
     tracemalloc.stop()
-
-    return {
-        "gc_ms": statistics.median(times) * 1e3,
-        "first_gc_ms": first * 1e3,
-        "traced_bytes": traced,
-        "rss_bytes": after - before if before is not None and after is not None else None,
-        "fields_ok": sanity,
-        "tracked": tracked,
-    }
+    del data
+    return traced
 
 
 def main() -> None:
-    case, n, repeat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    case, n, repeat, with_memory = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "memory"
     try:
-        result = measure(case, n, repeat)
+        result = measure(case, n, repeat, with_memory)
     except ImportError:
         result = {"error": "not installed"}
     except Exception as e:  # report it in the table instead of a traceback in the middle of the output

@@ -61,7 +61,9 @@ class Target:
     def status(self) -> str:
         if self.value is None:
             return "N/A"
-        ok = self.ok if self.ok is not None else self.value <= self.limit
+        # A ratio is judged as printed (2 decimals), so that "1.00x" never reads as a miss.
+        value = round(self.value, 2) if self.unit == "x" else self.value
+        ok = self.ok if self.ok is not None else value <= self.limit
         return "PASS" if ok else "MISS"
 
     def format(self, width: int) -> str:
@@ -81,6 +83,7 @@ class Section:
     tables: list[Table]
     targets: list[Target] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # method notes printed under the tables
+    raw: dict = field(default_factory=dict)  # raw samples, saved in the JSON only, for judging the noise
 
     def format(self) -> str:
         parts = [t.format() for t in self.tables]
