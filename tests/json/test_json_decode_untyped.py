@@ -1,0 +1,176 @@
+"""Untyped JSON decoding (type=Any): values, strict RFC 8259 rules, error messages, and robustness."""
+
+import json
+import math
+import random
+import tracemalloc
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boltwire._core import _json_decode_any as decode
+from boltwire._errors import DecodeError
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values)
+def test_round_trip_matches_stdlib(value):
+    for text in (json.dumps(value), json.dumps(value, ensure_ascii=False, indent=1)):
+        assert decode(text) == json.loads(text)
+        assert decode(text.encode()) == json.loads(text)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("0", 0),
+        ("-0", 0),
+        ("-0.0", -0.0),
+        ("9223372036854775807", 2**63 - 1),
+        ("-9223372036854775809", -(2**63) - 1),
+        ("123456789012345678901234567890", 123456789012345678901234567890),
+        ("1.5e3", 1500.0),
+        ("1E-2", 0.01),
+        ("0.1", 0.1),
+        ("5e-324", 5e-324),
+        ('"\\u00e9\\ud83d\\ude00"', "é😀"),
+        ('"\\"\\\\\\/\\b\\f\\n\\r\\t"', '"\\/\b\f\n\r\t'),
+        ('"\\ud800"', "\ud800"),  # a lone escaped surrogate is legal JSON and a legal str
+        (' \t\r\n{"a" : [ true , false , null ] } \n', {"a": [True, False, None]}),
+        ('"日本語"', "日本語"),
+    ],
+)
+def test_values(text, expected):
+    result = decode(text)
+    assert result == expected and type(result) is type(expected)
+    if isinstance(expected, float):
+        assert math.copysign(1, result) == math.copysign(1, expected)
+
+
+def test_float_overflow_and_underflow_follow_ieee():
+    assert decode("1e400") == math.inf
+    assert decode("-1e400") == -math.inf
+    assert decode("1e-400") == 0.0
+
+
+def test_input_kinds():
+    doc = b'{"k": [1, "v"]}'
+    expected = {"k": [1, "v"]}
+    assert decode(doc) == expected
+    assert decode(bytearray(doc)) == expected
+    assert decode(memoryview(doc)) == expected
+    assert decode(memoryview(b"xx" + doc)[2:]) == expected
+    assert decode(doc.decode()) == expected
+    with pytest.raises(TypeError, match="Expected bytes, bytearray, memoryview or str, got int"):
+        decode(1)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[1,]", "JSON is malformed: trailing comma in array (byte 3)"),
+        ('{"a":1,}', "JSON is malformed: trailing comma in object (byte 7)"),
+        ("01", "JSON is malformed: invalid number (leading zero) (byte 1)"),
+        ("-01", "JSON is malformed: invalid number (leading zero) (byte 2)"),
+        ("[1 2]", "JSON is malformed: expected ',' or ']' (byte 3)"),
+        ('{"a":1 "b":2}', "JSON is malformed: expected ',' or '}' (byte 7)"),
+        ('{"a" 1}', "JSON is malformed: expected ':' (byte 5)"),
+        ("{1: 2}", "JSON is malformed: expected '\"' (byte 1)"),
+        ('"a\x01"', "JSON is malformed: control character in string (byte 2)"),
+        ('"\\x"', "JSON is malformed: invalid escape character in string (byte 1)"),
+        ('"\\u12g4"', "JSON is malformed: invalid \\u escape in string (byte 1)"),
+        ("1 x", "JSON is malformed: trailing characters (byte 2)"),
+        ("[1] [2]", "JSON is malformed: trailing characters (byte 4)"),
+        ("NaN", "JSON is malformed: invalid character (byte 0)"),
+        ("Infinity", "JSON is malformed: invalid character (byte 0)"),
+        ("-Infinity", "JSON is malformed: invalid number (byte 1)"),
+        ("+1", "JSON is malformed: invalid character (byte 0)"),
+        (".5", "JSON is malformed: invalid character (byte 0)"),
+        ("1.e5", "JSON is malformed: invalid number (byte 2)"),
+        ("nul", "Input data was truncated"),
+        ("nulx", "JSON is malformed: invalid character (byte 3)"),
+        ('"abc', "Input data was truncated"),
+        ("[1, 2", "Input data was truncated"),
+        ("", "Input data was truncated"),
+        ("   ", "Input data was truncated"),
+        ("1e", "Input data was truncated"),
+        (b'"\xff"', "JSON is malformed: invalid utf-8 in string (byte 1)"),
+        (b'"\xed\xa0\x80"', "JSON is malformed: invalid utf-8 in string (byte 1)"),  # encoded surrogate
+        (b'"\xc3"', "JSON is malformed: invalid utf-8 in string (byte 1)"),
+    ],
+)
+def test_malformed_messages(text, message):
+    with pytest.raises(DecodeError) as info:
+        decode(text)
+    assert str(info.value) == message
+
+
+def test_decode_error_is_a_value_error():
+    with pytest.raises(ValueError):
+        decode("[")
+
+
+def test_nesting_is_bounded_without_stack_overflow():
+    assert decode("[" * 1000 + "]" * 1000) is not None
+    for opener, closer in (("[", "]"), ('{"a":', "}")):
+        with pytest.raises(DecodeError, match="maximum nesting depth exceeded"):
+            decode(opener * 100_000 + "1" + closer * 100_000)
+
+
+def test_random_mutations_only_raise_decode_error():
+    # Every byte-level mutation of valid documents either decodes like the stdlib or raises DecodeError.
+    rng = random.Random(20261129)
+    seeds = [
+        b'{"name": "x\\u00e9", "items": [1, -2.5e3, true, null, {"k": []}], "big": 123456789012345678901}',
+        '{"ключ": ["значение", 1.0, false]}'.encode(),
+    ]
+    for _ in range(20_000):
+        data = bytearray(rng.choice(seeds))
+        for _ in range(rng.randint(1, 4)):
+            op = rng.randrange(3)
+            i = rng.randrange(len(data) + (op == 1))
+            if op == 0 and data:
+                data[min(i, len(data) - 1)] = rng.randrange(256)
+            elif op == 1:
+                data.insert(i, rng.randrange(256))
+            elif data:
+                del data[min(i, len(data) - 1)]
+        try:
+            result = decode(bytes(data))
+        except DecodeError:
+            continue
+        assert result == json.loads(bytes(data))
+
+
+def test_error_paths_do_not_leak():
+    bad = [b'{"a": [1, 2, {"b": "c"', b'[1, 2, 3,]', b'{"k": "\\ud83d\\ude00", "v": 01}', b'"\xff"']
+    good = b'{"a": [1, 2.5, "three", {"b": null}], "c": "\\u00e9"}'
+
+    def run(n):
+        for _ in range(n):
+            decode(good)
+            for doc in bad:
+                try:
+                    decode(doc)
+                except DecodeError:
+                    pass
+
+    run(2_000)
+    tracemalloc.start()
+    run(2_000)
+    first, _ = tracemalloc.get_traced_memory()
+    run(20_000)
+    second, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert second - first < 64 * 1024, (first, second)
