@@ -1,6 +1,5 @@
 // csrc/module.cpp: PyInit for boltwire._core; registers the types and functions of each layer. Wiring only.
 #include "json/decode_entry.hpp"
-#include "json/encoder.hpp"
 #include "py/names.hpp"
 #include "py/python.hpp"
 #include "struct/field_spec.hpp"

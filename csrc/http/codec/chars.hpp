@@ -19,15 +19,15 @@ enum : std::uint8_t {
 
 constexpr std::array<std::uint8_t, 256> make_table() noexcept {
   std::array<std::uint8_t, 256> t{};
-  for (int c = 0x21; c <= 0x7E; ++c) t[c] |= kFieldByte | kTargetByte;
-  for (int c = 0x80; c <= 0xFF; ++c) t[c] |= kFieldByte;  // obs-text
-  t[' '] |= kFieldByte | kWhitespace;
-  t['\t'] |= kFieldByte | kWhitespace;
-  for (int c = '0'; c <= '9'; ++c) t[c] |= kTchar | kDigit | kHex | kHostByte;
-  for (int c = 'a'; c <= 'z'; ++c) t[c] |= kTchar | kHostByte;
-  for (int c = 'A'; c <= 'Z'; ++c) t[c] |= kTchar | kHostByte;
-  for (int c = 'a'; c <= 'f'; ++c) t[c] |= kHex;
-  for (int c = 'A'; c <= 'F'; ++c) t[c] |= kHex;
+  for (std::size_t c = 0x21; c <= 0x7E; ++c) t[c] |= kFieldByte | kTargetByte;
+  for (std::size_t c = 0x80; c <= 0xFF; ++c) t[c] |= kFieldByte;  // obs-text
+  t[static_cast<std::size_t>(' ')] |= kFieldByte | kWhitespace;
+  t[static_cast<std::size_t>('\t')] |= kFieldByte | kWhitespace;
+  for (std::size_t c = '0'; c <= '9'; ++c) t[c] |= kTchar | kDigit | kHex | kHostByte;
+  for (std::size_t c = 'a'; c <= 'z'; ++c) t[c] |= kTchar | kHostByte;
+  for (std::size_t c = 'A'; c <= 'Z'; ++c) t[c] |= kTchar | kHostByte;
+  for (std::size_t c = 'a'; c <= 'f'; ++c) t[c] |= kHex;
+  for (std::size_t c = 'A'; c <= 'F'; ++c) t[c] |= kHex;
   for (char c : std::string_view("!#$%&'*+-.^_`|~")) t[static_cast<std::uint8_t>(c)] |= kTchar;
   for (char c : std::string_view("-._~!$&'()*+,;=:[]%")) t[static_cast<std::uint8_t>(c)] |= kHostByte;
   return t;
