@@ -1,5 +1,6 @@
 // csrc/module.cpp: PyInit for boltwire._core; registers the types and functions of each layer. Wiring only.
 #include "json/decode_entry.hpp"
+#include "json/encoder.hpp"
 #include "py/names.hpp"
 #include "py/python.hpp"
 #include "struct/field_spec.hpp"
@@ -51,7 +52,8 @@ PyMODINIT_FUNC PyInit__core() {
             add_type(module, "Factory", &bs::FactoryType) && add_type(module, "Field", &bs::FieldSpecType) &&
             PyModule_AddObjectRef(module, "NODEFAULT", bs::NoDefault) == 0 &&
             PyModule_AddFunctions(module, bs::struct_function_defs) == 0 &&
-            PyModule_AddFunctions(module, boltwire::json::decoder_function_defs) == 0;
+            PyModule_AddFunctions(module, boltwire::json::decoder_function_defs) == 0 &&
+            boltwire::json::add_to_module(module);
   Py_XDECREF(struct_class);
   if (!ok) {
     Py_DECREF(module);

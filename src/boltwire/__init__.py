@@ -3,6 +3,20 @@
 from boltwire import structs
 from boltwire._core import NODEFAULT, Struct, StructMeta, field
 from boltwire._defstruct import defstruct
+from boltwire._errors import BoltwireError, DecodeError, EncodeError, ValidationError
+from boltwire import json
 
-__all__ = ["NODEFAULT", "Struct", "StructMeta", "defstruct", "field", "structs"]
+__all__ = [
+    "NODEFAULT",
+    "BoltwireError",
+    "DecodeError",
+    "EncodeError",
+    "Struct",
+    "StructMeta",
+    "ValidationError",
+    "defstruct",
+    "field",
+    "json",
+    "structs",
+]
 __version__ = "0.1.0"

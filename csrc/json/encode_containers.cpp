@@ -1,0 +1,148 @@
+// csrc/json/encode_containers.cpp: list, tuple, set/frozenset (arrays) and dict (objects).
+//
+// Each container enters CPython's recursion guard, so deep nesting raises RecursionError instead of overflowing
+// the C stack. Separators are written after every item and the last one is overwritten by the closing bracket.
+#include <new>
+#include <vector>
+
+#include "json/encode_errors.hpp"
+#include "json/encode_value.hpp"
+#include "json/sorted_items.hpp"
+
+namespace boltwire::json {
+
+namespace {
+
+struct RecursionGuard {
+  bool entered;
+  RecursionGuard() noexcept : entered(Py_EnterRecursiveCall(" while serializing an object") == 0) {}
+  ~RecursionGuard() {
+    if (entered) Py_LeaveRecursiveCall();
+  }
+};
+
+inline bool close_with(py::BytesWriter &out, size_t start, char close) noexcept {
+  // Either "[" alone (empty) or "[a,b," with a trailing comma to replace.
+  if (out.size() == start + 1) return out.put(close);
+  out.truncate(out.size() - 1);
+  out.put_unchecked(close);  // the comma's byte is still reserved
+  return true;
+}
+
+bool encode_array(EncodeState &state, PyObject *const *items, Py_ssize_t n) noexcept {
+  py::BytesWriter &out = state.out;
+  if (n == 0) return out.write("[]", 2);
+  RecursionGuard guard;
+  if (!guard.entered) return false;
+  if (!out.put('[')) return false;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (!encode_value(state, items[i]) || !out.put(',')) return false;
+  }
+  out.truncate(out.size() - 1);
+  out.put_unchecked(']');
+  return true;
+}
+
+bool encode_sorted_list(EncodeState &state, PyObject *list) noexcept {
+  if (PyList_Sort(list) < 0) return false;
+  return encode_array(state, &PyList_GET_ITEM(list, 0), PyList_GET_SIZE(list));
+}
+
+bool encode_dict_sorted(EncodeState &state, PyObject *obj) noexcept {
+  std::vector<KeyedItem> items;
+  try {
+    items.reserve(static_cast<size_t>(PyDict_GET_SIZE(obj)));
+  } catch (const std::bad_alloc &) {
+    PyErr_NoMemory();
+    return false;
+  }
+  Py_ssize_t pos = 0;
+  PyObject *key, *value;
+  while (PyDict_Next(obj, &pos, &key, &value)) {
+    if (!PyUnicode_Check(key)) return ordered_dict_needs_str_keys();
+    Py_ssize_t n;
+    const char *s = PyUnicode_AsUTF8AndSize(key, &n);
+    if (s == nullptr) return false;
+    items.push_back(KeyedItem{std::string_view(s, static_cast<size_t>(n)), key, value});
+  }
+  sort_keyed_items(items);
+  py::BytesWriter &out = state.out;
+  if (!out.put('{')) return false;
+  for (const KeyedItem &item : items) {
+    if (!write_escaped(out, item.key.data(), item.key.size()) || !out.put(':') ||
+        !encode_value(state, item.value) || !out.put(','))
+      return false;
+  }
+  out.truncate(out.size() - 1);
+  out.put_unchecked('}');
+  return true;
+}
+
+}  // namespace
+
+bool encode_list(EncodeState &state, PyObject *obj) noexcept {
+  py::BytesWriter &out = state.out;
+  Py_ssize_t n = PyList_GET_SIZE(obj);
+  if (n == 0) return out.write("[]", 2);
+  RecursionGuard guard;
+  if (!guard.entered) return false;
+  if (!out.put('[')) return false;
+  size_t start = out.size() - 1;
+  // Size re-read each step: an enc_hook may shrink the list while it is encoded.
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(obj); ++i) {
+    if (!encode_value(state, PyList_GET_ITEM(obj, i)) || !out.put(',')) return false;
+  }
+  return close_with(out, start, ']');
+}
+
+bool encode_tuple(EncodeState &state, PyObject *obj) noexcept {
+  return encode_array(state, &PyTuple_GET_ITEM(obj, 0), PyTuple_GET_SIZE(obj));
+}
+
+bool encode_set(EncodeState &state, PyObject *obj) noexcept {
+  if (PySet_GET_SIZE(obj) == 0) return state.out.write("[]", 2);
+  if (state.options.order != Order::kInsertion) {
+    PyObject *list = PySequence_List(obj);
+    if (list == nullptr) return false;
+    bool ok = encode_sorted_list(state, list);
+    Py_DECREF(list);
+    return ok;
+  }
+  RecursionGuard guard;
+  if (!guard.entered) return false;
+  PyObject *it = PyObject_GetIter(obj);
+  if (it == nullptr) return false;
+  py::BytesWriter &out = state.out;
+  bool ok = out.put('[');
+  size_t start = out.size() - 1;
+  while (ok) {
+    PyObject *item = PyIter_Next(it);
+    if (item == nullptr) {
+      ok = !PyErr_Occurred();
+      break;
+    }
+    ok = encode_value(state, item) && out.put(',');
+    Py_DECREF(item);
+  }
+  Py_DECREF(it);
+  return ok && close_with(out, start, ']');
+}
+
+bool encode_dict(EncodeState &state, PyObject *obj) noexcept {
+  py::BytesWriter &out = state.out;
+  if (PyDict_GET_SIZE(obj) == 0) return out.write("{}", 2);
+  RecursionGuard guard;
+  if (!guard.entered) return false;
+  if (state.options.order != Order::kInsertion) return encode_dict_sorted(state, obj);
+  if (!out.put('{')) return false;
+  size_t start = out.size() - 1;
+  Py_ssize_t pos = 0;
+  PyObject *key, *value;
+  while (PyDict_Next(obj, &pos, &key, &value)) {
+    bool key_ok = Py_IS_TYPE(key, &PyUnicode_Type) ? encode_str(state, key) : encode_dict_key(state, key);
+    if (!key_ok || !out.put(':') || !encode_value(state, value) || !out.put(',')) return false;
+  }
+  return close_with(out, start, '}');
+}
+
+}  // namespace boltwire::json

@@ -1,0 +1,100 @@
+// csrc/json/encode_number.cpp: int and float to JSON text.
+//
+// Integers: a 64-bit fast path with digit-pair formatting; larger ints go through int.__str__ (exact).
+// Floats: std::to_chars gives the shortest round-trip digits; the layout follows msgspec: plain notation for
+// decimal exponents in [-5, 16) with ".0" on integral values, else "d.ddde[-]x"; NaN and infinities are null.
+#include "json/encode_value.hpp"
+#include "json/number_format.hpp"
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+namespace boltwire::json {
+
+namespace {
+
+// Reads a compact int (|value| < 2**30 on 3.11, one digit) without a call; false when it is larger.
+inline bool read_compact_long(PyObject *obj, int64_t *value) noexcept {
+#if PY_VERSION_HEX >= 0x030C0000
+  auto *lo = reinterpret_cast<PyLongObject *>(obj);
+  if (!_PyLong_IsCompact(lo)) return false;
+  *value = static_cast<int64_t>(_PyLong_CompactValue(lo));
+  return true;
+#else
+  Py_ssize_t size = Py_SIZE(obj);
+  if (size > 1 || size < -1) return false;
+  auto *lo = reinterpret_cast<PyLongObject *>(obj);
+  int64_t digit = size == 0 ? 0 : static_cast<int64_t>(lo->ob_digit[0]);
+  *value = size < 0 ? -digit : digit;
+  return true;
+#endif
+}
+
+[[gnu::noinline]] bool encode_big_long(EncodeState &state, PyObject *obj) noexcept {
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+  if (overflow == 0) {
+    if (v == -1 && PyErr_Occurred()) return false;
+    if (!state.out.reserve(kMaxIntChars)) return false;
+    state.out.advance(write_i64(state.out.cursor(), v));
+    return true;
+  }
+  if (overflow > 0) {
+    unsigned long long u = PyLong_AsUnsignedLongLong(obj);
+    if (!(u == static_cast<unsigned long long>(-1) && PyErr_Occurred())) {
+      if (!state.out.reserve(kMaxIntChars)) return false;
+      state.out.advance(write_u64(state.out.cursor(), u));
+      return true;
+    }
+    PyErr_Clear();
+  }
+  PyObject *text = PyLong_Type.tp_repr(obj);
+  if (text == nullptr) return false;
+  Py_ssize_t n;
+  const char *s = PyUnicode_AsUTF8AndSize(text, &n);
+  bool ok = s != nullptr && state.out.write(s, static_cast<size_t>(n));
+  Py_DECREF(text);
+  return ok;
+}
+
+}  // namespace
+
+bool encode_long(EncodeState &state, PyObject *obj) noexcept {
+  int64_t v;
+  if (BW_LIKELY(read_compact_long(obj, &v))) {
+    if (!state.out.reserve(kMaxIntChars)) return false;
+    state.out.advance(write_i64(state.out.cursor(), v));
+    return true;
+  }
+  return encode_big_long(state, obj);
+}
+
+void write_finite_double(py::BytesWriter &out, double v) noexcept {
+  out.advance(format_double(out.cursor(), v));
+}
+
+bool encode_float(EncodeState &state, PyObject *obj) noexcept {
+  double v = PyFloat_AS_DOUBLE(obj);
+  if (!state.out.reserve(kMaxDoubleChars)) return false;
+  if (BW_UNLIKELY(!std::isfinite(v))) {
+    state.out.write_unchecked("null", 4);
+    return true;
+  }
+  state.out.advance(format_double(state.out.cursor(), v));
+  return true;
+}
+
+bool write_float_key(py::BytesWriter &out, double v) noexcept {
+  if (!out.reserve(kMaxDoubleChars)) return false;
+  if (std::isnan(v)) {
+    out.write_unchecked("nan", 3);
+  } else if (std::isinf(v)) {
+    if (v < 0) out.write_unchecked("-inf", 4);
+    else out.write_unchecked("inf", 3);
+  } else {
+    out.advance(format_double(out.cursor(), v));
+  }
+  return true;
+}
+
+}  // namespace boltwire::json

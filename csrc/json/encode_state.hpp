@@ -1,0 +1,26 @@
+// csrc/json/encode_state.hpp: what one encode call carries through the recursion: the output writer and the
+// Encoder's options.
+#pragma once
+#include "py/bytes_writer.hpp"
+#include "py/python.hpp"
+#include <cstdint>
+
+namespace boltwire::json {
+
+enum class Order : uint8_t { kInsertion, kDeterministic, kSorted };
+enum class DecimalFormat : uint8_t { kString, kNumber };
+enum class UuidFormat : uint8_t { kCanonical, kHex };
+
+struct EncodeOptions {
+  PyObject *enc_hook = nullptr;  // borrowed; nullptr for none
+  Order order = Order::kInsertion;
+  DecimalFormat decimal_format = DecimalFormat::kString;
+  UuidFormat uuid_format = UuidFormat::kCanonical;
+};
+
+struct EncodeState {
+  py::BytesWriter out;
+  EncodeOptions options;
+};
+
+}  // namespace boltwire::json

@@ -1,0 +1,219 @@
+// csrc/json/encode_struct.cpp: boltwire Structs and dataclasses as JSON objects (or arrays for array_like).
+//
+// A Struct is read straight from its slots through the class layout (StructMetaObject): encode_fields gives
+// the JSON names, the tag (when tagged) comes first, omit_defaults skips fields equal to their default. With
+// order="sorted" the name/value pairs, tag included, are sorted by name. array_like writes [tag?, values...].
+#include <new>
+#include <vector>
+
+#include "json/encode_errors.hpp"
+#include "json/encode_types.hpp"
+#include "json/encode_value.hpp"
+#include "json/sorted_items.hpp"
+#include "struct/field_spec.hpp"
+#include "struct/struct_meta.hpp"
+
+namespace boltwire::json {
+
+namespace {
+
+using structs::StructMetaObject;
+
+bool write_object_sorted(EncodeState &state, std::vector<KeyedItem> &items) noexcept {
+  sort_keyed_items(items);
+  py::BytesWriter &out = state.out;
+  if (items.empty()) return out.write("{}", 2);
+  if (!out.put('{')) return false;
+  for (const KeyedItem &item : items) {
+    if (!write_escaped(out, item.key.data(), item.key.size()) || !out.put(':') ||
+        !encode_value(state, item.value) || !out.put(','))
+      return false;
+  }
+  out.truncate(out.size() - 1);
+  out.put_unchecked('}');
+  return true;
+}
+
+bool push_item(std::vector<KeyedItem> &items, PyObject *name, PyObject *value) noexcept {
+  Py_ssize_t n;
+  const char *s = PyUnicode_AsUTF8AndSize(name, &n);
+  if (s == nullptr) return false;
+  try {
+    items.push_back(KeyedItem{std::string_view(s, static_cast<size_t>(n)), name, value});
+  } catch (const std::bad_alloc &) {
+    PyErr_NoMemory();
+    return false;
+  }
+  return true;
+}
+
+bool encode_struct_array(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
+  py::BytesWriter &out = state.out;
+  if (!out.put('[')) return false;
+  size_t start = out.size() - 1;
+  if (meta->tag != nullptr && (!encode_value(state, meta->tag) || !out.put(','))) return false;
+  for (Py_ssize_t i = 0; i < meta->n_fields; ++i) {
+    PyObject *value = *structs::field_slot(obj, meta, i);
+    if (value == nullptr) return struct_field_unset(structs::field_name(meta, i));
+    if (!encode_value(state, value) || !out.put(',')) return false;
+  }
+  if (out.size() == start + 1) return out.put(']');
+  out.truncate(out.size() - 1);
+  out.put_unchecked(']');
+  return true;
+}
+
+bool encode_struct_sorted(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
+  std::vector<KeyedItem> items;
+  bool omit = (meta->flags & structs::kOmitDefaults) != 0;
+  if (meta->tag != nullptr && !push_item(items, meta->tag_field, meta->tag)) return false;
+  for (Py_ssize_t i = 0; i < meta->n_fields; ++i) {
+    PyObject *value = *structs::field_slot(obj, meta, i);
+    if (value == nullptr) return struct_field_unset(structs::field_name(meta, i));
+    if (omit) {
+      int eq = structs::value_equals_default(value, PyTuple_GET_ITEM(meta->defaults, i));
+      if (eq < 0) return false;
+      if (eq) continue;
+    }
+    if (!push_item(items, PyTuple_GET_ITEM(meta->encode_fields, i), value)) return false;
+  }
+  return write_object_sorted(state, items);
+}
+
+bool encode_struct_object(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
+  py::BytesWriter &out = state.out;
+  if (!out.put('{')) return false;
+  size_t start = out.size() - 1;
+  if (meta->tag != nullptr) {
+    if (!encode_str(state, meta->tag_field) || !out.put(':') || !encode_value(state, meta->tag) || !out.put(','))
+      return false;
+  }
+  bool omit = (meta->flags & structs::kOmitDefaults) != 0;
+  PyObject *names = meta->encode_fields;
+  for (Py_ssize_t i = 0; i < meta->n_fields; ++i) {
+    PyObject *value = *structs::field_slot(obj, meta, i);
+    if (value == nullptr) return struct_field_unset(structs::field_name(meta, i));
+    if (omit) {
+      int eq = structs::value_equals_default(value, PyTuple_GET_ITEM(meta->defaults, i));
+      if (eq < 0) return false;
+      if (eq) continue;
+    }
+    if (!encode_str(state, PyTuple_GET_ITEM(names, i)) || !out.put(':') || !encode_value(state, value) ||
+        !out.put(','))
+      return false;
+  }
+  if (out.size() == start + 1) return out.put('}');
+  out.truncate(out.size() - 1);
+  out.put_unchecked('}');
+  return true;
+}
+
+// The names of a dataclass's real fields (not ClassVar / InitVar), cached per class; borrowed, or nullptr.
+// Sets *is_dataclass to false (no error) when the class has no __dataclass_fields__.
+PyObject *dataclass_field_names(PyTypeObject *tp, bool *is_dataclass) noexcept {
+  *is_dataclass = true;
+  PyObject *cached = PyDict_GetItemWithError(types.dataclass_cache, reinterpret_cast<PyObject *>(tp));
+  if (cached != nullptr || PyErr_Occurred()) return cached;
+  PyObject *fields = PyObject_GetAttr(reinterpret_cast<PyObject *>(tp), types.str_dataclass_fields);
+  if (fields == nullptr) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return nullptr;
+    PyErr_Clear();
+    *is_dataclass = false;
+    return nullptr;
+  }
+  if (!PyDict_Check(fields)) {
+    Py_DECREF(fields);
+    *is_dataclass = false;
+    return nullptr;
+  }
+  PyObject *names = PyList_New(0);
+  Py_ssize_t pos = 0;
+  PyObject *key, *field;
+  while (names != nullptr && PyDict_Next(fields, &pos, &key, &field)) {
+    PyObject *kind = PyObject_GetAttr(field, types.str_field_type);
+    if (kind == nullptr) {
+      Py_CLEAR(names);
+      break;
+    }
+    bool real = kind == types.dataclass_field_marker;
+    Py_DECREF(kind);
+    if (real && PyList_Append(names, key) < 0) Py_CLEAR(names);
+  }
+  Py_DECREF(fields);
+  if (names == nullptr) return nullptr;
+  PyObject *tuple = PyList_AsTuple(names);
+  Py_DECREF(names);
+  if (tuple == nullptr) return nullptr;
+  int rc = PyDict_SetItem(types.dataclass_cache, reinterpret_cast<PyObject *>(tp), tuple);
+  Py_DECREF(tuple);  // the cache holds it
+  return rc < 0 ? nullptr : tuple;
+}
+
+struct RecursionScope {
+  bool entered = Py_EnterRecursiveCall(" while serializing an object") == 0;
+  ~RecursionScope() {
+    if (entered) Py_LeaveRecursiveCall();
+  }
+};
+
+}  // namespace
+
+bool encode_struct(EncodeState &state, PyObject *obj) noexcept {
+  const StructMetaObject *meta = structs::as_meta(Py_TYPE(obj));
+  RecursionScope scope;
+  if (!scope.entered) return false;
+  if (meta->flags & structs::kArrayLike) return encode_struct_array(state, obj, meta);
+  if (state.options.order == Order::kSorted) return encode_struct_sorted(state, obj, meta);
+  return encode_struct_object(state, obj, meta);
+}
+
+int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
+  bool is_dataclass;
+  PyObject *names = dataclass_field_names(Py_TYPE(obj), &is_dataclass);
+  if (!is_dataclass) return 0;
+  if (names == nullptr) return -1;
+  RecursionScope scope;
+  if (!scope.entered) return -1;
+  Py_INCREF(names);
+  Py_ssize_t n = PyTuple_GET_SIZE(names);
+  std::vector<PyObject *> values;  // owned references, released below
+  bool ok = true;
+  try {
+    values.reserve(static_cast<size_t>(n));
+  } catch (const std::bad_alloc &) {
+    PyErr_NoMemory();
+    ok = false;
+  }
+  for (Py_ssize_t i = 0; ok && i < n; ++i) {
+    PyObject *value = PyObject_GetAttr(obj, PyTuple_GET_ITEM(names, i));
+    if (value == nullptr) ok = false;
+    else values.push_back(value);
+  }
+  if (ok) {
+    if (state.options.order == Order::kSorted) {
+      std::vector<KeyedItem> items;
+      for (Py_ssize_t i = 0; ok && i < n; ++i) ok = push_item(items, PyTuple_GET_ITEM(names, i), values[i]);
+      ok = ok && write_object_sorted(state, items);
+    } else {
+      py::BytesWriter &out = state.out;
+      ok = out.put('{');
+      for (Py_ssize_t i = 0; ok && i < n; ++i) {
+        ok = encode_str(state, PyTuple_GET_ITEM(names, i)) && out.put(':') && encode_value(state, values[i]) &&
+             out.put(',');
+      }
+      if (ok) {
+        if (n == 0) {
+          ok = out.put('}');
+        } else {
+          out.truncate(out.size() - 1);
+          out.put_unchecked('}');
+        }
+      }
+    }
+  }
+  for (PyObject *v : values) Py_DECREF(v);
+  Py_DECREF(names);
+  return ok ? 1 : -1;
+}
+
+}  // namespace boltwire::json

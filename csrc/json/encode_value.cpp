@@ -1,0 +1,80 @@
+// csrc/json/encode_value.cpp: classify once per value on the exact type pointer, then route to one encoder.
+//
+// The common builtins are matched by pointer in a fixed order (str, int, float, bool, None, list, dict, tuple,
+// Struct). Everything else goes to the cold path: datetime family, bytes-likes, sets, then the lazily loaded
+// uuid / decimal / enum types, subclasses of the containers, dataclasses, and finally enc_hook.
+#include "json/encode_errors.hpp"
+#include "json/encode_types.hpp"
+#include "json/encode_value.hpp"
+#include "struct/struct_meta.hpp"
+
+namespace boltwire::json {
+
+namespace {
+
+inline bool is_struct(PyTypeObject *tp) noexcept {
+  PyTypeObject *meta = Py_TYPE(tp);
+  if (meta == &PyType_Type) return false;
+  return (meta == structs::StructMetaPublic || PyType_IsSubtype(meta, &structs::StructMetaBaseType)) &&
+         structs::as_meta(tp)->fields != nullptr;
+}
+
+bool call_enc_hook(EncodeState &state, PyObject *obj) noexcept {
+  if (Py_EnterRecursiveCall(" while serializing an object")) return false;
+  PyObject *replaced = PyObject_CallOneArg(state.options.enc_hook, obj);
+  bool ok = false;
+  if (replaced != nullptr) {
+    ok = encode_value(state, replaced);
+    Py_DECREF(replaced);
+  }
+  Py_LeaveRecursiveCall();
+  return ok;
+}
+
+[[gnu::noinline]] bool encode_other(EncodeState &state, PyObject *obj) noexcept {
+  PyTypeObject *tp = Py_TYPE(obj);
+  if (tp == types.datetime) return encode_datetime(state, obj);
+  if (tp == types.date) return encode_date(state, obj);
+  if (tp == types.time) return encode_time(state, obj);
+  if (tp == types.timedelta) return encode_timedelta(state, obj);
+  if (tp == &PyBytes_Type || tp == &PyByteArray_Type || tp == &PyMemoryView_Type)
+    return encode_bytes_like(state, obj);
+  if (tp == &PySet_Type || tp == &PyFrozenSet_Type) return encode_set(state, obj);
+  if (!load_lazy_types()) return false;
+  if (tp == types.uuid || PyType_IsSubtype(tp, types.uuid)) return encode_uuid(state, obj);
+  if (tp == types.decimal) return encode_decimal(state, obj);
+  if (PyType_IsSubtype(Py_TYPE(tp), types.enum_meta)) return encode_enum(state, obj);
+  if (PyList_Check(obj)) return encode_list(state, obj);
+  if (PyTuple_Check(obj)) return encode_tuple(state, obj);
+  if (PyDict_Check(obj)) return encode_dict(state, obj);
+  if (PyAnySet_Check(obj)) return encode_set(state, obj);
+  if (PyType_IsSubtype(tp, types.datetime)) return encode_datetime(state, obj);
+  if (PyType_IsSubtype(tp, types.date)) return encode_date(state, obj);
+  if (PyType_IsSubtype(tp, types.time)) return encode_time(state, obj);
+  if (PyType_IsSubtype(tp, types.timedelta)) return encode_timedelta(state, obj);
+  int rc = encode_dataclass(state, obj);
+  if (rc != 0) return rc > 0;
+  if (state.options.enc_hook != nullptr) return call_enc_hook(state, obj);
+  return unsupported_type(obj);
+}
+
+}  // namespace
+
+bool encode_value(EncodeState &state, PyObject *obj) noexcept {
+  PyTypeObject *tp = Py_TYPE(obj);
+  if (tp == &PyUnicode_Type) return encode_str(state, obj);
+  if (tp == &PyLong_Type) return encode_long(state, obj);
+  if (tp == &PyFloat_Type) return encode_float(state, obj);
+  if (tp == &PyBool_Type) {
+    if (obj == Py_True) return state.out.write("true", 4);
+    return state.out.write("false", 5);
+  }
+  if (obj == Py_None) return state.out.write("null", 4);
+  if (tp == &PyList_Type) return encode_list(state, obj);
+  if (tp == &PyDict_Type) return encode_dict(state, obj);
+  if (tp == &PyTuple_Type) return encode_tuple(state, obj);
+  if (is_struct(tp)) return encode_struct(state, obj);
+  return encode_other(state, obj);
+}
+
+}  // namespace boltwire::json

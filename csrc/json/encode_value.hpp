@@ -1,0 +1,53 @@
+// csrc/json/encode_value.hpp: the classify-once dispatch and the per-kind encoders it routes to.
+//
+// Every encoder appends the JSON text of one value to state.out and returns false with a Python exception set
+// on failure. Each family lives in its own file (encode_number.cpp, encode_string.cpp, ...).
+#pragma once
+#include "json/encode_state.hpp"
+#include "py/python.hpp"
+
+namespace boltwire::json {
+
+// Any value: exact-type dispatch first, then the slower checks (subclasses, enums, dataclasses, enc_hook).
+bool encode_value(EncodeState &state, PyObject *obj) noexcept;
+
+// encode_number.cpp
+bool encode_long(EncodeState &state, PyObject *obj) noexcept;
+bool encode_float(EncodeState &state, PyObject *obj) noexcept;
+// Writes a finite double in msgspec's layout (no quotes); `v` must be finite.
+void write_finite_double(py::BytesWriter &out, double v) noexcept;  // caller reserved 32 bytes
+// Writes a float dict key's text: the number, or nan / inf / -inf (no quotes).
+bool write_float_key(py::BytesWriter &out, double v) noexcept;
+
+// encode_string.cpp
+bool encode_str(EncodeState &state, PyObject *obj) noexcept;
+bool encode_bytes_like(EncodeState &state, PyObject *obj) noexcept;  // bytes, bytearray, memoryview -> base64
+// Writes `"` + escaped UTF-8 bytes + `"`.
+bool write_escaped(py::BytesWriter &out, const char *s, size_t n) noexcept;
+
+// encode_containers.cpp
+bool encode_list(EncodeState &state, PyObject *obj) noexcept;
+bool encode_tuple(EncodeState &state, PyObject *obj) noexcept;
+bool encode_dict(EncodeState &state, PyObject *obj) noexcept;
+bool encode_set(EncodeState &state, PyObject *obj) noexcept;
+
+// encode_dict_key.cpp: one key, quoted, in msgspec's rules (str, int, float, enum, uuid, dates, decimal, bytes).
+bool encode_dict_key(EncodeState &state, PyObject *key) noexcept;
+
+// encode_struct.cpp
+bool encode_struct(EncodeState &state, PyObject *obj) noexcept;
+// 1 when encoded, 0 when `obj` is not a dataclass instance, -1 on error.
+int encode_dataclass(EncodeState &state, PyObject *obj) noexcept;
+
+// encode_datetime.cpp (each writes a quoted string; the *_text forms write it unquoted for keys)
+bool encode_datetime(EncodeState &state, PyObject *obj) noexcept;
+bool encode_date(EncodeState &state, PyObject *obj) noexcept;
+bool encode_time(EncodeState &state, PyObject *obj) noexcept;
+bool encode_timedelta(EncodeState &state, PyObject *obj) noexcept;
+
+// encode_special.cpp: uuid.UUID, decimal.Decimal, enum.Enum.
+bool encode_uuid(EncodeState &state, PyObject *obj) noexcept;
+bool encode_decimal(EncodeState &state, PyObject *obj) noexcept;
+bool encode_enum(EncodeState &state, PyObject *obj) noexcept;
+
+}  // namespace boltwire::json

@@ -1,0 +1,95 @@
+// csrc/py/bytes_writer.cpp: growth and finishing of BytesWriter (see bytes_writer.hpp for the invariants).
+#include "py/bytes_writer.hpp"
+
+namespace boltwire::py {
+
+bool BytesWriter::start_bytes(Py_ssize_t capacity) noexcept {
+  release_target();
+  target_ = PyBytes_FromStringAndSize(nullptr, capacity);
+  if (target_ == nullptr) return false;
+  is_bytearray_ = false;
+  data_ = PyBytes_AS_STRING(target_);
+  len_ = 0;
+  cap_ = static_cast<size_t>(capacity);
+  return true;
+}
+
+bool BytesWriter::start_bytearray(PyObject *array, Py_ssize_t offset) noexcept {
+  release_target();
+  Py_ssize_t old_size = PyByteArray_GET_SIZE(array);
+  Py_ssize_t want = offset + 64;
+  if (want < old_size) want = old_size;
+  if (PyByteArray_Resize(array, want) < 0) return false;
+  Py_INCREF(array);
+  target_ = array;
+  original_size_ = old_size;
+  is_bytearray_ = true;
+  data_ = PyByteArray_AS_STRING(array);
+  if (offset > old_size) std::memset(data_ + old_size, 0, static_cast<size_t>(offset - old_size));
+  // Positions are kept relative to the array start: len_ counts from byte 0.
+  base_ = static_cast<size_t>(offset);
+  len_ = base_;
+  cap_ = static_cast<size_t>(want);
+  return true;
+}
+
+bool BytesWriter::grow(size_t n) noexcept {
+  size_t need = len_ + n;
+  size_t new_cap = cap_ < 64 ? 64 : cap_;
+  while (new_cap < need) new_cap *= 2;
+  if (new_cap > static_cast<size_t>(PY_SSIZE_T_MAX)) {
+    PyErr_NoMemory();
+    return false;
+  }
+  if (is_bytearray_) {
+    if (PyByteArray_Resize(target_, static_cast<Py_ssize_t>(new_cap)) < 0) return false;
+    data_ = PyByteArray_AS_STRING(target_);
+  } else {
+    if (_PyBytes_Resize(&target_, static_cast<Py_ssize_t>(new_cap)) < 0) {
+      target_ = nullptr;  // _PyBytes_Resize freed it
+      return false;
+    }
+    data_ = PyBytes_AS_STRING(target_);
+  }
+  cap_ = new_cap;
+  return true;
+}
+
+PyObject *BytesWriter::finish() noexcept {
+  if (target_ == nullptr) return nullptr;
+  if (is_bytearray_) {
+    int rc = PyByteArray_Resize(target_, static_cast<Py_ssize_t>(len_));
+    Py_CLEAR(target_);
+    data_ = nullptr;
+    cap_ = len_ = 0;
+    if (rc < 0) return nullptr;
+    Py_RETURN_NONE;
+  }
+  if (len_ != cap_ && _PyBytes_Resize(&target_, static_cast<Py_ssize_t>(len_)) < 0) {
+    target_ = nullptr;
+    return nullptr;
+  }
+  PyObject *out = target_;
+  target_ = nullptr;
+  data_ = nullptr;
+  cap_ = len_ = 0;
+  return out;
+}
+
+void BytesWriter::release_target() noexcept {
+  if (target_ != nullptr && is_bytearray_) {
+    // Not finished (an encode failed): give the caller's array back its original size.
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    if (PyByteArray_Resize(target_, original_size_) < 0) PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+    Py_DECREF(target_);
+  } else {
+    Py_XDECREF(target_);
+  }
+  target_ = nullptr;
+  data_ = nullptr;
+  cap_ = len_ = 0;
+}
+
+}  // namespace boltwire::py
