@@ -65,8 +65,15 @@ bool encode_dict_sorted(EncodeState &state, PyObject *obj) noexcept {
     if (s == nullptr) return false;
     items.push_back(KeyedItem{std::string_view(s, static_cast<size_t>(n)), key, value});
   }
+  return write_object_sorted(state, items);
+}
+
+}  // namespace
+
+bool write_object_sorted(EncodeState &state, std::vector<KeyedItem> &items) noexcept {
   sort_keyed_items(items);
   py::BytesWriter &out = state.out;
+  if (items.empty()) return out.write("{}", 2);
   if (!out.put('{')) return false;
   for (const KeyedItem &item : items) {
     if (!write_escaped(out, item.key.data(), item.key.size()) || !out.put(':') ||
@@ -77,8 +84,6 @@ bool encode_dict_sorted(EncodeState &state, PyObject *obj) noexcept {
   out.put_unchecked('}');
   return true;
 }
-
-}  // namespace
 
 bool encode_list(EncodeState &state, PyObject *obj) noexcept {
   py::BytesWriter &out = state.out;

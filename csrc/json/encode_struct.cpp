@@ -19,21 +19,6 @@ namespace {
 
 using structs::StructMetaObject;
 
-bool write_object_sorted(EncodeState &state, std::vector<KeyedItem> &items) noexcept {
-  sort_keyed_items(items);
-  py::BytesWriter &out = state.out;
-  if (items.empty()) return out.write("{}", 2);
-  if (!out.put('{')) return false;
-  for (const KeyedItem &item : items) {
-    if (!write_escaped(out, item.key.data(), item.key.size()) || !out.put(':') ||
-        !encode_value(state, item.value) || !out.put(','))
-      return false;
-  }
-  out.truncate(out.size() - 1);
-  out.put_unchecked('}');
-  return true;
-}
-
 bool push_item(std::vector<KeyedItem> &items, PyObject *name, PyObject *value) noexcept {
   Py_ssize_t n;
   const char *s = PyUnicode_AsUTF8AndSize(name, &n);

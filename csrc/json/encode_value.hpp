@@ -4,6 +4,7 @@
 // on failure. Each family lives in its own file (encode_number.cpp, encode_string.cpp, ...).
 #pragma once
 #include "json/encode_state.hpp"
+#include "json/sorted_items.hpp"
 #include "py/python.hpp"
 
 namespace boltwire::json {
@@ -30,6 +31,8 @@ bool encode_list(EncodeState &state, PyObject *obj) noexcept;
 bool encode_tuple(EncodeState &state, PyObject *obj) noexcept;
 bool encode_dict(EncodeState &state, PyObject *obj) noexcept;
 bool encode_set(EncodeState &state, PyObject *obj) noexcept;
+// Sorts `items` by key and writes them as one JSON object (dicts and Structs under order="sorted").
+bool write_object_sorted(EncodeState &state, std::vector<KeyedItem> &items) noexcept;
 
 // encode_dict_key.cpp: one key, quoted, in msgspec's rules (str, int, float, enum, uuid, dates, decimal, bytes).
 bool encode_dict_key(EncodeState &state, PyObject *key) noexcept;
