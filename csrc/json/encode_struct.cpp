@@ -53,13 +53,11 @@ bool encode_struct_sorted(EncodeState &state, PyObject *obj, const StructMetaObj
   bool omit = (meta->flags & structs::kOmitDefaults) != 0;
   if (meta->tag != nullptr && !push_item(items, meta->tag_field, meta->tag)) return false;
   for (Py_ssize_t i = 0; i < meta->n_fields; ++i) {
-    PyObject *value = *structs::field_slot(obj, meta, i);
+    PyObject *value;
+    int omitted = structs::read_field_omitting_default(obj, meta, i, omit, value);
+    if (omitted < 0) return false;
     if (value == nullptr) return struct_field_unset(structs::field_name(meta, i));
-    if (omit) {
-      int eq = structs::value_equals_default(value, PyTuple_GET_ITEM(meta->defaults, i));
-      if (eq < 0) return false;
-      if (eq) continue;
-    }
+    if (omitted) continue;
     if (!push_item(items, PyTuple_GET_ITEM(meta->encode_fields, i), value)) return false;
   }
   return write_object_sorted(state, items);
@@ -76,13 +74,11 @@ bool encode_struct_object(EncodeState &state, PyObject *obj, const StructMetaObj
   bool omit = (meta->flags & structs::kOmitDefaults) != 0;
   PyObject *names = meta->encode_fields;
   for (Py_ssize_t i = 0; i < meta->n_fields; ++i) {
-    PyObject *value = *structs::field_slot(obj, meta, i);
+    PyObject *value;
+    int omitted = structs::read_field_omitting_default(obj, meta, i, omit, value);
+    if (omitted < 0) return false;
     if (value == nullptr) return struct_field_unset(structs::field_name(meta, i));
-    if (omit) {
-      int eq = structs::value_equals_default(value, PyTuple_GET_ITEM(meta->defaults, i));
-      if (eq < 0) return false;
-      if (eq) continue;
-    }
+    if (omitted) continue;
     if (!encode_str(state, PyTuple_GET_ITEM(names, i)) || !out.put(':') || !encode_value(state, value) ||
         !out.put(','))
       return false;

@@ -13,6 +13,7 @@
 //     or NULL (NULL only when user code bypassed the Struct API, e.g. object.__delattr__).
 #pragma once
 #include "py/python.hpp"
+#include "struct/field_spec.hpp"
 #include <cstdint>
 
 namespace boltwire::structs {
@@ -73,6 +74,16 @@ inline PyObject **field_slot(PyObject *self, const StructMetaObject *meta, Py_ss
 }
 inline PyObject *field_name(const StructMetaObject *meta, Py_ssize_t i) noexcept {
   return PyTuple_GET_ITEM(meta->fields, i);
+}
+
+// Reads field i into `value` (NULL when unset) and returns 1 when it holds its default and `omit_defaults`
+// asks for such fields to be left out (repr_omit_defaults, omit_defaults), 0 when it is to be shown, -1 with
+// an exception set.
+inline int read_field_omitting_default(PyObject *self, const StructMetaObject *meta, Py_ssize_t i,
+                                       bool omit_defaults, PyObject *&value) {
+  value = *field_slot(self, meta, i);
+  if (value == nullptr || !omit_defaults) return 0;
+  return value_equals_default(value, PyTuple_GET_ITEM(meta->defaults, i));
 }
 
 // Readies StructMetaBaseType and creates StructMetaPublic; false with an exception set on failure.

@@ -5,20 +5,6 @@
 #include "struct/struct_protocols.hpp"
 
 namespace boltwire::structs {
-namespace {
-
-// 1 when field i is shown (its value stored in `value`), 0 when it is unset or, under repr_omit_defaults,
-// equal to its default; -1 with an exception set.
-int field_shown_in_repr(PyObject *self, const StructMetaObject *meta, Py_ssize_t i, PyObject *&value) {
-  value = *field_slot(self, meta, i);
-  if (value == nullptr) return 0;
-  if (!(meta->flags & kReprOmitDefaults)) return 1;
-  int is_default = value_equals_default(value, PyTuple_GET_ITEM(meta->defaults, i));
-  return is_default < 0 ? -1 : !is_default;
-}
-
-}  // namespace
-
 PyObject *Struct_repr(PyObject *self) {
   PyTypeObject *tp = Py_TYPE(self);
   const StructMetaObject *meta = as_meta(tp);
@@ -34,10 +20,10 @@ PyObject *Struct_repr(PyObject *self) {
       _PyUnicodeWriter_WriteChar(&writer, '(') < 0)
     goto done;
   for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
-    PyObject *value = nullptr;
-    int shown = field_shown_in_repr(self, meta, i, value);
-    if (shown < 0) goto done;
-    if (!shown) continue;
+    PyObject *value;
+    int omitted = read_field_omitting_default(self, meta, i, meta->flags & kReprOmitDefaults, value);
+    if (omitted < 0) goto done;
+    if (omitted || value == nullptr) continue;
     if ((!first && _PyUnicodeWriter_WriteASCIIString(&writer, ", ", 2) < 0) ||
         _PyUnicodeWriter_WriteStr(&writer, field_name(meta, i)) < 0 || _PyUnicodeWriter_WriteChar(&writer, '=') < 0)
       goto done;
@@ -61,10 +47,10 @@ PyObject *Struct_rich_repr(PyObject *self, PyObject *) {
   py::Object out = py::Object::steal(PyList_New(0));
   if (!out) return nullptr;
   for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
-    PyObject *value = nullptr;
-    int shown = field_shown_in_repr(self, meta, i, value);
-    if (shown < 0) return nullptr;
-    if (!shown) continue;
+    PyObject *value;
+    int omitted = read_field_omitting_default(self, meta, i, meta->flags & kReprOmitDefaults, value);
+    if (omitted < 0) return nullptr;
+    if (omitted || value == nullptr) continue;
     py::Object pair = py::Object::steal(PyTuple_Pack(2, field_name(meta, i), value));
     if (!pair || PyList_Append(out.get(), pair.get()) < 0) return nullptr;
   }
