@@ -52,7 +52,7 @@ PyMODINIT_FUNC PyInit__core() {
             add_type(module, "Factory", &bs::FactoryType) && add_type(module, "Field", &bs::FieldSpecType) &&
             PyModule_AddObjectRef(module, "NODEFAULT", bs::NoDefault) == 0 &&
             PyModule_AddFunctions(module, bs::struct_function_defs) == 0 &&
-            PyModule_AddFunctions(module, boltwire::json::decoder_function_defs) == 0 &&
+            boltwire::json::add_decoder_to_module(module) &&
             boltwire::json::add_to_module(module);
   Py_XDECREF(struct_class);
   if (!ok) {
