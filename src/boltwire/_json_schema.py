@@ -306,14 +306,40 @@ def _is_typeddict(t: Any) -> bool:
 
 
 def _generic_hints(cls: Any) -> dict[str, Any]:
-    """Type hints (Annotated kept) of a class or a parametrized generic alias, TypeVars substituted."""
+    """Type hints (Annotated kept) of a class or a parametrized generic alias, TypeVars substituted.
+
+    Each class in the MRO contributes its own annotations, substituted with the TypeVar bindings that reach it
+    through ``__orig_bases__`` (so ``class IntBox(Box[int])`` sees ``item: int``); subclasses override.
+    """
     origin = typing.get_origin(cls) or cls
-    hints = typing.get_type_hints(origin, include_extras=True)
+    scopes: dict[Any, dict[Any, Any]] = {}
     params = getattr(origin, "__parameters__", ())
-    if origin is cls or not params:
-        return hints
-    mapping = dict(zip(params, typing.get_args(cls)))
-    return {k: _substitute(v, mapping) for k, v in hints.items()}
+    scopes[origin] = dict(zip(params, typing.get_args(cls))) if origin is not cls else {}
+    pending = [origin]
+    while pending:
+        current = pending.pop()
+        for base in getattr(current, "__orig_bases__", ()):
+            base_origin = typing.get_origin(base)
+            if base_origin is None or base_origin is typing.Generic or base_origin in scopes:
+                continue
+            base_params = getattr(base_origin, "__parameters__", ())
+            args = tuple(_substitute(a, scopes[current]) for a in typing.get_args(base))
+            scopes[base_origin] = dict(zip(base_params, args))
+            pending.append(base_origin)
+    if _is_typeddict(origin):  # a TypedDict's MRO does not keep its TypedDict bases
+        hints = typing.get_type_hints(origin, include_extras=True)
+        return {k: _substitute(v, scopes[origin]) for k, v in hints.items()}
+    out: dict[str, Any] = {}
+    for klass in reversed(origin.__mro__):
+        own = klass.__dict__.get("__annotations__")
+        if not own or klass is object:
+            continue
+        hints = typing.get_type_hints(klass, include_extras=True)
+        scope = scopes.get(klass, {})
+        for name in own:
+            if name in hints:
+                out[name] = _substitute(hints[name], scope)
+    return out
 
 
 def _substitute(tp: Any, mapping: dict[Any, Any]) -> Any:
@@ -421,14 +447,14 @@ class _Translator:
         node, hit = self.cached(cls, "struct", config=t.__struct_config__)
         if hit:
             return node
+        hints = _generic_hints(cls)
         out = []
         for f in struct_fields(cls):
             default = f.default
             if _is_unset_value(default):
                 default = NODEFAULT
-            out.append(
-                _Field(f.name, f.encode_name, self.translate(f.type), f.required, default, f.default_factory)
-            )
+            hint = hints.get(f.name, f.type)
+            out.append(_Field(f.name, f.encode_name, self.translate(hint), f.required, default, f.default_factory))
         node.fields = tuple(out)
         return node
 

@@ -240,6 +240,48 @@ class Custom:
     pass
 
 
+class IntBox(Box[int]):
+    """A generic Struct specialised by subclassing."""
+
+    extra: str = ""
+
+
+@dataclasses.dataclass(kw_only=True)
+class KwDc:
+    b: int = 1
+    a: str
+
+
+class BaseTd(TypedDict):
+    base: int
+
+
+class ChildTd(BaseTd, total=False):
+    child: str
+
+
+class GenTd(TypedDict, Generic[T]):
+    item: T
+
+
+class GenNt(NamedTuple, Generic[T]):
+    first: T
+    rest: list[T] = []
+
+
+try:
+    import attrs
+except ImportError:
+    attrs = None
+if attrs is not None:
+
+    @attrs.define
+    class At:
+        a: int
+        b: list[str] = attrs.field(factory=list)
+        c: float = 1.5
+
+
 UnsetType = getattr(lib, "UnsetType", None)
 if UnsetType is None:  # not merged yet in boltwire: a stand-in recognised by its name and module
     UnsetType = type("UnsetType", (), {"__module__": "boltwire._unset"})
@@ -343,7 +385,17 @@ CASES = {
     "UNSET fields": Patch,
     "struct | UNSET": Union[Plain, UnsetType],
     "Cat tag=True": Cat,
+    "subclassed generic Struct": IntBox,
+    "kw_only dataclass": KwDc,
+    "TypedDict inheritance": ChildTd,
+    "generic TypedDict": GenTd[int],
+    "generic NamedTuple": GenNt[str],
+    "dict[Literal, list[NamedTuple]]": dict[Literal["x", "y"], list[Point]],
+    "nested Optional in containers": dict[str, list[Optional[tuple[int, Plain]]]],
 }
+if attrs is not None:
+    CASES["attrs"] = At
+
 '''
 
 
@@ -484,6 +536,11 @@ def test_constraint_on_wrong_type_raises_like_msgspec(base, kwargs):
     assert str(ours.value) == str(theirs.value).replace("msgspec.Meta", "boltwire.Meta").replace(
         "schema_cases_theirs", "schema_cases_ours"
     )
+
+
+@pytest.mark.skipif(not hasattr(boltwire, "Raw"), reason="boltwire.Raw is not in this tree yet")
+def test_raw_is_any():
+    same(boltwire.json.schema(list[boltwire.Raw]), msgspec.json.schema(list[msgspec.Raw]))
 
 
 def test_initvar_dataclass_rejected():
