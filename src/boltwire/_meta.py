@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["Meta"]
@@ -110,6 +111,22 @@ class Meta:
 
     __slots__ = _FIELDS
 
+    gt: int | float | None
+    ge: int | float | None
+    lt: int | float | None
+    le: int | float | None
+    multiple_of: int | float | None
+    pattern: str | None
+    min_length: int | None
+    max_length: int | None
+    tz: bool | None
+    title: str | None
+    description: str | None
+    examples: list[Any] | None
+    extra_json_schema: dict[str, Any] | None
+    extra: dict[Any, Any] | None
+    validator: Callable[[Any], Any] | None
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         raise TypeError("type 'boltwire.Meta' is not an acceptable base type")
 
@@ -130,7 +147,7 @@ class Meta:
         examples: list[Any] | None = None,
         extra_json_schema: dict[str, Any] | None = None,
         extra: dict[Any, Any] | None = None,
-        validator: Any = None,
+        validator: Callable[[Any], Any] | None = None,
     ) -> Meta:
         values = {
             "gt": _check_number("gt", gt),

@@ -579,7 +579,7 @@ class Shade(enum.Enum):
 
 def test_defaults_fallback_shapes_values_like_to_builtins():
     # Used for defaults while boltwire.to_builtins is not there; must shape values as msgspec.to_builtins does.
-    from boltwire._json_schema import _builtins_fallback
+    from boltwire._schema_nodes import _builtins_fallback
 
     value = [
         (1, "a", (2.5,)),
