@@ -333,6 +333,8 @@ class _Translator:
             if meta.extra_json_schema is not None:
                 extra_json = _merge_json(extra_json, _to_builtins(meta.extra_json_schema))
         node = self.translate_inner(t, args)
+        if node.kind == "union":
+            _check_union(annotation, node.items)
         self.check_constraints(annotation, node, constraints)
         if constraints:
             node = _Node(node.kind, cls=node.cls, c=constraints, items=node.items, unique=node.unique)
@@ -492,3 +494,78 @@ class _Translator:
             for name in t._fields
         )
         return node
+
+
+_STR_LIKE = {"str", "datetime", "date", "time", "timedelta", "uuid", "decimal", "bytes"}
+_UNION_MESSAGES = {
+    "custom": "Type unions containing a custom type may not contain any additional types other than `None`",
+    "untagged": "If a type union contains multiple Struct types, all Struct types must be tagged "
+    "(via `tag` or `tag_field` kwarg)",
+    "tag_field": "If a type union contains multiple Struct types, all Struct types must have the same `tag_field`",
+    "tag_types": "Type unions may not contain Struct types with both `int` and `str` tags",
+    "array_like": "Type unions may not contain Struct types with `array_like=True` and `array_like=False`",
+    "sequences": "Type unions may not contain more than one array-like (list, set, tuple) type",
+    "array": "Type unions may not contain more than one array-like type "
+    "(`Struct(array_like=True)`, `list`, `set`, `frozenset`, `tuple`, `NamedTuple`)",
+    "dict": "Type unions may not contain more than one dict-like type (`Struct`, `dict`, `TypedDict`, `dataclass`)",
+    "int": "Type unions may not contain more than one int-like type (`int`, `Enum`, `Literal[int values]`)",
+    "str": "Type unions may not contain more than one str-like type (`str`, `Enum`, `Literal[str values]`, "
+    "`datetime`, `date`, `time`, `timedelta`, `uuid`, `decimal`, `bytes`, `bytearray`)",
+}
+
+
+def _check_union(annotation: Any, members: tuple[_Node, ...]) -> None:
+    """msgspec's rules for which types a union may combine: a decoder must be able to pick a member from the
+    JSON value's own type, so at most one member per JSON shape (tagged Structs share the object shape)."""
+    kinds = []
+    for m in members:
+        while m.kind == "meta":
+            m = m.inner
+        kinds.append(m)
+    if any(m.kind == "any" for m in kinds):
+        return  # Any takes every value; nothing to tell apart
+
+    def fail(key: str) -> None:
+        raise TypeError(f"{_UNION_MESSAGES[key]} - type `{annotation!r}` is not supported")
+
+    others = [m for m in kinds if m.kind != "none"]
+    if any(m.kind == "custom" for m in others) and len(others) > 1:
+        fail("custom")
+
+    structs = [m for m in kinds if m.kind == "struct"]
+    if len(structs) > 1:
+        if any(m.config.tag is None for m in structs):
+            fail("untagged")
+        if len({m.config.tag_field for m in structs}) > 1:
+            fail("tag_field")
+        if len({type(m.config.tag) for m in structs}) > 1:
+            fail("tag_types")
+        if len({bool(m.config.array_like) for m in structs}) > 1:
+            fail("array_like")
+
+    sequences = sum(m.kind in ("array", "tuple") for m in kinds)
+    array_structs = any(m.kind == "struct" and m.config.array_like for m in kinds)
+    namedtuples = sum(m.kind == "namedtuple" for m in kinds)
+    if sequences + int(array_structs) + namedtuples > 1:
+        fail("array" if array_structs or namedtuples else "sequences")
+
+    object_structs = any(m.kind == "struct" and not m.config.array_like for m in kinds)
+    dicts = sum(m.kind in ("dict", "object") for m in kinds)
+    if dicts + int(object_structs) > 1:
+        fail("dict")
+
+    def enum_values_are(m: _Node, kind: type) -> bool:
+        return all(isinstance(v.value, kind) for v in m.cls.__members__.values())
+
+    has_int = any(m.kind == "int" for m in kinds)
+    int_literal = any(m.kind == "literal" and any(type(v) is int for v in m.values) for m in kinds)
+    int_enums = sum(m.kind == "enum" and enum_values_are(m, int) for m in kinds)
+    if int(has_int) + int(int_literal and not has_int) + int_enums > 1:
+        fail("int")
+
+    has_str = any(m.kind == "str" for m in kinds)
+    str_literal = any(m.kind == "literal" and any(type(v) is str for v in m.values) for m in kinds)
+    str_enums = sum(m.kind == "enum" and enum_values_are(m, str) for m in kinds)
+    other_str = sum(m.kind in _STR_LIKE and m.kind != "str" for m in kinds)
+    if int(has_str) + int(str_literal and not has_str) + str_enums + other_str > 1:
+        fail("str")

@@ -396,6 +396,61 @@ CASES = {
 if attrs is not None:
     CASES["attrs"] = At
 
+
+class TaggedRow(lib.Struct, array_like=True, tag=True):
+    x: int
+
+
+class OtherRow(lib.Struct, array_like=True, tag=True):
+    y: int
+
+
+class IntTagged(lib.Struct, tag=5):
+    z: int
+
+
+# Unions msgspec accepts (compared schema to schema) and rejects (compared message to message).
+GOOD_UNIONS = {
+    "int | Literal[int]": Union[int, Literal[1]],
+    "str | Literal[str]": Union[str, Literal["a"]],
+    "int | float": Union[int, float],
+    "bool | int": Union[bool, int],
+    "Literal | Literal | int": Union[Literal[1], Literal["a"], int],
+    "IntEnum | str Enum": Union[Level, Mode],
+    "Any | int": Union[Any, int],
+    "Literal[mixed] | str": Union[Literal[1, "a"], str],
+    "Decimal | float": Union[decimal.Decimal, float],
+    "tagged array_like": Union[TaggedRow, OtherRow],
+    "one of each shape": Union[Dog, Bird, int, str, None, list[int]],
+}
+BAD_UNIONS = {
+    "str | str Enum": Union[str, Mode],
+    "int | IntEnum": Union[int, Level],
+    "IntEnum | Literal[int]": Union[Level, Literal[1]],
+    "str Enum | Literal[str]": Union[Mode, Literal["x"]],
+    "datetime | str": Union[datetime.datetime, str],
+    "bytes | str": Union[bytes, str],
+    "bytes | bytearray": Union[bytes, bytearray],
+    "uuid | date": Union[uuid.UUID, datetime.date],
+    "list | tuple": Union[list[int], tuple[int]],
+    "list | set": Union[list, set],
+    "frozenset | tuple[...]": Union[frozenset, tuple[int, ...]],
+    "array_like Struct | list": Union[Row, list],
+    "NamedTuple | list": Union[Point, list],
+    "NamedTuple | array_like": Union[Point, Row],
+    "dict | Struct": Union[dict, Plain],
+    "TypedDict | dict": Union[Movie, dict],
+    "dataclass | Struct": Union[Dc, Plain],
+    "untagged Structs": Union[Plain, Doc],
+    "tagged and untagged": Union[Cat, Plain],
+    "different tag_field": Union[Cat, Dog],
+    "int and str tags": Union[Cat, IntTagged],
+    "array_like and not": Union[Cat, TaggedRow],
+    "tagged | dict": Union[Dog, Bird, dict],
+    "custom | int": Union[Custom, int],
+    "custom | list": Union[Custom, list],
+}
+
 '''
 
 
@@ -428,6 +483,23 @@ def test_all_cases_together_match_msgspec():
     same(ours[0], theirs[0])
     same(ours[1], theirs[1])
     assert {"Dir", "File", "Plain", "Color", "Box_int_", "Box_str_", "Point", "Movie", "Dc"} <= set(ours[1])
+
+
+@pytest.mark.parametrize("name", list(OURS.GOOD_UNIONS))
+def test_valid_union_matches_msgspec(name):
+    same(boltwire.json.schema(OURS.GOOD_UNIONS[name]), msgspec.json.schema(THEIRS.GOOD_UNIONS[name]))
+
+
+@pytest.mark.parametrize("name", list(OURS.BAD_UNIONS))
+def test_invalid_union_rejected_like_msgspec(name):
+    def hook(cls):
+        return {"type": "string"}
+
+    with pytest.raises(TypeError) as theirs:
+        msgspec.json.schema(THEIRS.BAD_UNIONS[name], schema_hook=hook)
+    with pytest.raises(TypeError) as ours:
+        boltwire.json.schema(OURS.BAD_UNIONS[name], schema_hook=hook)
+    assert str(ours.value) == str(theirs.value).replace("schema_cases_theirs", "schema_cases_ours")
 
 
 def test_tagged_union_has_discriminator_mapping():
