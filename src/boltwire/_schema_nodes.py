@@ -383,8 +383,16 @@ class _Translator:
             members = tuple(self.translate(a) for a in args if not _is_unset_type(a))
             return members[0] if len(members) == 1 else _Node("union", items=members)
         if t is Literal:
+            if not all(v is None or type(v) in (bool, int, str) for v in args):
+                shown = repr(Literal[args])
+                raise TypeError(f"Literal may only contain None/booleans/integers/strings - {shown} is not supported")
             return _Node("literal", values=_literal_values(args))
         if isinstance(t, enum.EnumMeta):
+            values = [m.value for m in t.__members__.values()]
+            if not values:
+                raise TypeError("Enum types must have at least one item, {} is invalid")
+            if not (all(type(v) is str for v in values) or all(type(v) is int for v in values)):
+                raise TypeError(f"Enums must contain either all str or all int values - type `{t!r}` is not supported")
             return _Node("enum", cls=t)
         if isinstance(t, StructMeta):
             return self.translate_struct(t, args)

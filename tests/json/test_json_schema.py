@@ -409,6 +409,28 @@ class IntTagged(lib.Struct, tag=5):
     z: int
 
 
+class FloatEnum(enum.Enum):
+    A = 1.5
+
+
+class MixedEnum(enum.Enum):
+    A = 1
+    B = "b"
+
+
+class EmptyEnum(enum.Enum):
+    pass
+
+
+BAD_TYPES = {
+    "float Enum": FloatEnum,
+    "mixed Enum": MixedEnum,
+    "empty Enum": EmptyEnum,
+    "Enum as dict key": dict[FloatEnum, int],
+    "Literal[float]": Literal[1.5],
+    "Literal[bytes] in list": list[Literal[1, b"x"]],
+}
+
 # Unions msgspec accepts (compared schema to schema) and rejects (compared message to message).
 GOOD_UNIONS = {
     "int | Literal[int]": Union[int, Literal[1]],
@@ -499,6 +521,15 @@ def test_invalid_union_rejected_like_msgspec(name):
         msgspec.json.schema(THEIRS.BAD_UNIONS[name], schema_hook=hook)
     with pytest.raises(TypeError) as ours:
         boltwire.json.schema(OURS.BAD_UNIONS[name], schema_hook=hook)
+    assert str(ours.value) == str(theirs.value).replace("schema_cases_theirs", "schema_cases_ours")
+
+
+@pytest.mark.parametrize("name", list(OURS.BAD_TYPES))
+def test_invalid_enum_or_literal_rejected_like_msgspec(name):
+    with pytest.raises(TypeError) as theirs:
+        msgspec.json.schema(THEIRS.BAD_TYPES[name])
+    with pytest.raises(TypeError) as ours:
+        boltwire.json.schema(OURS.BAD_TYPES[name])
     assert str(ours.value) == str(theirs.value).replace("schema_cases_theirs", "schema_cases_ours")
 
 
