@@ -331,9 +331,15 @@ def untyped_functions(peer: str):
 
 
 def sample_interleaved(cases: dict, min_time: float, repeat: int, notes: dict) -> dict[tuple, list[float]]:
-    """Seconds per operation, `repeat` samples per case; each round times every case once, in turn."""
+    """Seconds per operation, `repeat` samples per case; each round times every case once, in turn.
+
+    Cases are ordered operation first, so the peers of one operation run back to back and the per-round
+    ratios compare samples taken under the same machine load.
+    """
+    op_rank = {op: i for i, op in enumerate([op for op, *_ in OPS] + ["decode", "encode"])}
+    peer_rank = {peer: i for i, peer in enumerate(PEERS + UNTYPED_PEERS)}  # boltwire next to its baseline
     loops = {}
-    for key, case in list(cases.items()):
+    for key, case in sorted(cases.items(), key=lambda kv: (op_rank[kv[0][1]], peer_rank[kv[0][0]])):
         try:
             loops[key] = calibrate(case.timer, min_time)
         except Exception as e:  # it passed its check once; keep a later failure to its own row
