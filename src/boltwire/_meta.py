@@ -35,8 +35,9 @@ _FIELDS = (
     "extra",
     "validator",
 )
-# Fields whose values are lists or dicts, left out of the hash as msgspec does (equality still compares them).
-_UNHASHED = frozenset({"examples", "extra_json_schema", "extra"})
+# Left out of the hash (equality still compares them): lists and dicts, as msgspec does, and the validator,
+# which may be an unhashable callable object.
+_UNHASHED = frozenset({"examples", "extra_json_schema", "extra", "validator"})
 
 
 def _check_number(name: str, value: Any) -> Any:

@@ -218,6 +218,15 @@ def test_validator_argument():
     with pytest.raises(TypeError, match="`validator` must be callable, got int"):
         Meta(validator=1)
 
+    class UnhashableCheck:
+        __hash__ = None
+
+        def __call__(self, value):
+            return None
+
+    unhashable = UnhashableCheck()
+    assert hash(Meta(validator=unhashable)) == hash(Meta(validator=unhashable))
+
 
 def test_exported_and_usable_in_annotated():
     assert boltwire.Meta is Meta
