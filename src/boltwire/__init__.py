@@ -4,6 +4,7 @@ from boltwire import structs
 from boltwire._core import NODEFAULT, Struct, StructMeta, field
 from boltwire._defstruct import defstruct
 from boltwire._errors import BoltwireError, DecodeError, EncodeError, ValidationError
+from boltwire._meta import Meta
 from boltwire import json
 
 __all__ = [
@@ -11,6 +12,7 @@ __all__ = [
     "BoltwireError",
     "DecodeError",
     "EncodeError",
+    "Meta",
     "Struct",
     "StructMeta",
     "ValidationError",

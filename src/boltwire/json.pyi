@@ -1,7 +1,7 @@
 from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
-__all__ = ["Encoder", "encode"]
+__all__ = ["Encoder", "encode", "schema", "schema_components"]
 
 class Encoder:
     def __init__(
@@ -31,3 +31,16 @@ def encode(
     enc_hook: Callable[[Any], Any] | None = None,
     order: Literal[None, "deterministic", "sorted"] = None,
 ) -> bytes: ...
+
+def schema(
+    type: Any,
+    *,
+    schema_hook: Callable[[type], dict[str, Any]] | None = None,
+    ref_template: str = "#/$defs/{name}",
+) -> dict[str, Any]: ...
+def schema_components(
+    types: Iterable[Any],
+    *,
+    schema_hook: Callable[[type], dict[str, Any]] | None = None,
+    ref_template: str = "#/$defs/{name}",
+) -> tuple[tuple[dict[str, Any], ...], dict[str, Any]]: ...
