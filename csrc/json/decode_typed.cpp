@@ -68,17 +68,6 @@ PyObject *custom_from(TypedReader &r, const TypePlan *plan, PyObject *value, con
   return owned.release();
 }
 
-const char *json_kind_of(unsigned char c) {
-  switch (c) {
-    case '"': return "str";
-    case '{': return "object";
-    case '[': return "array";
-    case 't': case 'f': return "bool";
-    case 'n': return "null";
-    default: return "int";
-  }
-}
-
 PyObject *decode_typed_string(TypedReader &r, const TypePlan *plan, const PathNode *path) {
   uint64_t k = plan->kinds;
   Object s = Object::steal(decode_string(r));

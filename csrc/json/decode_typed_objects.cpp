@@ -103,6 +103,26 @@ bool open_object(Reader &r, bool &done) {
   return true;
 }
 
+// True (and r.pos after the colon and whitespace) when the key at r.pos is exactly `name`.
+inline bool match_expected_key(Reader &r, const sk::FieldName &name) {
+  size_t n = name.utf8.size();
+  if (!name.plain) return false;
+  const unsigned char *content = r.pos + 1;
+  if (static_cast<size_t>(r.end - content) <= n + 1 || content[n] != '"' || memcmp(content, name.utf8.data(), n) != 0)
+    return false;
+  const unsigned char *p = content + n + 1;
+  if (*p == ':') {
+    p++;
+  } else {
+    while (p < r.end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) p++;
+    if (p >= r.end || *p != ':') return false;
+    p++;
+  }
+  r.pos = p;
+  r.skip_whitespace();
+  return true;
+}
+
 // Index of the field named `key`, trying the one after the previous match first (keys usually arrive in
 // declared order), or -1.
 inline Py_ssize_t find_field(const ObjectPlan *op, const KeyView &key, size_t &hint) {
@@ -143,8 +163,27 @@ PyObject *read_tag_value(Reader &r, bool str_tags, bool int_tags, const PathNode
   return raise_validation(tag_node, "Expected `%s`", str_tags && int_tags ? "int | str" : str_tags ? "str" : "int");
 }
 
+// A str tag without escapes, read in place: true and the bytes in `view` when the value at r.pos is such a
+// string (r.pos moves past it); false with r.pos unchanged otherwise.
+bool read_plain_str(Reader &r, KeyView &view) {
+  if (r.pos >= r.end || *r.pos != '"') return false;
+  const unsigned char *content = r.pos + 1, *p = content;
+  while (p < r.end && *p != '"' && *p != '\\' && *p >= 0x20 && *p < 0x80) p++;
+  if (p >= r.end || *p != '"') return false;
+  view.data = reinterpret_cast<const char *>(content);
+  view.size = static_cast<size_t>(p - content);
+  r.pos = p + 1;
+  return true;
+}
+
 // Checks the tag value in the input against the class's own tag.
 bool check_own_tag(Reader &r, const ObjectPlan *op, const PathNode *path) {
+  KeyView view;
+  if (!op->tag_value_utf8.empty() && read_plain_str(r, view)) {
+    if (view.size == op->tag_value_utf8.size() && memcmp(view.data, op->tag_value_utf8.data(), view.size) == 0)
+      return true;
+    r.pos -= view.size + 2;  // re-read through the general path for the error
+  }
   PathNode tag_node{path, op->tag_field, 0};
   bool is_str = PyUnicode_Check(op->tag_value);
   Object value = Object::steal(read_tag_value(r, is_str, !is_str, &tag_node));
@@ -159,6 +198,8 @@ bool check_own_tag(Reader &r, const ObjectPlan *op, const PathNode *path) {
 }
 
 // ---- Structs ------------------------------------------------------------------------------------------------
+
+PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const PathNode *path, bool done);
 
 // Fills unset fields from defaults, starts GC tracking when needed and runs __post_init__.
 PyObject *finish_struct(PyObject *self, bool track, const PathNode *path) {
@@ -195,6 +236,11 @@ PyObject *finish_struct(PyObject *self, bool track, const PathNode *path) {
 PyObject *decode_struct_object(TypedReader &r, const ObjectPlan *op, const PathNode *path) {
   bool done;
   if (!open_object(r, done)) return nullptr;
+  return decode_struct_members(r, op, path, done);
+}
+
+// Reads the members of an object already opened (r.pos at a key, or done) into a new instance of op's class.
+PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const PathNode *path, bool done) {
   auto *tp = reinterpret_cast<PyTypeObject *>(op->cls);
   structs::StructMetaObject *meta = structs::as_meta(tp);
   PyObject *self = structs::alloc_instance(tp);
@@ -203,10 +249,16 @@ PyObject *decode_struct_object(TypedReader &r, const ObjectPlan *op, const PathN
   size_t hint = 0;
   KeyView key;
   while (!done) {
-    key.owned.reset();
-    if (!read_key_and_colon(r, key)) goto error;
+    Py_ssize_t index;
+    // Fast path: the key is the next declared field, spelled without escapes; no scan for the closing quote.
+    if (hint < op->names.size() && match_expected_key(r, op->names[hint])) {
+      index = op->names[hint++].index;
+    } else {
+      key.owned.reset();
+      if (!read_key_and_colon(r, key)) goto error;
+      index = find_field(op, key, hint);
+    }
     {
-      Py_ssize_t index = find_field(op, key, hint);
       if (index >= 0) {
         PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
         PyObject *value = decode_typed(r, op->field_plans[index], &node);
@@ -243,6 +295,14 @@ const ObjectPlan *select_tagged_member(TypedReader &r, const sk::StructUnion *u,
     if (!read_key_and_colon(scan, key)) return nullptr;
     if (is_tag_key(u->tag_field_utf8, key)) {
       PathNode tag_node{path, u->tag_field, 0};
+      KeyView view;
+      if (u->str_tags && read_plain_str(scan, view)) {
+        for (const ObjectPlan *m : u->members) {
+          const std::string &t = m->tag_value_utf8;
+          if (t.size() == view.size && memcmp(t.data(), view.data, view.size) == 0) return m;
+        }
+        scan.pos -= view.size + 2;
+      }
       Object value = Object::steal(read_tag_value(scan, u->str_tags, u->int_tags, &tag_node));
       if (!value) return nullptr;
       PyObject *index = PyDict_GetItemWithError(u->by_tag, value.get());
@@ -380,8 +440,25 @@ PyObject *decode_typed_object(TypedReader &r, const TypePlan *plan, const PathNo
   uint64_t k = plan->kinds;
   if (k & sk::kStruct) {
     const ObjectPlan *op = plan->struct_plan;
-    if (plan->struct_union != nullptr && (op = select_tagged_member(r, plan->struct_union, path)) == nullptr)
-      return nullptr;
+    if (plan->struct_union == nullptr) return decode_struct_object(r, op, path);
+    // Fast path: the tag is the first member (as encoders write it): pick the class and read on.
+    const sk::StructUnion *u = plan->struct_union;
+    TypedReader scan = r;
+    bool done;
+    KeyView key, view;
+    if (open_object(scan, done) && !done && read_key_and_colon(scan, key) && is_tag_key(u->tag_field_utf8, key) &&
+        u->str_tags && read_plain_str(scan, view)) {
+      for (const ObjectPlan *m : u->members) {
+        const std::string &t = m->tag_value_utf8;
+        if (t.size() == view.size && memcmp(t.data(), view.data, view.size) == 0) {
+          static_cast<Reader &>(r) = scan;
+          if (!next_member(r, done)) return nullptr;
+          return decode_struct_members(r, m, path, done);
+        }
+      }
+    }
+    PyErr_Clear();  // the general path below reports any error with its proper position
+    if ((op = select_tagged_member(r, u, path)) == nullptr) return nullptr;
     return decode_struct_object(r, op, path);
   }
   if (k & sk::kDict) return decode_typed_dict(r, plan, path);

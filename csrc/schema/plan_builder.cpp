@@ -464,7 +464,13 @@ ObjectPlan *Builder::class_table(PyObject *annotation, PyObject *desc, uint64_t 
 void add_name(ObjectPlan &op, PyObject *name, Py_ssize_t index) {
   Py_ssize_t size;
   const char *utf8 = PyUnicode_AsUTF8AndSize(name, &size);
-  if (utf8 != nullptr) op.names.push_back(FieldName{std::string(utf8, static_cast<size_t>(size)), index});
+  if (utf8 == nullptr) return;
+  bool plain = true;
+  for (Py_ssize_t i = 0; i < size; i++) {
+    unsigned char c = static_cast<unsigned char>(utf8[i]);
+    plain &= c != '"' && c != '\\' && c >= 0x20;
+  }
+  op.names.push_back(FieldName{std::string(utf8, static_cast<size_t>(size)), index, plain});
 }
 
 bool Builder::fill_struct_table(ObjectPlan &op, PyObject *annotation) {
@@ -487,6 +493,11 @@ bool Builder::fill_struct_table(ObjectPlan &op, PyObject *annotation) {
     const char *utf8 = PyUnicode_AsUTF8AndSize(tag_field.get(), &size);
     if (utf8 == nullptr) return false;
     op.tag_field_utf8.assign(utf8, static_cast<size_t>(size));
+    if (PyUnicode_Check(tag.get())) {
+      utf8 = PyUnicode_AsUTF8AndSize(tag.get(), &size);
+      if (utf8 == nullptr) return false;
+      op.tag_value_utf8.assign(utf8, static_cast<size_t>(size));
+    }
   }
   op.forbid_unknown_fields = forbid.get() == Py_True;
   op.array_like = array_like.get() == Py_True;

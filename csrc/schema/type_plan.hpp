@@ -64,6 +64,7 @@ struct TypePlan;
 struct FieldName {
   std::string utf8;
   Py_ssize_t index;  // field index
+  bool plain;        // no byte needs escaping in JSON, so the input spells it exactly as utf8
 };
 
 // The field table of a Struct, dataclass, TypedDict or NamedTuple.
@@ -80,6 +81,7 @@ struct ObjectPlan {
   PyObject *tag_field = nullptr;
   std::string tag_field_utf8;
   PyObject *tag_value = nullptr;
+  std::string tag_value_utf8;        // the tag as it appears in JSON when it is a str
   bool forbid_unknown_fields = false;
   bool array_like = false;
   bool building = true;
