@@ -1,4 +1,5 @@
 // csrc/module.cpp: PyInit for boltwire._core; registers the types and functions of each layer. Wiring only.
+#include "convert/convert.hpp"
 #include "json/decode_entry.hpp"
 #include "json/encoder.hpp"
 #include "py/names.hpp"
@@ -53,6 +54,7 @@ PyMODINIT_FUNC PyInit__core() {
             PyModule_AddObjectRef(module, "NODEFAULT", bs::NoDefault) == 0 &&
             PyModule_AddFunctions(module, bs::struct_function_defs) == 0 &&
             boltwire::json::add_decoder_to_module(module) &&
+            PyModule_AddFunctions(module, boltwire::convert::convert_function_defs) == 0 &&
             boltwire::json::add_to_module(module);
   Py_XDECREF(struct_class);
   if (!ok) {

@@ -26,6 +26,10 @@ PyObject *decode_document_typed(TypedReader &r, const schema::TypePlan *plan);
 PyObject *decode_typed_object(TypedReader &r, const schema::TypePlan *plan, const schema::PathNode *path);
 PyObject *decode_struct_array(TypedReader &r, const schema::TypePlan *plan, const schema::PathNode *path);
 
+// Completes a Struct whose fields were set from input: fills unset fields from defaults (missing required
+// ones are a ValidationError), starts GC tracking when a value needs it, runs __post_init__. Steals `self`.
+PyObject *finish_struct(PyObject *self, bool track, const schema::PathNode *path);
+
 // Helpers shared by the readers.
 [[gnu::cold]] PyObject *raise_expected(const schema::TypePlan *plan, const char *got, const schema::PathNode *path);
 bool enter_nested(Reader &r);

@@ -201,7 +201,8 @@ bool check_own_tag(Reader &r, const ObjectPlan *op, const PathNode *path) {
 
 PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const PathNode *path, bool done);
 
-// Fills unset fields from defaults, starts GC tracking when needed and runs __post_init__.
+}  // namespace
+
 PyObject *finish_struct(PyObject *self, bool track, const PathNode *path) {
   PyTypeObject *tp = Py_TYPE(self);
   structs::StructMetaObject *meta = structs::as_meta(tp);
@@ -232,6 +233,8 @@ PyObject *finish_struct(PyObject *self, bool track, const PathNode *path) {
   }
   return self;
 }
+
+namespace {
 
 PyObject *decode_struct_object(TypedReader &r, const ObjectPlan *op, const PathNode *path) {
   bool done;

@@ -1,5 +1,6 @@
 // csrc/schema/type_plan.cpp: freeing plans and naming what a plan accepts (for error messages).
 #include "schema/type_plan.hpp"
+#include <cstring>
 
 namespace boltwire::schema {
 namespace {
@@ -58,7 +59,12 @@ std::string describe_expected(const TypePlan *plan) {
   add(kTimeDelta, "duration");
   add(kUuid, "uuid");
   add(kDecimal, "decimal");
-  add(kCustom, "custom");
+  if (k & kCustom) {  // a custom class is named by itself
+    const char *name = reinterpret_cast<PyTypeObject *>(plan->custom_type)->tp_name;
+    const char *dot = strrchr(name, '.');
+    if (!out.empty()) out += " | ";
+    out += dot != nullptr ? dot + 1 : name;
+  }
   add(kObjectKinds, "object");
   add(kArrayKinds, "array");
   add(kNone, "null");

@@ -1,7 +1,7 @@
 """boltwire: typed structs, JSON and HTTP for Python, with a C++20 core."""
 
 from boltwire import structs
-from boltwire._core import NODEFAULT, Struct, StructMeta, field
+from boltwire._core import NODEFAULT, Struct, StructMeta, convert, field
 from boltwire._defstruct import defstruct
 from boltwire._errors import BoltwireError, DecodeError, EncodeError, ValidationError
 from boltwire._meta import Meta
@@ -16,6 +16,7 @@ __all__ = [
     "Struct",
     "StructMeta",
     "ValidationError",
+    "convert",
     "defstruct",
     "field",
     "json",

@@ -111,3 +111,26 @@ def asdict(struct: Struct) -> dict[str, Any]: ...
 def astuple(struct: Struct) -> tuple[Any, ...]: ...
 def force_setattr(struct: Struct, name: str, value: Any) -> None: ...
 def _rebuild_struct(cls: type[_S], values: tuple[Any, ...]) -> _S: ...
+
+@overload
+def convert(
+    obj: Any,
+    type: type[_T],
+    *,
+    strict: bool = True,
+    from_attributes: bool = False,
+    dec_hook: Callable[[type, Any], Any] | None = None,
+    builtin_types: Iterable[type] | None = None,
+    str_keys: bool = False,
+) -> _T: ...
+@overload
+def convert(
+    obj: Any,
+    type: Any,
+    *,
+    strict: bool = True,
+    from_attributes: bool = False,
+    dec_hook: Callable[[type, Any], Any] | None = None,
+    builtin_types: Iterable[type] | None = None,
+    str_keys: bool = False,
+) -> Any: ...
