@@ -19,6 +19,7 @@ struct DecodeOptions {
   bool strict = true;
   PyObject *dec_hook = nullptr;
   PyObject *float_hook = nullptr;
+  bool forbid_unknown_fields = false;
 };
 
 // Runs `fn(data, size)` over the bytes of `buf` (bytes, bytearray, memoryview or str).
@@ -45,13 +46,14 @@ PyObject *with_buffer(PyObject *buf, Fn &&fn) {
 }
 
 PyObject *decode_with(const DecodeOptions &o, const unsigned char *data, size_t size) {
-  if (o.plan == nullptr && o.float_hook == nullptr) return decode_document_any(data, size);
+  if (o.plan == nullptr && o.float_hook == nullptr && !o.forbid_unknown_fields) return decode_document_any(data, size);
   TypedReader r;
   r.start = r.pos = data;
   r.end = data + size;
   r.strict = o.strict;
   r.dec_hook = o.dec_hook;
   r.float_hook = o.float_hook;
+  r.forbid_unknown_fields = o.forbid_unknown_fields;
   static const TypePlan any_plan = [] {
     TypePlan p;
     p.kinds = schema::kAny;
@@ -134,11 +136,11 @@ struct DecoderObject {
 
 int Decoder_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
   auto *self = reinterpret_cast<DecoderObject *>(self_obj);
-  static const char *keywords[] = {"type", "strict", "dec_hook", "float_hook", nullptr};
+  static const char *keywords[] = {"type", "strict", "dec_hook", "float_hook", "forbid_unknown_fields", nullptr};
   PyObject *type = nullptr, *dec_hook = Py_None, *float_hook = Py_None;
-  int strict = 1;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$pOO:Decoder", const_cast<char **>(keywords), &type, &strict,
-                                   &dec_hook, &float_hook))
+  int strict = 1, forbid_unknown_fields = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$pOOp:Decoder", const_cast<char **>(keywords), &type, &strict,
+                                   &dec_hook, &float_hook, &forbid_unknown_fields))
     return -1;
   if (!check_hook(dec_hook, "dec_hook") || !check_hook(float_hook, "float_hook")) return -1;
   bool ok;
@@ -159,6 +161,7 @@ int Decoder_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
   self->options.strict = strict;
   self->options.dec_hook = dec_hook == Py_None ? nullptr : dec_hook;
   self->options.float_hook = float_hook == Py_None ? nullptr : float_hook;
+  self->options.forbid_unknown_fields = forbid_unknown_fields;
   return 0;
 }
 
@@ -225,6 +228,10 @@ PyObject *Decoder_get_strict(PyObject *self, void *) {
   return PyBool_FromLong(reinterpret_cast<DecoderObject *>(self)->options.strict);
 }
 
+PyObject *Decoder_get_forbid_unknown_fields(PyObject *self, void *) {
+  return PyBool_FromLong(reinterpret_cast<DecoderObject *>(self)->options.forbid_unknown_fields);
+}
+
 PyMethodDef Decoder_methods[] = {
     {"decode", Decoder_decode, METH_O, "decode(buf): decode one JSON document as the Decoder's type."},
     {"decode_lines", Decoder_decode_lines, METH_O, "decode_lines(buf): decode newline-delimited JSON into a list."},
@@ -240,6 +247,8 @@ PyMemberDef Decoder_members[] = {
 
 PyGetSetDef Decoder_getset[] = {
     {"strict", Decoder_get_strict, nullptr, "Whether lax conversions are refused.", nullptr},
+    {"forbid_unknown_fields", Decoder_get_forbid_unknown_fields, nullptr,
+     "Whether unknown object keys are errors for every Struct, dataclass and TypedDict.", nullptr},
     {},
 };
 
@@ -249,7 +258,7 @@ PyTypeObject DecoderType = {
     .tp_dealloc = Decoder_dealloc,
     .tp_repr = Decoder_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "Decoder(type=Any, *, strict=True, dec_hook=None, float_hook=None)",
+    .tp_doc = "Decoder(type=Any, *, strict=True, dec_hook=None, float_hook=None, forbid_unknown_fields=False)",
     .tp_traverse = Decoder_traverse,
     .tp_clear = Decoder_clear,
     .tp_methods = Decoder_methods,

@@ -97,6 +97,13 @@ PyObject *decode_number(Reader &r) {
   NumberToken t;
   if (!scan_number(r, t)) return nullptr;
   if (!t.is_float) return number_to_int(t);
+  if (BW_UNLIKELY(r.float_hook != nullptr)) {
+    PyObject *text = PyUnicode_FromStringAndSize(reinterpret_cast<const char *>(t.begin), t.end - t.begin);
+    if (text == nullptr) return nullptr;
+    PyObject *value = PyObject_CallOneArg(r.float_hook, text);
+    Py_DECREF(text);
+    return value;
+  }
   double value;
   if (!number_to_double(r, t, value)) return nullptr;
   return PyFloat_FromDouble(value);

@@ -14,7 +14,7 @@ namespace boltwire::json {
 struct TypedReader : Reader {
   bool strict = true;
   PyObject *dec_hook = nullptr;    // called as dec_hook(type, obj) for custom types
-  PyObject *float_hook = nullptr;  // called with the number's text for untyped floats
+  bool forbid_unknown_fields = false;  // Decoder-level: unknown keys are errors for every object-like class
 };
 
 // Decodes one value at r.pos (whitespace skipped) as `plan`. New reference, or nullptr with an error set.

@@ -271,7 +271,7 @@ PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const Path
         track |= structs::may_be_tracked(value);
       } else if (is_tag_key(op->tag_field_utf8, key)) {
         if (!check_own_tag(r, op, path)) goto error;
-      } else if (op->forbid_unknown_fields) {
+      } else if (op->forbid_unknown_fields || r.forbid_unknown_fields) {
         Object name = Object::steal(key_str(key));
         if (name) raise_validation(path, "Object contains unknown field `%U`", name.get());
         goto error;
@@ -403,6 +403,10 @@ PyObject *decode_class_object(TypedReader &r, const TypePlan *plan, const PathNo
       PyObject *value = decode_typed(r, op->field_plans[index], &node);
       if (value == nullptr) return nullptr;
       values[index] = Object::steal(value);
+    } else if (r.forbid_unknown_fields) {
+      Object name = Object::steal(key_str(key));
+      if (name) raise_validation(path, "Object contains unknown field `%U`", name.get());
+      return nullptr;
     } else if (!skip_value(r)) {
       return nullptr;
     }
@@ -542,9 +546,10 @@ PyObject *decode_struct_array(TypedReader &r, const TypePlan *plan, const PathNo
         }
         *structs::field_slot(self, meta, field) = value;
         track |= structs::may_be_tracked(value);
-      } else if (op->forbid_unknown_fields) {
+      } else if (op->forbid_unknown_fields || r.forbid_unknown_fields) {
         Py_DECREF(self);
-        return raise_validation(path, "Expected `array` of at most length %zd", meta->n_fields + offset);
+        return raise_validation(path, "Expected `array` of at most length %zd, got %zd", meta->n_fields + offset,
+                                node.index + 1);
       } else if (!skip_value(r)) {
         Py_DECREF(self);
         return nullptr;
