@@ -45,6 +45,7 @@ PyMODINIT_FUNC PyInit__core() {
   if (!boltwire::py::init_names() || !bs::init_field_spec() || !bs::init_struct_config() ||
       !bs::init_struct_meta() || !bs::init_struct_object())
     return nullptr;
+  bs::set_init_validator(boltwire::convert::validate_struct_fields);
   PyObject *module = PyModule_Create(&module_def);
   if (module == nullptr) return nullptr;
   PyObject *struct_class = make_struct_class();

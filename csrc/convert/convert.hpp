@@ -21,6 +21,9 @@ PyObject *convert_value(PyObject *obj, const schema::TypePlan *plan, ConvertOpti
 // Mappings and attribute-bearing objects into Structs, dataclasses, TypedDicts (convert_objects.cpp).
 PyObject *convert_object(PyObject *obj, const schema::TypePlan *plan, ConvertOptions &o, const schema::PathNode *path);
 
+// validate_on_init: converts every field of `self` in place (strict), as StructMeta's InitValidator.
+bool validate_struct_fields(PyObject *self);
+
 // "Expected `int`, got `str`": the got-name of a Python object as msgspec spells it.
 [[gnu::cold]] PyObject *raise_convert_expected(const schema::TypePlan *plan, PyObject *obj, const schema::PathNode *path);
 

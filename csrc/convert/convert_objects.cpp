@@ -2,6 +2,7 @@
 // TypedDicts, NamedTuples and custom types, from mappings, sequences or (from_attributes) any object.
 #include "convert/convert.hpp"
 #include "json/decode_typed.hpp"
+#include "schema/plan_builder.hpp"
 #include "py/compat.hpp"
 #include "py/ref.hpp"
 #include "struct/field_spec.hpp"
@@ -234,6 +235,25 @@ PyObject *from_sequence(PyObject *obj, const TypePlan *plan, ConvertOptions &o, 
 }
 
 }  // namespace
+
+bool validate_struct_fields(PyObject *self) {
+  PyTypeObject *tp = Py_TYPE(self);
+  const TypePlan *plan = schema::plan_for(reinterpret_cast<PyObject *>(tp));
+  if (plan == nullptr) return false;
+  const ObjectPlan *op = plan->struct_plan;
+  structs::StructMetaObject *meta = structs::as_meta(tp);
+  ConvertOptions o;
+  for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
+    PyObject **slot = structs::field_slot(self, meta, i);
+    if (*slot == nullptr) continue;
+    PathNode node{nullptr, PyTuple_GET_ITEM(op->encode_names, i), 0};
+    PyObject *value = convert_value(*slot, op->field_plans[i], o, &node);
+    if (value == nullptr) return false;
+    Py_SETREF(*slot, value);
+    structs::track_if_needed(self, value);  // a converted value may hold references the argument did not
+  }
+  return true;
+}
 
 PyObject *convert_object(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
   uint64_t k = plan->kinds;

@@ -40,6 +40,7 @@ class StructConfig:
     weakref: bool
     dict: bool
     cache_hash: bool
+    validate_on_init: bool
     tag: str | int | None
     tag_field: str | None
 
@@ -74,6 +75,7 @@ class StructMeta(type):
         weakref: bool = False,
         dict: bool = False,
         cache_hash: bool = False,
+        validate_on_init: bool = False,
         **kwargs: Any,
     ) -> _T: ...
 
@@ -101,6 +103,7 @@ class Struct(metaclass=StructMeta):
         weakref: bool = False,
         dict: bool = False,
         cache_hash: bool = False,
+        validate_on_init: bool = False,
     ) -> None: ...
     def __copy__(self: _S) -> _S: ...
     def __replace__(self: _S, **changes: Any) -> _S: ...
