@@ -481,6 +481,17 @@ bool Builder::fill_struct_table(ObjectPlan &op, PyObject *annotation) {
   if (!config) return false;
   op.n_fields = PyTuple_GET_SIZE(op.field_names);
   for (Py_ssize_t i = 0; i < op.n_fields; i++) add_name(op, PyTuple_GET_ITEM(op.encode_names, i), i);
+  // field(aliases=...): further input names for the same field, tried after every encoded name.
+  Object aliases = Object::steal(PyObject_GetAttrString(cls, "__struct_aliases__"));
+  if (!aliases) {
+    PyErr_Clear();
+  } else if (PyTuple_Check(aliases.get())) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(aliases.get()) && i < op.n_fields; i++) {
+      PyObject *names = PyTuple_GET_ITEM(aliases.get(), i);
+      for (Py_ssize_t j = 0; PyTuple_Check(names) && j < PyTuple_GET_SIZE(names); j++)
+        add_name(op, PyTuple_GET_ITEM(names, j), i);
+    }
+  }
   Object tag = Object::steal(PyObject_GetAttrString(config.get(), "tag"));
   Object tag_field = Object::steal(PyObject_GetAttrString(config.get(), "tag_field"));
   Object forbid = Object::steal(PyObject_GetAttrString(config.get(), "forbid_unknown_fields"));
