@@ -63,7 +63,7 @@ bool read_key_and_colon(Reader &r, KeyView &key) {
 }
 
 // After a member: consumes ',' (true, more follows) or '}' (true, done = true).
-bool next_member(Reader &r, bool &done) {
+[[gnu::always_inline]] inline bool next_member(Reader &r, bool &done) {
   r.skip_whitespace();
   if (r.pos < r.end && *r.pos == ',') {
     r.pos++;
@@ -85,7 +85,7 @@ bool next_member(Reader &r, bool &done) {
 }
 
 // Opens an object: consumes '{' and whitespace. done = true for `{}`.
-bool open_object(Reader &r, bool &done) {
+[[gnu::always_inline]] inline bool open_object(Reader &r, bool &done) {
   if (!enter_nested(r)) return false;
   r.pos++;
   r.skip_whitespace();
