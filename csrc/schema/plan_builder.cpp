@@ -563,6 +563,16 @@ const TypePlan *plan_for(PyObject *annotation) {
     PyErr_Format(PyExc_TypeError, "Type '%R' is not supported", annotation);
     return nullptr;
   }
+  // A generic alias of a class (Box[int]) publishes its root plan in the cache while its table is built;
+  // that root is the plan for the alias, and the node just built only borrowed its table.
+  if (PyObject *published = PyDict_GetItemWithError(plan_cache, annotation)) {
+    free_plan(plan);
+    return static_cast<TypePlan *>(PyCapsule_GetPointer(published, kCapsuleName));
+  }
+  if (PyErr_Occurred()) {
+    free_plan(plan);
+    return nullptr;
+  }
   plan->annotation = Py_NewRef(annotation);
   Object new_capsule = Object::steal(PyCapsule_New(plan, kCapsuleName, capsule_free));
   if (!new_capsule) {
