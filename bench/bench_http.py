@@ -105,13 +105,22 @@ class RaceTable(Table):
         return "\n".join(lines)
 
 
+def selected(names: list[str]) -> list[str]:
+    """BENCH_HTTP_CLIENTS="pyreqwest,boltwire (Struct)" runs only those rows (like the seed's --libs)."""
+    wanted = os.environ.get("BENCH_HTTP_CLIENTS")
+    if not wanted:
+        return names
+    keep = {w.strip() for w in wanted.split(",") if w.strip()}
+    return [n for n in names if n in keep]
+
+
 def run(args) -> Section:
     p = plan(args.quick)
     with NginxServer() as server:
         wrk = run_wrk(server.url, p.wrk_seconds)
         races = {
-            "async": (ASYNC_ROWS, p.async_warmup, CONCURRENCY),
-            "sync": (SYNC_ROWS, p.sync_warmup, 1),
+            "async": (selected(ASYNC_ROWS), p.async_warmup, CONCURRENCY),
+            "sync": (selected(SYNC_ROWS), p.sync_warmup, 1),
         }
         raw: dict = {"wrk": wrk, "plan": p.__dict__}
         tables = []

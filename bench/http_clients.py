@@ -7,7 +7,6 @@ A contestant is `name -> Client(async_session, sync_session)`; a session is a co
 Imports happen inside the sessions, so a missing package is reported as such by bench/http_case.py.
 """
 
-from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import asynccontextmanager, contextmanager
