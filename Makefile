@@ -10,10 +10,10 @@ APT_PACKAGES := g++ make nginx wrk
 APT_COMMANDS := g++ make nginx wrk
 
 .PHONY: test bench build system-deps clean
-test: build
+test: system-deps build
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-bench: build $(STAMPS)/bench-deps
+bench: system-deps build $(STAMPS)/bench-deps
 	$(PY) bench/run.py $(BENCH_ARGS)
 
 build: $(STAMPS)/test-deps

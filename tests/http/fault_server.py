@@ -253,7 +253,7 @@ SCENARIOS: dict[str, Scenario] = {
 # Scenarios with behaviour that is not a fixed byte list (see FaultServer._custom).
 FLAKY = "flaky-keepalive"  # 200 'ok' keep-alive, then at random closes the idle connection within IDLE_CLOSE
 DELAY = "delay"  # 200 'ok' keep-alive after a random delay up to MAX_DELAY
-IDLE_CLOSE = (0.005, 0.05)  # a flaky connection that gets no new request within this window (s) is closed
+IDLE_CLOSE = (0.03, 0.06)  # a flaky connection that gets no new request within this window (s) is closed
 MAX_DELAY = 0.02
 
 

@@ -201,7 +201,7 @@ def test_well_formed_edges_both_clients(fault_server, name, data):
 
 
 FLAKY_REQUESTS = 60
-IDLE_PAUSE = 0.1  # longer than the server's idle-close window (fault_server.IDLE_CLOSE)
+IDLE_PAUSE = 0.15  # longer than the server's idle-close window (fault_server.IDLE_CLOSE)
 
 
 def test_idle_keepalive_closed_at_random_sync(fault_server):
