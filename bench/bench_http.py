@@ -48,15 +48,18 @@ class Plan:
     async_warmup: int
     sync_warmup: int
     rounds: int
-    timeout: float  # seconds per contestant process
+    time_limit: float  # seconds of timed requests, after which a slow contestant stops (its row says so)
+    timeout: float  # seconds per contestant process, after which it is killed
     wrk_seconds: int
 
 
 def plan(quick: bool) -> Plan:
     if quick:
-        p = Plan(requests=2_000, async_warmup=200, sync_warmup=50, rounds=1, timeout=90, wrk_seconds=2)
+        p = Plan(requests=2_000, async_warmup=200, sync_warmup=50, rounds=1, time_limit=20, timeout=120, wrk_seconds=2)
     else:
-        p = Plan(requests=10_000, async_warmup=1_000, sync_warmup=100, rounds=3, timeout=240, wrk_seconds=5)
+        p = Plan(
+            requests=10_000, async_warmup=1_000, sync_warmup=100, rounds=3, time_limit=60, timeout=300, wrk_seconds=5
+        )
     if os.environ.get("BENCH_HTTP_ROUNDS"):
         p.rounds = max(1, int(os.environ["BENCH_HTTP_ROUNDS"]))
     return p
@@ -132,7 +135,7 @@ def run(args) -> Section:
                 if mode == "async"
                 else f"Sync race: {p.requests:,} sequential requests after {warmup:,} warm-up"
             )
-            tables.append(race_table(title, results, p.requests, wrk.get("rps")))
+            tables.append(race_table(title, results, p.requests, wrk.get("rps"), p.time_limit))
     notes = method_notes(p, wrk) + ratio_notes(tables)
     return Section("http", tables, targets(tables), notes, raw=raw)
 
@@ -146,14 +149,15 @@ def race(url: str, mode: str, names: list[str], p: Plan, warmup: int, concurrenc
             if "error" in r or r.get("one_round"):
                 continue
             print(f"  {mode} {name}: round {i + 1}/{p.rounds}", end="", flush=True)
-            out = run_case(name, mode, url, p.requests, warmup, concurrency, "time", p.timeout)
+            out = run_case(name, mode, url, p.requests, warmup, concurrency, "time", p.timeout, p.time_limit)
             if "error" in out:
                 r["error"], r["version"] = out["error"], out.get("version")
                 print(f"  -> {out['error']}", flush=True)
                 continue
             r["version"] = out.get("version")
             r["samples"].append(out)
-            print(f"  -> {p.requests / out['wall']:,.0f} req/s", flush=True)
+            partial = f" (stopped at the time limit after {out['completed']:,})" if out["completed"] < p.requests else ""
+            print(f"  -> {out['completed'] / out['wall']:,.0f} req/s{partial}", flush=True)
             if out["wall"] > SLOW_WALL:
                 r["one_round"] = True
     for name in names:
@@ -161,16 +165,18 @@ def race(url: str, mode: str, names: list[str], p: Plan, warmup: int, concurrenc
         if "error" in r:
             continue
         n_mem = min(p.requests, MEMORY_REQUESTS)
-        out = run_case(name, mode, url, n_mem, warmup, concurrency, "memory", p.timeout * 2)
+        out = run_case(name, mode, url, n_mem, warmup, concurrency, "memory", p.timeout, p.time_limit)
         r["peak_bytes"] = out.get("peak_bytes")
         if "error" in out:
             r["memory_error"] = out["error"]
     return results
 
 
-def run_case(name: str, mode: str, url: str, n: int, warmup: int, concurrency: int, what: str, timeout: float) -> dict:
+def run_case(
+    name: str, mode: str, url: str, n: int, warmup: int, concurrency: int, what: str, timeout: float, limit: float
+) -> dict:
     script = str(HERE / "http_case.py")
-    cmd = [sys.executable, script, name, mode, url, str(n), str(warmup), str(concurrency), what]
+    cmd = [sys.executable, script, name, mode, url, str(n), str(warmup), str(concurrency), what, str(limit)]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -182,7 +188,7 @@ def run_case(name: str, mode: str, url: str, n: int, warmup: int, concurrency: i
     return {"error": f"crashed (exit {proc.returncode}) {tail}"[:160]}
 
 
-def race_table(title: str, results: dict[str, dict], n: int, wrk_rps: float | None) -> RaceTable:
+def race_table(title: str, results: dict[str, dict], n: int, wrk_rps: float | None, limit: float) -> RaceTable:
     measured, missing = [], []
     for name, r in results.items():
         if "error" in r or not r["samples"]:
@@ -190,16 +196,23 @@ def race_table(title: str, results: dict[str, dict], n: int, wrk_rps: float | No
             continue
         samples = r["samples"]
         wall = statistics.median(s["wall"] for s in samples)
+        throughput = statistics.median(s["completed"] / s["wall"] for s in samples)
+        completed = min(s["completed"] for s in samples)
         metrics = {
             "total_s": wall,
-            "throughput": n / wall,
+            "throughput": throughput,
             "cpu_s": statistics.median(s["cpu"] for s in samples),
             "peak_mib": r["peak_bytes"] / 2**20 if r.get("peak_bytes") is not None else None,
         }
         for key in ("min", "p50", "p95", "p99", "max", "mean"):
             metrics[key] = statistics.median(s["latency_ms"][key] for s in samples)
         metrics["of_wrk"] = metrics["throughput"] / wrk_rps if wrk_rps else None
-        note = f"memory pass: {r['memory_error']}" if r.get("memory_error") else ""
+        notes = []
+        if completed < n:
+            notes.append(f"partial: {completed:,} of {n:,} requests in the {limit:.0f}s limit")
+        if r.get("memory_error"):
+            notes.append(f"memory pass: {r['memory_error']}")
+        note = "; ".join(notes)
         measured.append(RaceRow(name, metrics["throughput"], note, metrics))
     measured.sort(key=lambda row: row.value)  # slowest first, as on the seed page
     slowest = measured[0] if measured else None
@@ -260,7 +273,8 @@ def method_notes(p: Plan, wrk: dict) -> list[str]:
         ceiling,
         "nginx: 1 worker process, keep-alive, GET / = the seed's 523-byte JSON (tests/http/nginx/)",
         f"each contestant in its own process; median of {p.rounds} interleaved round(s) (one round for a contestant "
-        f"whose first took over {SLOW_WALL:.0f}s); timed part only; "
+        f"whose first took over {SLOW_WALL:.0f}s); a contestant still running after {p.time_limit:.0f}s of timed "
+        "requests stops there and its row is marked partial; timed part only; "
         "CPU = process CPU time (all threads) during the timed part; latency per request in ms",
         f"PyMem: peak of tracemalloc over warm-up + {min(p.requests, MEMORY_REQUESTS):,} requests, in a separate "
         "process (memory Python allocates; a native client's own buffers are not in it)",

@@ -1,12 +1,14 @@
 """bench/http_case.py: one contestant of the HTTP race in a process of its own; prints one JSON line.
 
-    python bench/http_case.py CLIENT {async|sync} URL REQUESTS WARMUP CONCURRENCY {time|memory}
+    python bench/http_case.py CLIENT {async|sync} URL REQUESTS WARMUP CONCURRENCY {time|memory} [TIME_LIMIT]
 
 `time`: warm-up (untimed, every response checked deeply), then REQUESTS timed requests; reports wall time, CPU
 time of the whole process (every thread, so a client's own I/O threads count) and the latency summary.
 `memory`: the same run with tracemalloc on from the first warm-up request; reports the peak traced bytes.
 The async race keeps CONCURRENCY requests in flight (CONCURRENCY workers on one shared counter); the sync race
-makes them one after the other. Failures are reported in the JSON, never as a traceback.
+makes them one after the other. With TIME_LIMIT (seconds), a client too slow to finish stops starting requests
+then and reports how many it completed, so that it still gets a (marked) number. Failures are reported in the
+JSON, never as a traceback.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ def summary(latencies: list[float]) -> dict[str, float]:
     }
 
 
-async def run_async(session, url: str, n: int, warmup: int, concurrency: int, memory: bool) -> dict:
+async def run_async(session, url: str, n: int, warmup: int, concurrency: int, memory: bool, limit: float) -> dict:
     async with session(url, concurrency) as fetch:
         if memory:
             tracemalloc.start()
@@ -52,48 +54,57 @@ async def run_async(session, url: str, n: int, warmup: int, concurrency: int, me
                 check_payload(await fetch())
 
         await asyncio.gather(*(warm_worker() for _ in range(min(concurrency, max(warmup, 1)))))
-        latencies = [0.0] * n
+        latencies: list[float] = []
         todo = iter(range(n))
         perf = time.perf_counter
+        cpu0, t0 = time.process_time(), perf()
+        deadline = t0 + limit
 
         async def worker():
-            for i in todo:
+            for _ in todo:
                 start = perf()
                 await fetch()
-                latencies[i] = perf() - start
+                end = perf()
+                latencies.append(end - start)
+                if end > deadline:
+                    return
 
-        cpu0, t0 = time.process_time(), perf()
         await asyncio.gather(*(worker() for _ in range(concurrency)))
         wall, cpu = perf() - t0, time.process_time() - cpu0
         peak = tracemalloc.get_traced_memory()[1] if memory else None
         tracemalloc.stop()
         check_payload(await fetch())  # still right after the run
-    return {"wall": wall, "cpu": cpu, "latency_ms": summary(latencies), "peak_bytes": peak}
+    return {"wall": wall, "cpu": cpu, "completed": len(latencies), "latency_ms": summary(latencies), "peak_bytes": peak}
 
 
-def run_sync(session, url: str, n: int, warmup: int, memory: bool) -> dict:
+def run_sync(session, url: str, n: int, warmup: int, memory: bool, limit: float) -> dict:
     with session(url) as fetch:
         if memory:
             tracemalloc.start()
         for _ in range(warmup):
             check_payload(fetch())
-        latencies = [0.0] * n
+        latencies: list[float] = []
         perf = time.perf_counter
         cpu0, t0 = time.process_time(), perf()
-        for i in range(n):
+        deadline = t0 + limit
+        for _ in range(n):
             start = perf()
             fetch()
-            latencies[i] = perf() - start
+            end = perf()
+            latencies.append(end - start)
+            if end > deadline:
+                break
         wall, cpu = perf() - t0, time.process_time() - cpu0
         peak = tracemalloc.get_traced_memory()[1] if memory else None
         tracemalloc.stop()
         check_payload(fetch())
-    return {"wall": wall, "cpu": cpu, "latency_ms": summary(latencies), "peak_bytes": peak}
+    return {"wall": wall, "cpu": cpu, "completed": len(latencies), "latency_ms": summary(latencies), "peak_bytes": peak}
 
 
 def main() -> None:
     name, mode, url, n, warmup, concurrency, what = sys.argv[1:8]
     n, warmup, concurrency, memory = int(n), int(warmup), int(concurrency), what == "memory"
+    limit = float(sys.argv[8]) if len(sys.argv) > 8 else float("inf")
     client = CLIENTS[name]
     try:
         version = importlib.metadata.version(client.module)
@@ -103,11 +114,11 @@ def main() -> None:
         if mode == "async":
             if client.async_session is None:
                 raise NotAvailable("N/A (no async client)")
-            result = asyncio.run(run_async(client.async_session, url, n, warmup, concurrency, memory))
+            result = asyncio.run(run_async(client.async_session, url, n, warmup, concurrency, memory, limit))
         else:
             if client.sync_session is None:
                 raise NotAvailable("N/A (no sync client)")
-            result = run_sync(client.sync_session, url, n, warmup, memory)
+            result = run_sync(client.sync_session, url, n, warmup, memory, limit)
     except NotAvailable as e:
         result = {"error": str(e)}
     except ImportError as e:
