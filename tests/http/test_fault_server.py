@@ -8,7 +8,7 @@ import socket
 import time
 
 import pytest
-from fault_server import DELAY, FLAKY, MAX_DELAY, OK, SCENARIOS, FaultServer, Repeat
+from fault_server import DELAY, FLAKY, MAX_DELAY, OK, SCENARIOS, Drip, FaultServer, Repeat
 
 QUIET = 0.3  # seconds of silence that count as "stays open, sends nothing more"
 
@@ -73,7 +73,7 @@ def test_scenario_sends_promised_bytes_and_ends_as_promised(fault_server, scenar
         if end == "close":
             assert (what, extra) == ("close", b"")
         elif end == "open":
-            is_drip = any(type(x).__name__ == "Drip" and x.forever for x in scenario.steps)
+            is_drip = any(isinstance(x, Drip) and x.forever for x in scenario.steps)
             if is_drip:
                 assert what == "data" and set(extra) <= set(scenario.steps[-1].data)  # the drip goes on
             else:
