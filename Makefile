@@ -6,14 +6,14 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMPS := .stamps
 # System packages the build and the tests need (Debian names).
-APT_PACKAGES := g++ make
-APT_COMMANDS := g++ make
+APT_PACKAGES := g++ make nginx wrk
+APT_COMMANDS := g++ make nginx wrk
 
 .PHONY: test bench build system-deps clean
-test: build
+test: system-deps build
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-bench: build $(STAMPS)/bench-deps
+bench: system-deps build $(STAMPS)/bench-deps
 	$(PY) bench/run.py $(BENCH_ARGS)
 
 build: $(STAMPS)/test-deps
@@ -21,7 +21,7 @@ build: $(STAMPS)/test-deps
 	@$(PY) -c "import boltwire._core" || { echo "boltwire failed to build or import"; exit 1; }
 
 system-deps:
-	@missing=""; for c in $(APT_COMMANDS); do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
+	@missing=""; for c in $(APT_COMMANDS); do command -v $$c >/dev/null || [ -x /usr/sbin/$$c ] || missing="$$missing $$c"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" != 0 ]; then echo "missing:$$missing; run as root or install: $(APT_PACKAGES)"; exit 1; fi; \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(APT_PACKAGES); \

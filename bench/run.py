@@ -3,7 +3,8 @@
 Usage: python bench/run.py [--quick] [--only structs,gc]
 
 A section is a module in bench/ with `run(args) -> report.Section`; add it to SECTIONS to plug it in.
-Results go to bench/results/<section>.json, and <section>.png when matplotlib is importable.
+Results go to bench/results/<section>-<run_id>.json (and <section>.json, the latest run), and <section>.png
+when matplotlib is importable.
 """
 
 from __future__ import annotations
@@ -26,10 +27,12 @@ SECTIONS = {
     "structs": "bench_structs",
     "gc": "bench_gc",
     "library": "bench_library",
+    "http": "bench_http",
 }
 
 # Reported in the header and the JSON so that numbers can be compared across runs.
 PACKAGES = ["boltwire", "msgspec", "structtype", "pydantic", "attrs", "orjson"]
+PACKAGES += ["pyreqwest", "wreq", "aiohttp", "httpx", "httpx2", "niquests", "aiosonic", "requests"]  # http
 
 
 def main() -> int:
@@ -38,6 +41,7 @@ def main() -> int:
     import charts
 
     env = environment()
+    run_id = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     print(", ".join(f"{k} {v}" for k, v in env.items()))
     RESULTS.mkdir(exist_ok=True)
 
@@ -53,10 +57,12 @@ def main() -> int:
             failed.append(name)
             continue
         print(section.format())
-        data = {"environment": env, "quick": args.quick, **section.to_json()}
-        (RESULTS / f"{name}.json").write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        data = {"environment": env, "quick": args.quick, "run_id": run_id, **section.to_json()}
+        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        (RESULTS / f"{name}-{run_id}.json").write_text(text)  # kept per run
+        (RESULTS / f"{name}.json").write_text(text)  # the latest run
         chart = charts.draw(section, RESULTS)
-        saved = f"{RESULTS / (name + '.json')}" + (f", {chart}" if chart else "")
+        saved = f"{RESULTS / (name + '-' + run_id + '.json')}" + (f", {chart}" if chart else "")
         print(f"\n[{name}: {time.perf_counter() - start:.0f}s; saved {saved}]", flush=True)
 
     if failed:

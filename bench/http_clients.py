@@ -1,0 +1,407 @@
+"""bench/http_clients.py: the HTTP race's contestants: how each client makes one `GET /` and decodes the JSON.
+
+Every client is built the way its documentation shows for a pooled, keep-alive session, with its pool allowed
+the race's concurrency where it has such a knob (so that no client waits on a pool smaller than the others').
+A contestant is `name -> Client(async_session, sync_session)`; a session is a context manager that yields a
+`fetch()` (a coroutine function for async) returning the decoded body, raising when the status is not 200.
+Imports happen inside the sessions, so a missing package is reported as such by bench/http_case.py.
+"""
+
+
+from collections.abc import Callable
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
+
+
+class NotAvailable(Exception):
+    """The contestant cannot run in this environment (not an error in the contestant)."""
+
+
+@dataclass(frozen=True)
+class Client:
+    async_session: Callable | None  # (url, concurrency) -> async context manager yielding `async fetch()`
+    sync_session: Callable | None  # (url) -> context manager yielding `fetch()`
+    module: str  # the distribution whose version is reported
+
+
+def check_status(status: int) -> None:
+    if status != 200:
+        raise RuntimeError(f"status {status}")
+
+
+# -- boltwire: one HTTPClient, four response_data_types
+
+
+def boltwire_types():
+    """The payload's nested shape as a boltwire Struct (built lazily: the import may fail)."""
+    import boltwire
+
+    class Metadata(boltwire.Struct):
+        last_login: str
+        login_count: int
+        active: bool
+
+    class User(boltwire.Struct):
+        id: int
+        name: str
+        email: str
+        roles: list[str]
+        metadata: Metadata
+
+    class Nested(boltwire.Struct):
+        depth: int
+        values: list[int]
+
+    class Item(boltwire.Struct):
+        id: int
+        title: str
+        tags: list[str]
+        score: float
+        nested: Nested
+
+    class Pagination(boltwire.Struct):
+        page: int
+        limit: int
+        total: int
+        has_more: bool
+
+    class Payload(boltwire.Struct):
+        status: str
+        timestamp: str
+        user: User
+        data: list[Item]
+        pagination: Pagination
+
+    return Payload
+
+
+def msgspec_types():
+    import msgspec
+
+    class Metadata(msgspec.Struct):
+        last_login: str
+        login_count: int
+        active: bool
+
+    class User(msgspec.Struct):
+        id: int
+        name: str
+        email: str
+        roles: list[str]
+        metadata: Metadata
+
+    class Nested(msgspec.Struct):
+        depth: int
+        values: list[int]
+
+    class Item(msgspec.Struct):
+        id: int
+        title: str
+        tags: list[str]
+        score: float
+        nested: Nested
+
+    class Pagination(msgspec.Struct):
+        page: int
+        limit: int
+        total: int
+        has_more: bool
+
+    class Payload(msgspec.Struct):
+        status: str
+        timestamp: str
+        user: User
+        data: list[Item]
+        pagination: Pagination
+
+    return Payload
+
+
+def pydantic_types():
+    import pydantic
+
+    class Metadata(pydantic.BaseModel):
+        last_login: str
+        login_count: int
+        active: bool
+
+    class User(pydantic.BaseModel):
+        id: int
+        name: str
+        email: str
+        roles: list[str]
+        metadata: Metadata
+
+    class Nested(pydantic.BaseModel):
+        depth: int
+        values: list[int]
+
+    class Item(pydantic.BaseModel):
+        id: int
+        title: str
+        tags: list[str]
+        score: float
+        nested: Nested
+
+    class Pagination(pydantic.BaseModel):
+        page: int
+        limit: int
+        total: int
+        has_more: bool
+
+    class Payload(pydantic.BaseModel):
+        status: str
+        timestamp: str
+        user: User
+        data: list[Item]
+        pagination: Pagination
+
+    return Payload
+
+
+def boltwire_module():
+    try:
+        import boltwire
+    except ImportError as e:
+        raise NotAvailable(f"not installed ({e})") from None
+    if not hasattr(boltwire, "HTTPClient") or not hasattr(boltwire, "SyncHTTPClient"):
+        raise NotAvailable("not available: boltwire.HTTPClient / SyncHTTPClient are not built yet")
+    return boltwire
+
+
+def boltwire_client(make_type: Callable[[], object]) -> Client:
+    @asynccontextmanager
+    async def async_session(url: str, concurrency: int):
+        bw = boltwire_module()
+        data_type = make_type()
+        async with bw.HTTPClient(base_url=url) as client:
+
+            async def fetch():
+                r = await client.get("/", response_data_type=data_type)
+                check_status(r.status)
+                return r.data
+
+            yield fetch
+
+    @contextmanager
+    def sync_session(url: str):
+        bw = boltwire_module()
+        data_type = make_type()
+        with bw.SyncHTTPClient(base_url=url) as client:
+
+            def fetch():
+                r = client.get("/", response_data_type=data_type)
+                check_status(r.status)
+                return r.data
+
+            yield fetch
+
+    return Client(async_session, sync_session, "boltwire")
+
+
+# -- peers
+
+
+@asynccontextmanager
+async def pyreqwest_async(url: str, concurrency: int):
+    from pyreqwest.client import ClientBuilder
+
+    async with ClientBuilder().base_url(url).build() as client:
+
+        async def fetch():
+            resp = await client.get("/").build().send()
+            check_status(resp.status)
+            return await resp.json()
+
+        yield fetch
+
+
+@contextmanager
+def pyreqwest_sync(url: str):
+    from pyreqwest.client import SyncClientBuilder
+
+    with SyncClientBuilder().base_url(url).build() as client:
+
+        def fetch():
+            resp = client.get("/").build().send()
+            check_status(resp.status)
+            return resp.json()
+
+        yield fetch
+
+
+@asynccontextmanager
+async def wreq_async(url: str, concurrency: int):
+    import wreq
+
+    client = wreq.Client()
+    target = url + "/"
+
+    async def fetch():
+        resp = await client.get(target)
+        check_status(resp.status.as_int())
+        return await resp.json()
+
+    yield fetch
+
+
+@contextmanager
+def wreq_sync(url: str):
+    import wreq.blocking
+
+    client = wreq.blocking.Client()
+    target = url + "/"
+
+    def fetch():
+        resp = client.get(target)
+        check_status(resp.status.as_int())
+        return resp.json()
+
+    try:
+        yield fetch
+    finally:
+        client.close()
+
+
+@asynccontextmanager
+async def aiohttp_async(url: str, concurrency: int):
+    import aiohttp
+
+    connector = aiohttp.TCPConnector(limit=concurrency)
+    async with aiohttp.ClientSession(url, connector=connector) as session:
+
+        async def fetch():
+            async with session.get("/") as resp:
+                check_status(resp.status)
+                return await resp.json()
+
+        yield fetch
+
+
+def httpx_like(module_name: str) -> Client:
+    @asynccontextmanager
+    async def async_session(url: str, concurrency: int):
+        mod = __import__(module_name)
+        limits = mod.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+        async with mod.AsyncClient(base_url=url, limits=limits) as client:
+
+            async def fetch():
+                resp = await client.get("/")
+                check_status(resp.status_code)
+                return resp.json()
+
+            yield fetch
+
+    @contextmanager
+    def sync_session(url: str):
+        mod = __import__(module_name)
+        with mod.Client(base_url=url) as client:
+
+            def fetch():
+                resp = client.get("/")
+                check_status(resp.status_code)
+                return resp.json()
+
+            yield fetch
+
+    return Client(async_session, sync_session, module_name)
+
+
+@asynccontextmanager
+async def niquests_async(url: str, concurrency: int):
+    import niquests
+
+    async with niquests.AsyncSession(pool_connections=1, pool_maxsize=concurrency) as session:
+        target = url + "/"
+
+        async def fetch():
+            resp = await session.get(target)
+            check_status(resp.status_code)
+            return resp.json()
+
+        yield fetch
+
+
+@contextmanager
+def niquests_sync(url: str):
+    import niquests
+
+    with niquests.Session() as session:
+        target = url + "/"
+
+        def fetch():
+            resp = session.get(target)
+            check_status(resp.status_code)
+            return resp.json()
+
+        yield fetch
+
+
+@asynccontextmanager
+async def aiosonic_async(url: str, concurrency: int):
+    import aiosonic
+    from aiosonic.pools import PoolConfig
+
+    connector = aiosonic.TCPConnector(pool_configs={":default": PoolConfig(size=concurrency)})
+    async with aiosonic.HTTPClient(connector=connector) as client:
+        target = url + "/"
+
+        async def fetch():
+            resp = await client.get(target)
+            check_status(resp.status_code)
+            return await resp.json()
+
+        yield fetch
+    await connector.cleanup()
+
+
+@contextmanager
+def requests_sync(url: str):
+    import requests
+
+    with requests.Session() as session:
+        target = url + "/"
+
+        def fetch():
+            resp = session.get(target)
+            check_status(resp.status_code)
+            return resp.json()
+
+        yield fetch
+
+
+CLIENTS: dict[str, Client] = {
+    "boltwire (dict)": boltwire_client(lambda: dict),
+    "boltwire (Struct)": boltwire_client(boltwire_types),
+    "boltwire-msgspec": boltwire_client(msgspec_types),
+    "boltwire-pydantic": boltwire_client(pydantic_types),
+    "pyreqwest": Client(pyreqwest_async, pyreqwest_sync, "pyreqwest"),
+    "wreq": Client(wreq_async, wreq_sync, "wreq"),
+    "aiohttp": Client(aiohttp_async, None, "aiohttp"),
+    "httpx": httpx_like("httpx"),
+    "httpx2": httpx_like("httpx2"),
+    "niquests": Client(niquests_async, niquests_sync, "niquests"),
+    "aiosonic": Client(aiosonic_async, None, "aiosonic"),
+    "requests": Client(None, requests_sync, "requests"),
+}
+
+
+def field(obj, name):
+    return obj[name] if isinstance(obj, dict) else getattr(obj, name)
+
+
+def check_payload(data) -> None:
+    """Deep spot checks that hold for a dict and for every typed decode of the payload."""
+    user = field(data, "user")
+    items = field(data, "data")
+    ok = (
+        field(data, "status") == "success"
+        and field(user, "name") == "Alice Johnson"
+        and list(field(user, "roles")) == ["admin", "editor"]
+        and field(field(user, "metadata"), "login_count") == 127
+        and field(items[0], "score") == 95.5
+        and list(field(field(items[1], "nested"), "values")) == [40, 50, 60]
+        and field(field(data, "pagination"), "has_more") is True
+    )
+    if not ok:
+        raise AssertionError(f"wrong decoded payload: {data!r:.200}")

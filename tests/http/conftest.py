@@ -1,0 +1,29 @@
+"""tests/http/conftest.py: session fixtures for the HTTP tests: a private nginx and the fault-injection server."""
+
+from __future__ import annotations
+
+import pytest
+from fault_server import FaultServer
+from nginx_server import NginxServer
+
+
+@pytest.fixture(scope="session")
+def nginx():
+    """nginx on a free 127.0.0.1 port for the whole session (config: tests/http/nginx/nginx.conf.template).
+
+    A missing nginx is a failure, not a skip: `make test` installs it (Debian package nginx)."""
+    server = NginxServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def fault_server():
+    """The asyncio raw-socket fault server (tests/http/fault_server.py) in its own thread, for the session."""
+    server = FaultServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()

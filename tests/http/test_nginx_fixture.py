@@ -1,0 +1,117 @@
+"""tests/http/test_nginx_fixture.py: the session nginx (conftest.py) serves what the HTTP tests and the bench rely on:
+the seed's 523-byte JSON on GET / with keep-alive, and the extra locations its config promises."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+
+from nginx_server import CHUNKED_SIZE, NginxServer, big_body, chunked_body, payload
+
+SEED_PAYLOAD = (
+    b'{"status":"success","timestamp":"2026-08-19T12:34:56Z","user":{"id":42,"name":"Alice Johnson",'
+    b'"email":"alice@example.com","roles":["admin","editor"],"metadata":{"last_login":"2026-08-19T10:00:00Z",'
+    b'"login_count":127,"active":true}},"data":[{"id":1,"title":"First Item","tags":["rust","async"],"score":95.5,'
+    b'"nested":{"depth":2,"values":[10,20,30]}},{"id":2,"title":"Second Item","tags":["web","performance"],'
+    b'"score":88.3,"nested":{"depth":2,"values":[40,50,60]}}],"pagination":{"page":1,"limit":2,"total":42,'
+    b'"has_more":true}}'
+)
+
+
+def connection(server: NginxServer) -> http.client.HTTPConnection:
+    return http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+
+
+def test_payload_is_the_seed_document_byte_for_byte():
+    assert payload() == SEED_PAYLOAD
+    assert len(SEED_PAYLOAD) == 523
+    assert json.loads(SEED_PAYLOAD)["user"]["name"] == "Alice Johnson"
+
+
+def test_get_root_serves_the_payload_as_json(nginx):
+    conn = connection(nginx)
+    conn.request("GET", "/")
+    r = conn.getresponse()
+    assert r.status == 200
+    assert r.getheader("Content-Type") == "application/json"
+    assert r.getheader("Content-Length") == "523"
+    assert r.read() == SEED_PAYLOAD
+    conn.close()
+
+
+def test_one_connection_carries_many_requests(nginx):
+    # keepalive_requests is high: a whole bench run may use one connection; a raw socket shows no reconnect.
+    sock = socket.create_connection(("127.0.0.1", nginx.port), timeout=10)
+    n = 2000
+    sock.sendall(b"GET / HTTP/1.1\r\nHost: t\r\n\r\n" * n)
+    got = bytearray()
+    while got.count(SEED_PAYLOAD) < n:
+        data = sock.recv(1 << 20)
+        assert data, f"closed after {got.count(SEED_PAYLOAD)} responses"
+        got += data
+    assert got.count(b"Connection: keep-alive") == n
+    sock.close()
+
+
+def test_extra_locations(nginx):
+    conn = connection(nginx)
+    conn.request("GET", "/big")
+    r = conn.getresponse()
+    assert (r.status, r.getheader("Content-Length")) == (200, str(1 << 20))
+    assert r.read() == big_body()
+
+    conn.request("GET", "/chunked")
+    r = conn.getresponse()
+    assert r.getheader("Transfer-Encoding") == "chunked" and r.getheader("Content-Length") is None
+    assert r.read() == chunked_body() and len(chunked_body()) == CHUNKED_SIZE
+
+    for code in (400, 404, 500, 503):
+        conn.request("GET", f"/status/{code}")
+        r = conn.getresponse()
+        assert r.status == code and r.read()
+    conn.request("GET", "/status/204")
+    r = conn.getresponse()
+    assert r.status == 204 and r.read() == b""
+
+    conn.request("GET", "/headers")
+    r = conn.getresponse()
+    assert [v for k, v in r.getheaders() if k == "X-Multi"] == ["one", "two"] and r.read() == b"headers\n"
+
+    conn.request("GET", "/redirect")
+    r = conn.getresponse()
+    assert r.status == 302 and r.getheader("Location").endswith("/")
+    r.read()
+
+    conn.request("POST", "/sink", body=b"x" * 1_000_000)
+    r = conn.getresponse()
+    assert r.status == 200 and r.read() == b'{"ok":true}'
+
+    conn.request("HEAD", "/")
+    r = conn.getresponse()
+    assert r.status == 200 and r.getheader("Content-Length") == "523" and r.read() == b""
+    conn.close()
+
+
+def test_slow_is_throttled(nginx):
+    sock = socket.create_connection(("127.0.0.1", nginx.port), timeout=10)
+    sock.sendall(b"GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+    sock.settimeout(0.5)
+    got = 0
+    try:
+        while got < (1 << 20):
+            data = sock.recv(1 << 20)
+            if not data:
+                break
+            got += len(data)
+    except socket.timeout:
+        pass
+    assert 0 < got < (1 << 20) // 2  # 64 KiB/s: far from done after the first half second
+    sock.close()
+
+
+def test_two_servers_get_different_ports_and_stop_cleanly():
+    with NginxServer() as a, NginxServer() as b:
+        assert a.port != b.port
+        prefix = a.prefix
+    assert a.process is None and b.process is None and not prefix.exists()
