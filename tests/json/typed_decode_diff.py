@@ -142,3 +142,36 @@ def cases(table):
         for i, buf in enumerate(inputs):
             out.append(pytest.param(make, buf, id=f"{name}-{i}"))
     return out
+
+
+def run_isolated(code: str, timeout: float = 60.0) -> str:
+    """Run ``code`` in a fresh interpreter (same sys.path) so that a crash in the native decoder fails one test
+    with its signal instead of killing the whole run. Returns stdout; asserts a clean exit."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, env=env)
+    assert proc.returncode == 0, f"subprocess exited with {proc.returncode}\n{proc.stderr[-2000:]}"
+    return proc.stdout
+
+
+_module_count = 0
+
+
+def module_with(lib, source: str):
+    """Execute ``source`` (which names the library ``lib``) as a real, registered module and return it, so that
+    forward references and recursive annotations resolve the same way for both libraries."""
+    import sys
+    import textwrap
+    import types
+
+    global _module_count
+    _module_count += 1
+    name = f"_typed_decode_twin_{lib.__name__}_{_module_count}"
+    mod = types.ModuleType(name)
+    mod.__dict__["lib"] = lib
+    sys.modules[name] = mod
+    exec(compile(textwrap.dedent(source), name, "exec"), mod.__dict__)
+    return mod
