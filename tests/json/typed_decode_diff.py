@@ -85,7 +85,14 @@ def outcome(fn):
         value = fn()
     except Exception as exc:  # noqa: BLE001 - the class is part of the comparison
         return ("error", _error_kind(exc), str(exc))
-    return ("ok", normalise(value))
+    import sys
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))  # deeply nested results (1024 levels) need ~3 frames a level
+    try:
+        return ("ok", normalise(value))
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def build(make):
