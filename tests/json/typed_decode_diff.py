@@ -59,7 +59,7 @@ def normalise(value):
     if isinstance(value, float) and value != value:
         return ("float", "nan")
     if isinstance(value, datetime.datetime):
-        return ("datetime", value, value.tzinfo is None, value.utcoffset(), value.fold)
+        return ("datetime", value, value.tzinfo is None, value.utcoffset())  # fold is not encoded
     if isinstance(value, datetime.time):
         return ("time", value, value.tzinfo is None, value.utcoffset())
     if isinstance(value, decimal.Decimal):
