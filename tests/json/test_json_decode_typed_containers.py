@@ -106,3 +106,21 @@ def test_long_and_nested_lists():
     check_type(list[int], b"[" + b",".join(str(i).encode() for i in range(10000)) + b"]")
     check_type(list[list[list[int]]], b"[[[1,2],[3]],[[4]],[]]")
     check_type(list[str], b'["' + b'","'.join(b"x" * i for i in range(200)) + b'"]')
+
+
+@pytest.mark.parametrize(
+    "tp, buf, message",
+    [
+        (list[int], b'[1, "x"]', "Expected `int`, got `str` - at `$[1]`"),
+        (dict[str, int], b'{"a": "x"}', "Expected `int`, got `str` - at `$[...]`"),
+        (dict[int, int], b'{"x": 1}', "Expected `int`, got `str` - at `key` in `$`"),
+        (dict[str, dict[int, str]], b'{"a": {"b": "c"}}', "Expected `int`, got `str` - at `key` in `$[...]`"),
+        (list[dict[str, list[int]]], b'[{"a": [1, null]}]', "Expected `int`, got `null` - at `$[0][...][1]`"),
+        (tuple[int, str], b"[1]", "Expected `array` of length 2"),
+        (list[tuple[int, str]], b'[[1, "a"], [1, "a", 2]]', "Expected `array` of length 2 - at `$[1]`"),
+    ],
+    ids=repr,
+)
+def test_exact_error_messages(tp, buf, message):
+    out = check_type(tp, buf)
+    assert out == ("error", "ValidationError", message)

@@ -583,3 +583,30 @@ def test_tag_field_colliding_with_field_is_refused_like_msgspec():
         except Exception as e:  # noqa: BLE001
             outs.append((type(e).__name__, str(e)))
     assert outs[0] == outs[1]
+
+
+def wrappers(lib):
+    from typing import Final, NewType
+
+    UserId = NewType("UserId", int)
+
+    class Inner(lib.Struct):
+        v: int
+
+    class W(lib.Struct):
+        uid: UserId
+        const: Final[int] = 3
+        inners: dict[str, Inner] = {}
+        by_id: dict[int, Optional[Inner]] = {}
+        maybe: Optional[Inner] = None
+
+    return W
+
+
+@pytest.mark.parametrize("buf", [b'{"uid":1}', b'{"uid":"x"}', b'{"uid":1,"const":4}', b'{"uid":1,"const":"x"}',
+                                 b'{"uid":1,"inners":{"a":{"v":1},"b":{"v":"x"}}}',
+                                 b'{"uid":1,"by_id":{"1":{"v":1},"2":null,"x":null}}',
+                                 b'{"uid":1,"by_id":{"1":{"w":1}}}', b'{"uid":1,"maybe":{"v":[]}}'], ids=repr)
+def test_struct_wrappers_and_paths_match_msgspec(buf):
+    check(wrappers, buf)
+    check(wrappers, buf, strict=False)
