@@ -189,3 +189,52 @@ def test_truncated_input_is_decode_error_like_msgspec(value, data):
         except (boltwire.DecodeError, msgspec.DecodeError) as e:
             out.append(type(e).__name__.replace("msgspec.", ""))
     assert out[0] == out[1] == "DecodeError" or out[0] == out[1], (buf[:cut], out)
+
+
+# ---- mutated documents: robustness and agreement with msgspec ----------------------------------------------------
+
+def _valid_utf8(buf):
+    try:
+        buf.decode()
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+def _outcome(fn, lib):
+    try:
+        return ("ok", normalise(fn()))
+    except lib.ValidationError:
+        return ("ValidationError",)
+    except lib.DecodeError:
+        return ("DecodeError",)
+
+
+ALPHABET = b'[]{}",:0123456789-+.eE\\u tfnalsrx'
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(CASES), st.data())
+def test_mutated_documents_agree_with_msgspec(case, data):
+    """Insert, delete or replace a few bytes of a valid document: boltwire raises only DecodeError (never another
+    exception, never a crash); when the mutated input is valid UTF-8 its outcome (value, or the error class)
+    equals msgspec's."""
+    name, strategy = case
+    value = data.draw(strategy)
+    buf = bytearray(json.encode(value))
+    for _ in range(data.draw(st.integers(1, 3))):
+        pos = data.draw(st.integers(0, len(buf)))
+        op = data.draw(st.sampled_from(["insert", "delete", "replace"]))
+        if op == "insert":
+            buf.insert(pos, data.draw(st.sampled_from(ALPHABET)))
+        elif op == "delete" and buf:
+            del buf[min(pos, len(buf) - 1)]
+        elif buf:
+            buf[min(pos, len(buf) - 1)] = data.draw(st.integers(32, 126))
+    buf = bytes(buf)
+    for strict in (True, False):
+        ours = _outcome(lambda: json.decode(buf, type=getattr(B, name), strict=strict), boltwire)
+        if not _valid_utf8(buf):
+            continue
+        theirs = _outcome(lambda: msgspec.json.decode(buf, type=getattr(M, name), strict=strict), msgspec)
+        assert ours == theirs, (buf, strict)
