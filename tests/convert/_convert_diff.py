@@ -37,8 +37,9 @@ def build_type(make, lib):
 
 
 class _TypeFactory:
-    def __init__(self, fn):
+    def __init__(self, fn, name=""):
         self.fn = fn
+        self.name = name
 
 
 def factory(fn):
@@ -50,7 +51,7 @@ def factory(fn):
             cache[lib] = fn(lib)
         return cache[lib]
 
-    return _TypeFactory(cached)
+    return _TypeFactory(cached, fn.__name__)
 
 
 def normalize(value, _depth=0):
@@ -137,3 +138,14 @@ def assert_same(make, obj, **kw):
     got, want = both(make, obj, **kw)
     assert got == want, f"boltwire={got!r}\nmsgspec ={want!r}\ninput={obj!r} kw={kw!r}"
     return want
+
+
+def run_child(code, timeout=120):
+    """Run ``code`` in a fresh interpreter (for checks that may crash the process); returns CompletedProcess."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    return subprocess.run([sys.executable, "-X", "faulthandler", "-c", code], capture_output=True, text=True,
+                          timeout=timeout, env=env)
