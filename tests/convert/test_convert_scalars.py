@@ -5,7 +5,7 @@ import datetime
 import decimal
 import enum
 import uuid
-from typing import Any, Literal, NewType, Optional, Union
+from typing import Annotated, Any, Final, Literal, NewType, Optional, Union
 
 import pytest
 
@@ -41,6 +41,18 @@ class Strs(str, enum.Enum):
 
 
 UserId = NewType("UserId", int)
+Name = NewType("Name", str)
+NestedId = NewType("NestedId", UserId)
+
+
+class Level(enum.StrEnum):
+    LOW = "low"
+    HIGH = "high"
+
+
+class Bits(enum.Flag):
+    A = 1
+    B = 2
 
 TARGETS = [
     Any,
@@ -68,6 +80,13 @@ TARGETS = [
     Literal["a", 1],
     Literal[None, "x"],
     UserId,
+    Name,
+    NestedId,
+    Level,
+    Bits,
+    Final[int],
+    Annotated[int, "just metadata"],
+    Annotated[Optional[str], "x"],
     Optional[int],
     Optional[str],
     Union[int, str],
@@ -173,6 +192,10 @@ INPUTS = [
     Mixed.B,
     Strs.X,
     Perm.R,
+    Level.LOW,
+    "low",
+    "LOW",
+    Bits.A,
     [],
     [1],
     (),
