@@ -281,15 +281,28 @@ def test_passthrough_identity():
         assert boltwire.convert(value, target) is value
 
 
-def test_subclass_of_builtin_int_str_float():
-    class MyInt(int):
-        pass
+class MyInt(int):
+    pass
 
-    class MyStr(str):
-        pass
 
-    class MyFloat(float):
-        pass
+class MyStr(str):
+    pass
 
-    for target, value in [(int, MyInt(5)), (str, MyStr("q")), (float, MyFloat(2.5)), (float, MyInt(3))]:
-        assert_same(target, value)
+
+class MyFloat(float):
+    pass
+
+
+class MyBytes(bytes):
+    pass
+
+
+@pytest.mark.parametrize(
+    "target,value",
+    [(int, MyInt(5)), (str, MyStr("q")), (float, MyFloat(2.5)), (float, MyInt(3)), (bytes, MyBytes(b"x")),
+     (Color, MyStr("red")), (Num, MyInt(1)), (Literal["a"], MyStr("a"))],
+    ids=_id,
+)
+@pytest.mark.parametrize("strict", [True, False], ids=["strict", "lax"])
+def test_subclass_of_builtin_scalars(target, value, strict):
+    assert_same(target, value, strict=strict)
