@@ -264,3 +264,28 @@ def test_dict_views_are_not_arrays():
         for value in (d.keys(), d.values(), d.items()):
             got, want = both(target, value)
             assert got == want, (target, value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"counts": {"1": 2}, "ids": {"c0a80164-0000-4000-8000-00000000000a": "x"}},
+        {"counts": {"x": 2}},
+        {"counts": {"1": "2"}},
+        {"ids": {"nope": "x"}},
+        {"levels": {"1": [1]}},
+        {"levels": {"3": [1]}},
+    ],
+)
+@pytest.mark.parametrize("strict", [True, False], ids=["strict", "lax"])
+def test_str_keys_inside_struct_fields(value, strict):
+    def make(lib):
+        class Holder(lib.Struct):
+            counts: Dict[int, int] = {}
+            ids: Dict[uuid.UUID, str] = {}
+            levels: Dict[Num, List[int]] = {}
+
+        return Holder
+
+    got, want = both(make, value, str_keys=True, strict=strict)
+    assert got == want, f"boltwire={got!r}\nmsgspec ={want!r}"

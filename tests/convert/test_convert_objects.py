@@ -313,3 +313,28 @@ def test_from_attributes_struct_of_other_library():
 def test_from_attributes_dataclass_target_from_struct():
     got, want = both(DC, per_lib(lambda lib, T: Person.fn(lib)("x")), from_attributes=True)
     assert got == want
+
+
+@factory
+def TaggedPets(lib):
+    class Pet(lib.Struct, tag=True):
+        name: str
+
+    class Cat(Pet):
+        lives: int = 9
+
+    class Dog(Pet):
+        good: bool = True
+
+    return Union[Cat, Dog]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [_ns(type="Cat", name="c"), _ns(type="Dog", name="d", good=False), _ns(name="x"), _ns(type="Cow", name="x"),
+     {"type": "Cat", "name": "dict"}],
+    ids=["cat", "dog", "no-tag", "bad-tag", "dict"],
+)
+def test_from_attributes_tagged_union(value):
+    got, want = both(TaggedPets, value, from_attributes=True)
+    assert got == want, f"boltwire={got!r}\nmsgspec ={want!r}"
