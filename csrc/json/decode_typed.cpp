@@ -54,6 +54,7 @@ bool match_literal(Reader &r, const char *text, size_t size) {
 PyObject *custom_from(TypedReader &r, const TypePlan *plan, PyObject *value, const char *got, const PathNode *path) {
   // msgspec's rule: the hook's result (or the raw value when there is no hook) must be an instance.
   Object owned = Object::steal(value);
+  (void)got;
   if (r.dec_hook != nullptr) {
     PyObject *args[2] = {plan->custom_type, value};
     owned = Object::steal(PyObject_Vectorcall(r.dec_hook, args, 2, nullptr));
@@ -61,9 +62,9 @@ PyObject *custom_from(TypedReader &r, const TypePlan *plan, PyObject *value, con
   }
   int ok = PyObject_IsInstance(owned.get(), plan->custom_type);
   if (ok < 0) return nullptr;
-  if (!ok) {
+  if (!ok) {  // named by the Python type of what the hook (or the JSON reader) produced, as msgspec does
     return raise_validation(path, "Expected `%s`, got `%s`",
-                            reinterpret_cast<PyTypeObject *>(plan->custom_type)->tp_name, got);
+                            reinterpret_cast<PyTypeObject *>(plan->custom_type)->tp_name, Py_TYPE(owned.get())->tp_name);
   }
   return owned.release();
 }
@@ -77,6 +78,25 @@ PyObject *decode_typed_string(TypedReader &r, const TypePlan *plan, const PathNo
   if ((k & sk::kStrLike) || (!r.strict && (k & lax_kinds))) return value_from_str(s.get(), plan, r.strict, path);
   if (k & sk::kCustom) return custom_from(r, plan, s.release(), "str", path);
   return raise_expected(plan, "str", path);
+}
+
+// True for integer text outside int64 / uint64: msgspec reads those as floats when no int is wanted.
+bool beyond_64_bits(const NumberToken &t) {
+  if (t.is_float || t.digits < 19) return false;
+  if (t.digits > 20) return true;
+  Object v = Object::steal(number_to_int(t));
+  if (!v) {
+    PyErr_Clear();
+    return true;
+  }
+  int overflow = 0;
+  PyLong_AsLongLongAndOverflow(v.get(), &overflow);
+  if (overflow == 0) return false;
+  if (overflow < 0) return true;
+  PyLong_AsUnsignedLongLong(v.get());
+  bool too_big = PyErr_Occurred() != nullptr;
+  PyErr_Clear();
+  return too_big;
 }
 
 PyObject *decode_typed_number(TypedReader &r, const TypePlan *plan, const PathNode *path) {
@@ -94,19 +114,29 @@ PyObject *decode_typed_number(TypedReader &r, const TypePlan *plan, const PathNo
       if (v != nullptr && (c.flags & Constraints::kIntAny) && !schema::check_int_object(c, v, path)) Py_CLEAR(v);
       return v;
     }
-    if (k & sk::kIntLookup) {
+    if ((k & sk::kIntLookup) && !beyond_64_bits(t)) {
       Object v = Object::steal(number_to_int(t));
       if (!v) return nullptr;
       PyObject *member = PyDict_GetItemWithError(plan->int_lookup, v.get());
       if (member != nullptr) return Py_NewRef(member);
       if (PyErr_Occurred()) return nullptr;
+      if (plan->flag_type != nullptr) {  // Flag / IntFlag: combinations of members are members too
+        PyObject *combined = PyObject_CallOneArg(plan->flag_type, v.get());
+        if (combined != nullptr) return combined;
+        PyErr_Clear();
+      }
       return raise_validation(path, "Invalid enum value %R", v.get());
     }
   }
-  if (k & sk::kFloat) {
-    double d;
+  bool as_float = t.is_float || beyond_64_bits(t);
+  double d = 0;
+  if (as_float) {
+    // msgspec checks the range of every float before looking at the type.
     if (!number_to_double(r, t, d)) return nullptr;
     if (!std::isfinite(d)) return raise_validation(path, "Number out of range");
+  }
+  if (k & sk::kFloat) {
+    if (!as_float && !number_to_double(r, t, d)) return nullptr;
     if ((c.flags & Constraints::kFloatAny) && !schema::check_float(c, d, path)) return nullptr;
     return PyFloat_FromDouble(d);
   }
@@ -116,23 +146,25 @@ PyObject *decode_typed_number(TypedReader &r, const TypePlan *plan, const PathNo
     return value_from_str(text.get(), plan, true, path);
   }
   if (!r.strict) {
-    double d;
-    if (!number_to_double(r, t, d)) return nullptr;
-    if ((k & sk::kInt) && t.is_float && std::isfinite(d) && d == std::floor(d)) {
-      if ((c.flags & Constraints::kIntAny) && std::fabs(d) < 9e18 && !schema::check_int(c, static_cast<int64_t>(d), path))
-        return nullptr;
+    if (!as_float && !number_to_double(r, t, d)) return nullptr;
+    // An integral float within 2**53 reads as an int (msgspec's lax rule).
+    if ((k & sk::kInt) && t.is_float && d == std::floor(d) && std::fabs(d) <= 9007199254740992.0) {
+      if ((c.flags & Constraints::kIntAny) && !schema::check_int(c, static_cast<int64_t>(d), path)) return nullptr;
       return PyLong_FromDouble(d);
     }
     if ((k & sk::kBool) && !t.is_float && t.fits_int64() && (t.as_int64() == 0 || t.as_int64() == 1))
       return Py_NewRef(t.as_int64() ? Py_True : Py_False);
-    if (k & sk::kDateTime) return datetime_from_timestamp(d, path);
-    if (k & sk::kTimeDelta) return timedelta_from_seconds(d, path);
+    if (k & (sk::kDateTime | sk::kTimeDelta)) {
+      PyObject *v = (k & sk::kDateTime) ? datetime_from_timestamp(d, path) : timedelta_from_seconds(d, path);
+      if (v != nullptr && (k & sk::kDateTime) && c.any() && !schema::check_tz(c, v, "datetime", path)) Py_CLEAR(v);
+      return v;
+    }
   }
   if (k & sk::kCustom) {
     PyObject *v = decode_number(*(r.pos = t.begin, &r));
-    return v == nullptr ? nullptr : custom_from(r, plan, v, t.is_float ? "float" : "int", path);
+    return v == nullptr ? nullptr : custom_from(r, plan, v, as_float ? "float" : "int", path);
   }
-  return raise_expected(plan, t.is_float ? "float" : "int", path);
+  return raise_expected(plan, as_float ? "float" : "int", path);
 }
 
 // list / set / frozenset / tuple from a JSON array.
@@ -154,6 +186,10 @@ PyObject *decode_typed_sequence(TypedReader &r, const TypePlan *plan, const Path
       PyObject *item = decode_typed(r, item_plan, &node);
       if (item == nullptr) return nullptr;
       int rc = PyList_CheckExact(out.get()) ? PyList_Append(out.get(), item) : PySet_Add(out.get(), item);
+      if (rc < 0 && PyErr_ExceptionMatches(PyExc_TypeError) && !PyList_CheckExact(out.get())) {
+        PyErr_Clear();
+        raise_validation(&node, "Expected a hashable value, got `%s`", Py_TYPE(item)->tp_name);
+      }
       Py_DECREF(item);
       if (rc < 0) return nullptr;
       node.index++;
@@ -204,6 +240,7 @@ PyObject *decode_fixed_array(TypedReader &r, const TypePlan *plan, const PathNod
   } else {
     while (true) {
       r.skip_whitespace();
+      if (r.pos >= r.end) return raise_malformed(r, "expected a value");
       if (node.index >= max) return length_error();
       const TypePlan *ip = named ? op->field_plans[node.index] : plan->items[node.index];
       PyObject *item = decode_typed(r, ip, &node);

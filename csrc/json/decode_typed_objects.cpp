@@ -156,10 +156,11 @@ PyObject *read_tag_value(Reader &r, bool str_tags, bool int_tags, const PathNode
   if (r.pos < r.end && (*r.pos == '-' || (*r.pos >= '0' && *r.pos <= '9')) && int_tags) {
     NumberToken t;
     if (!scan_number(r, t)) return nullptr;
-    if (!t.is_float) return number_to_int(t);
+    if (t.fits_int64()) return number_to_int(t);
+  } else {
+    if (r.pos >= r.end) return raise_malformed(r, "expected a value");
+    if (!skip_value(r)) return nullptr;
   }
-  if (r.pos >= r.end) return raise_malformed(r, "expected a value");
-  if (!skip_value(r)) return nullptr;
   return raise_validation(tag_node, "Expected `%s`", str_tags && int_tags ? "int | str" : str_tags ? "str" : "int");
 }
 

@@ -1,5 +1,6 @@
 // csrc/json/str_values.cpp: parsers for the str-like kinds (RFC 3339, ISO 8601 durations, UUID, base64).
 #include "json/str_values.hpp"
+#include "json/decode_number.hpp"
 #include "py/ref.hpp"
 #include <cmath>
 #include <cstring>
@@ -96,8 +97,9 @@ bool parse_offset(const char *&p, const char *end, PyObject *&tz) {
   if (*p != '+' && *p != '-') return false;
   int sign = *p++ == '-' ? -1 : 1;
   int oh, om;
-  if (!read_digits(p, end, 2, oh) || p >= end || *p++ != ':' || !read_digits(p, end, 2, om) || oh > 23 || om > 59)
-    return false;
+  if (!read_digits(p, end, 2, oh)) return false;
+  if (p < end && *p == ':') p++;  // "+05:30" and "+0530" are both accepted, as msgspec does
+  if (!read_digits(p, end, 2, om) || oh > 23 || om > 59) return false;
   int minutes = sign * (oh * 60 + om);
   if (minutes == 0) {
     tz = Py_NewRef(utc());
@@ -127,7 +129,13 @@ PyObject *parse_datetime(const char *p, const char *end, const PathNode *path) {
   PyObject *value = PyDateTimeAPI->DateTime_FromDateAndTime(y, m, d, h, mi, s, us, tz ? tz : Py_None,
                                                             PyDateTimeAPI->DateTimeType);
   Py_XDECREF(tz);
-  if (value != nullptr && carry) Py_SETREF(value, add_second(value));
+  if (value != nullptr && carry) {
+    Py_SETREF(value, add_second(value));
+    if (value == nullptr && PyErr_ExceptionMatches(PyExc_OverflowError)) {
+      PyErr_Clear();
+      return raise_validation(path, "Invalid RFC3339 encoded datetime");
+    }
+  }
   return value;
 }
 
@@ -146,82 +154,91 @@ PyObject *parse_time_value(const char *p, const char *end, const PathNode *path)
     if (PyErr_Occurred()) return nullptr;
     return raise_validation(path, "Invalid RFC3339 encoded time");
   }
-  if (carry) {  // 23:59:59.9999995 has nowhere to carry to in a time: clamp, as a time cannot wrap
-    us = 999999;
+  if (carry) {  // rounding up carries into the seconds; a time wraps past midnight as msgspec's does
+    us = 0;
+    if (++s == 60) {
+      s = 0;
+      if (++mi == 60) {
+        mi = 0;
+        if (++h == 24) h = 0;
+      }
+    }
   }
   PyObject *value = PyDateTimeAPI->Time_FromTime(h, mi, s, us, tz ? tz : Py_None, PyDateTimeAPI->TimeType);
   Py_XDECREF(tz);
   return value;
 }
 
-// ISO 8601 duration as msgspec reads it: [+-]P[nD][T[nH][nM][n[.f]S]], units D, H, M, S only.
+// ISO 8601 duration as msgspec reads it: [+-]P[nD][T[nH][nM][nS]], letters in either case, units in order,
+// a fraction allowed on the last unit only; the total is rounded to microseconds (half up).
 PyObject *parse_duration(const char *p, const char *end, const PathNode *path) {
   const char *bad = "Invalid ISO8601 duration";
   int sign = 1;
   if (p < end && (*p == '-' || *p == '+')) sign = *p++ == '-' ? -1 : 1;
-  if (p >= end || *p++ != 'P' || p >= end) return raise_validation(path, bad);
-  double days = 0, seconds = 0;
-  long long micros = 0;
-  bool in_time = false, any = false;
+  if (p >= end || (*p | 0x20) != 'p') return raise_validation(path, bad);
+  p++;
+  if (p >= end) return raise_validation(path, bad);
+  long double total_us = 0;
+  bool in_time = false, any = false, had_fraction = false, time_unit_seen = false;
   int last_rank = -1;
   while (p < end) {
-    if (*p == 'T') {
+    if ((*p | 0x20) == 't') {
       if (in_time) return raise_validation(path, bad);
       in_time = true;
       p++;
-      if (p >= end) return raise_validation(path, bad);
       continue;
     }
-    if (!digit(*p)) return raise_validation(path, bad);
-    long long whole = 0;
+    if (!digit(*p) || had_fraction) return raise_validation(path, bad);
+    long double value = 0;
     int n = 0;
     while (p < end && digit(*p)) {
-      if (++n > 15) return raise_validation(path, "Duration is out of range");
-      whole = whole * 10 + (*p++ - '0');
+      if (++n > 18) return raise_validation(path, "Duration is out of range");
+      value = value * 10 + (*p++ - '0');
     }
-    long long frac_us = 0;
-    bool has_frac = false;
-    if (p < end && (*p == '.' || *p == ',')) {
+    if (p < end && *p == '.') {
       p++;
-      has_frac = true;
+      long double scale = 0.1L;
       int fd = 0;
       while (p < end && digit(*p)) {
-        if (fd < 6) frac_us = frac_us * 10 + (*p - '0');
+        value += (*p++ - '0') * scale;
+        scale /= 10;
         fd++;
-        p++;
       }
       if (fd == 0) return raise_validation(path, bad);
-      for (int i = fd; i < 6; i++) frac_us *= 10;
+      had_fraction = true;
     }
     if (p >= end) return raise_validation(path, bad);
-    char unit = *p++;
+    char unit = static_cast<char>(*p++ & ~0x20);
     int rank;
+    long double unit_us;
     if (!in_time && unit == 'D') {
-      rank = 0;
-    } else if (in_time && (unit == 'H' || unit == 'M' || unit == 'S')) {
-      rank = unit == 'H' ? 1 : unit == 'M' ? 2 : 3;
+      rank = 0, unit_us = 86400e6L;
+    } else if (in_time && unit == 'H') {
+      rank = 1, unit_us = 3600e6L;
+    } else if (in_time && unit == 'M') {
+      rank = 2, unit_us = 60e6L;
+    } else if (in_time && unit == 'S') {
+      rank = 3, unit_us = 1e6L;
     } else if (unit == 'Y' || unit == 'W' || (!in_time && unit == 'M')) {
       return raise_validation(path, "Only units 'D', 'H', 'M', and 'S' are supported when parsing ISO8601 durations");
     } else {
       return raise_validation(path, bad);
     }
-    if (rank <= last_rank || (has_frac && rank != 3)) return raise_validation(path, bad);
+    if (rank <= last_rank) return raise_validation(path, bad);
     last_rank = rank;
     any = true;
-    if (rank == 0) days += static_cast<double>(whole);
-    if (rank == 1) seconds += static_cast<double>(whole) * 3600;
-    if (rank == 2) seconds += static_cast<double>(whole) * 60;
-    if (rank == 3) {
-      seconds += static_cast<double>(whole);
-      micros = frac_us;
-    }
+    time_unit_seen |= in_time;
+    total_us += value * unit_us;
   }
-  if (!any) return raise_validation(path, bad);
-  if (days > 999999999 || seconds > 86400.0 * 999999999) return raise_validation(path, "Duration is out of range");
-  long long total_seconds = static_cast<long long>(seconds);
-  long long d = static_cast<long long>(days) + total_seconds / 86400;
-  long long s = total_seconds % 86400;
-  PyObject *value = PyDelta_FromDSU(static_cast<int>(sign * d), static_cast<int>(sign * s), static_cast<int>(sign * micros));
+  if (!any || (in_time && !time_unit_seen)) return raise_validation(path, bad);
+  long double rounded = std::floor(total_us + 0.5L);
+  constexpr long double kMaxUs = 999999999.0L * 86400e6L + 86399e6L + 999999.0L;
+  if (rounded > kMaxUs) return raise_validation(path, "Duration is out of range");
+  long long us = static_cast<long long>(rounded);
+  long long days = us / 86400000000LL;
+  long long rem = us % 86400000000LL;
+  PyObject *value = PyDelta_FromDSU(static_cast<int>(sign * days), static_cast<int>(sign * (rem / 1000000)),
+                                    static_cast<int>(sign * (rem % 1000000)));
   if (value == nullptr && PyErr_ExceptionMatches(PyExc_OverflowError)) {
     PyErr_Clear();
     return raise_validation(path, "Duration is out of range");
@@ -313,49 +330,98 @@ PyObject *decimal_from(PyObject *text, const PathNode *path) {
   return value;
 }
 
-// Lax mode: "123", "1.5", "true", "null" for the plan's number / bool / null kinds. nullptr with no error
-// set when the text reads as none of them.
-PyObject *lax_from_str(PyObject *text, const char *p, const char *end, const TypePlan *plan, const PathNode *path) {
+// Lax mode (msgspec's rules): a string holding a JSON number, a case-insensitive "true" / "false" / "1" /
+// "0", or "null", read as the number / bool / null kinds of the plan. Integer syntax makes an int (any size);
+// float syntax makes a float, or an int when only int is wanted and the value is integral within 2**53.
+// "nan" / "inf" / "infinity" (any case, optional sign) are floats. nullptr with no error set when the text
+// reads as none of the kinds.
+PyObject *lax_from_str(const char *p, const char *end, const TypePlan *plan, const PathNode *path) {
   Py_ssize_t size = end - p;
   uint64_t k = plan->kinds;
-  if ((k & schema::kBool) && ((size == 4 && memcmp(p, "true", 4) == 0) || (size == 1 && *p == '1')))
-    return Py_NewRef(Py_True);
-  if ((k & schema::kBool) && ((size == 5 && memcmp(p, "false", 5) == 0) || (size == 1 && *p == '0')))
-    return Py_NewRef(Py_False);
-  if ((k & schema::kNone) && size == 4 && memcmp(p, "null", 4) == 0) return Py_NewRef(Py_None);
-  if (k & (schema::kInt | schema::kFloat)) {
-    if (size == 0 || !(digit(*p) || *p == '-' || *p == '+' || *p == '.' || *p == 'n' || *p == 'i' || *p == 'N' ||
-                       *p == 'I'))
-      return nullptr;
-    Object number = Object::steal(PyFloat_FromString(text));
-    if (!number) {
-      PyErr_Clear();
-      return nullptr;
-    }
-    double v = PyFloat_AS_DOUBLE(number.get());
-    if (k & schema::kInt) {
-      bool integral_text = true;
-      for (const char *q = (*p == '-' || *p == '+') ? p + 1 : p; q < end; q++) integral_text &= digit(*q);
-      if (integral_text && size < 19) {
-        PyObject *i = PyLong_FromString(std::string(p, static_cast<size_t>(size)).c_str(), nullptr, 10);
-        if (i != nullptr && plan->constraints.any() && !schema::check_int_object(plan->constraints, i, path)) {
-          Py_DECREF(i);
-          return nullptr;
-        }
-        return i;
+  const schema::Constraints &c = plan->constraints;
+  auto iequals = [&](const char *word) {
+    size_t n = strlen(word);
+    if (static_cast<size_t>(size) != n) return false;
+    for (size_t i = 0; i < n; i++)
+      if ((p[i] | 0x20) != word[i]) return false;
+    return true;
+  };
+  if (k & (schema::kInt | schema::kFloat | schema::kIntLookup)) {
+    const unsigned char *u = reinterpret_cast<const unsigned char *>(p);
+    Reader nr{u, u, u + size};
+    NumberToken t;
+    bool number = size > 0 && (*p == '-' || digit(*p)) && scan_number(nr, t) && nr.at_end();
+    if (!number) PyErr_Clear();
+    if (number && !t.is_float && (k & (schema::kInt | schema::kIntLookup))) {
+      Object v = Object::steal(number_to_int(t));
+      if (!v) return nullptr;
+      if (k & schema::kInt) {
+        if (c.any() && !schema::check_int_object(c, v.get(), path)) return nullptr;
+        return v.release();
       }
-      if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9.007199254740992e15) {
-        if (plan->constraints.any() && !schema::check_int(plan->constraints, static_cast<int64_t>(v), path))
-          return nullptr;
-        return PyLong_FromDouble(v);
-      }
+      PyObject *member = PyDict_GetItemWithError(plan->int_lookup, v.get());
+      if (member != nullptr) return Py_NewRef(member);
+      if (PyErr_Occurred()) return nullptr;
+      return raise_validation(path, "Invalid enum value %R", v.get());
     }
-    if (k & schema::kFloat) {
-      if (plan->constraints.any() && !schema::check_float(plan->constraints, v, path)) return nullptr;
-      return number.release();
+    double d = 0;
+    bool special = false;
+    if (!number && (k & schema::kFloat)) {
+      const char *q = p;
+      bool negative = false;
+      if (q < end && (*q == '-' || *q == '+')) negative = *q++ == '-';
+      Py_ssize_t rest = end - q;
+      auto is = [&](const char *word) {
+        size_t n = strlen(word);
+        if (static_cast<size_t>(rest) != n) return false;
+        for (size_t i = 0; i < n; i++)
+          if ((q[i] | 0x20) != word[i]) return false;
+        return true;
+      };
+      if (is("nan")) d = std::nan(""), special = true;
+      if (is("inf") || is("infinity")) d = negative ? -INFINITY : INFINITY, special = true;
+    }
+    if (number || special) {
+      if (number && !number_to_double(nr, t, d)) return nullptr;
+      if (k & schema::kFloat) {
+        if (c.any() && !schema::check_float(c, d, path)) return nullptr;
+        return PyFloat_FromDouble(d);
+      }
+      if ((k & schema::kInt) && std::isfinite(d) && d == std::floor(d) && std::fabs(d) <= 9007199254740992.0) {
+        if (c.any() && !schema::check_int(c, static_cast<int64_t>(d), path)) return nullptr;
+        return PyLong_FromDouble(d);
+      }
+      if (!std::isfinite(d) && (k & schema::kInt)) return raise_validation(path, "Number out of range");
     }
   }
+  if (k & schema::kBool) {
+    if (iequals("true") || (size == 1 && *p == '1')) return Py_NewRef(Py_True);
+    if (iequals("false") || (size == 1 && *p == '0')) return Py_NewRef(Py_False);
+  }
+  if ((k & schema::kNone) && size == 4 && memcmp(p, "null", 4) == 0) return Py_NewRef(Py_None);
   return nullptr;
+}
+
+// Lax mode: a datetime or timedelta written as a number of seconds in a string ("1577836800", "1.5").
+PyObject *lax_seconds_from_str(const char *p, const char *end, uint64_t kinds, const PathNode *path, bool &matched) {
+  matched = false;
+  Py_ssize_t size = end - p;
+  std::string text(p, static_cast<size_t>(size));
+  const char *t = text.c_str();
+  bool numeric = size > 0 && (*p == '-' || digit(*p));
+  bool special = false;
+  if (!numeric) {
+    std::string lower;
+    for (char ch : text) lower.push_back(static_cast<char>(ch | 0x20));
+    special = lower == "nan" || lower == "inf" || lower == "-inf" || lower == "infinity" || lower == "-infinity";
+  }
+  if (!numeric && !special) return nullptr;
+  char *stop = nullptr;
+  double d = std::strtod(t, &stop);
+  if (stop != t + size) return nullptr;
+  matched = true;
+  if (kinds & schema::kDateTime) return datetime_from_timestamp(d, path);
+  return timedelta_from_seconds(d, path);
 }
 
 }  // namespace
@@ -372,15 +438,27 @@ PyObject *value_from_str(PyObject *text, const TypePlan *plan, bool strict, cons
     if (c.any() && !schema::check_str(c, text, path)) return nullptr;
     return Py_NewRef(text);
   }
+  if (!strict) {
+    // Numbers, booleans and null written as strings are tried before the str-like kinds (msgspec's order).
+    if (PyObject *lax = lax_from_str(p, end, plan, path)) return lax;
+    if (PyErr_Occurred()) return nullptr;
+  }
   if (k & schema::kStrLookup) {
     PyObject *member = PyDict_GetItemWithError(plan->str_lookup, text);
     if (member != nullptr) return Py_NewRef(member);
     if (PyErr_Occurred()) return nullptr;
-    if (strict || (k & ~schema::kStrLookup) == 0) return raise_validation(path, "Invalid enum value %R", text);
+    return raise_validation(path, "Invalid enum value %R", text);
   }
   PyObject *value = nullptr;
   const char *type_name = nullptr;
-  if (k & schema::kDateTime) {
+  if (!strict && (k & (schema::kDateTime | schema::kTimeDelta))) {
+    bool matched;
+    value = lax_seconds_from_str(p, end, k, path, matched);
+    if (matched && value == nullptr) return nullptr;
+  }
+  if (value != nullptr) {
+    type_name = (k & schema::kDateTime) ? "datetime" : nullptr;
+  } else if (k & schema::kDateTime) {
     value = parse_datetime(p, end, path);
     type_name = "datetime";
   } else if (k & schema::kDate) {
@@ -402,14 +480,9 @@ PyObject *value_from_str(PyObject *text, const TypePlan *plan, bool strict, cons
     Object array = Object::steal(PyByteArray_FromStringAndSize(raw.data(), static_cast<Py_ssize_t>(raw.size())));
     if (!array || (k & schema::kByteArray)) return array.release();
     return PyMemoryView_FromObject(array.get());
-  } else if (!strict) {
-    if (PyObject *lax = lax_from_str(text, p, end, plan, path)) return lax;
-    if (PyErr_Occurred()) return nullptr;
-    // Lax: a timestamp in a string for datetime is msgspec behaviour too, handled above by kind order.
   }
   if (value == nullptr) {
     if (PyErr_Occurred()) return nullptr;
-    if (!strict && (k & schema::kStrLookup)) return raise_validation(path, "Invalid enum value %R", text);
     std::string expected = schema::describe_expected(plan);
     return raise_validation(path, "Expected `%s`, got `str`", expected.c_str());
   }
@@ -430,7 +503,7 @@ PyObject *datetime_from_timestamp(double seconds, const PathNode *path) {
   if (value == nullptr && (PyErr_ExceptionMatches(PyExc_OverflowError) || PyErr_ExceptionMatches(PyExc_ValueError) ||
                            PyErr_ExceptionMatches(PyExc_OSError))) {
     PyErr_Clear();
-    return raise_validation(path, "Timestamp is out of range");
+    return raise_validation(path, "Timestamp is out of range ");  // msgspec's wording, trailing space included
   }
   return value;
 }

@@ -1,10 +1,15 @@
 // csrc/schema/constraints.cpp: reading Meta objects into Constraints, and the checks with msgspec's messages.
 #include "schema/constraints.hpp"
 #include "schema/type_plan.hpp"
+#include "py/compat.hpp"
+#include "py/ref.hpp"
+#include <climits>
 #include <cmath>
 
 namespace boltwire::schema {
 namespace {
+
+using py::Object;
 
 // Meta attribute, or nullptr when unset (None). New reference.
 PyObject *meta_attr(PyObject *meta, const char *name) {
@@ -47,64 +52,75 @@ bool read_length(PyObject *meta, const char *name, Py_ssize_t &out, uint32_t fla
   return true;
 }
 
-bool collect_one(PyObject *meta, uint64_t kinds, Constraints &out) {
+[[gnu::cold]] bool fail_target(const char *what, const char *targets, PyObject *annotation) {
+  PyErr_Format(PyExc_TypeError, "Can only set `%s` on a %s type - type `%R` is invalid", what, targets, annotation);
+  return false;
+}
+
+// Meta(...) bounds apply only to a single kind (msgspec's rule): an int, a float, a str, ...
+bool collect_one(PyObject *meta, uint64_t kinds, Constraints &out, PyObject *annotation) {
+  constexpr uint64_t kLengthKinds = kStr | kBytes | kByteArray | kMemoryView | kList | kSet | kFrozenSet | kVarTuple |
+                                    kDict;
+  bool is_int = kinds == kInt, is_float = kinds == kFloat;
   const char *numeric[] = {"gt", "ge", "lt", "le"};
   for (int i = 0; i < 4; i++) {
-    PyObject *v = meta_attr(meta, numeric[i]);
-    if (v == nullptr) continue;
-    if ((kinds & (kInt | kFloat | kDecimal)) == 0) {
-      Py_DECREF(v);
-      PyErr_Format(PyExc_TypeError, "Can only set `%s` on a numeric type", numeric[i]);
-      return false;
-    }
-    if (kinds & kInt) {
-      int64_t x;
-      if (as_int64(v, x) || PyFloat_Check(v)) {
-        if (PyFloat_Check(v)) {
-          double d = PyFloat_AS_DOUBLE(v);
-          x = static_cast<int64_t>(i == 0 ? std::floor(d) : i == 1 ? std::ceil(d) : i == 2 ? std::ceil(d) : std::floor(d));
-        }
-        if (i == 0) out.int_min = x + 1, out.flags |= Constraints::kIntMin;
-        if (i == 1) out.int_min = x, out.flags |= Constraints::kIntMin;
-        if (i == 2) out.int_max = x - 1, out.flags |= Constraints::kIntMax;
-        if (i == 3) out.int_max = x, out.flags |= Constraints::kIntMax;
-      }
-    }
-    if (kinds & (kFloat | kDecimal)) {
-      double d = PyFloat_AsDouble(v);
-      if (d == -1.0 && PyErr_Occurred()) {
-        Py_DECREF(v);
+    Object v = Object::steal(meta_attr(meta, numeric[i]));
+    if (!v) continue;
+    if (!is_int && !is_float) return fail_target(numeric[i], "numeric", annotation);
+    if (is_int) {
+      if (PyFloat_Check(v.get())) {
+        PyErr_SetString(PyExc_TypeError, "'float' object cannot be interpreted as an integer");
         return false;
       }
+      int overflow = 0;
+      long long x = PyLong_AsLongLongAndOverflow(v.get(), &overflow);
+      if (x == -1 && PyErr_Occurred()) return false;
+      // gt / lt become inclusive bounds, which must still fit in 64 bits.
+      bool fits = overflow == 0 && !(i == 0 && x == INT64_MAX) && !(i == 2 && x == INT64_MIN);
+      if (!fits) {
+        PyErr_SetString(PyExc_ValueError,
+                        "Integer bounds constraints (`ge`, `le`, ...) that don't fit in an int64 are currently not "
+                        "supported. If you need this feature, please open an issue on GitHub");
+        return false;
+      }
+      if (i == 0) out.int_min = x + 1, out.flags |= Constraints::kIntMin;
+      if (i == 1) out.int_min = x, out.flags |= Constraints::kIntMin;
+      if (i == 2) out.int_max = x - 1, out.flags |= Constraints::kIntMax;
+      if (i == 3) out.int_max = x, out.flags |= Constraints::kIntMax;
+    } else {
+      double d = PyFloat_AsDouble(v.get());
+      if (d == -1.0 && PyErr_Occurred()) return false;
       if (i == 0) out.float_gt = d, out.flags |= Constraints::kFloatGt;
       if (i == 1) out.float_ge = d, out.flags |= Constraints::kFloatGe;
       if (i == 2) out.float_lt = d, out.flags |= Constraints::kFloatLt;
       if (i == 3) out.float_le = d, out.flags |= Constraints::kFloatLe;
     }
-    Py_DECREF(v);
   }
-  if (PyObject *v = meta_attr(meta, "multiple_of")) {
-    if (kinds & kInt) {
+  if (Object v = Object::steal(meta_attr(meta, "multiple_of"))) {
+    if (!is_int && !is_float) return fail_target("multiple_of", "numeric", annotation);
+    if (is_int) {
+      if (PyFloat_Check(v.get())) {
+        PyErr_SetString(PyExc_TypeError, "'float' object cannot be interpreted as an integer");
+        return false;
+      }
       int64_t x;
-      if (as_int64(v, x) && x != 0) out.int_multiple = x, out.flags |= Constraints::kIntMultiple;
-    }
-    if (kinds & (kFloat | kDecimal)) {
-      out.float_multiple = PyFloat_AsDouble(v);
+      if (!as_int64(v.get(), x)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "Integer bounds constraints (`ge`, `le`, ...) that don't fit in an int64 are currently not "
+                        "supported. If you need this feature, please open an issue on GitHub");
+        return false;
+      }
+      out.int_multiple = x, out.flags |= Constraints::kIntMultiple;
+    } else {
+      out.float_multiple = PyFloat_AsDouble(v.get());
+      if (out.float_multiple == -1.0 && PyErr_Occurred()) return false;
       out.flags |= Constraints::kFloatMultiple;
     }
-    Py_DECREF(v);
-    if (PyErr_Occurred()) return false;
   }
-  if (PyObject *v = meta_attr(meta, "pattern")) {
-    if ((kinds & kStr) == 0) {
-      Py_DECREF(v);
-      PyErr_SetString(PyExc_TypeError, "Can only set `pattern` on a str type");
-      return false;
-    }
-    PyObject *re = PyImport_ImportModule("re");
-    PyObject *compiled = re == nullptr ? nullptr : PyObject_CallMethod(re, "compile", "O", v);
-    Py_XDECREF(re);
-    Py_DECREF(v);
+  if (Object v = Object::steal(meta_attr(meta, "pattern"))) {
+    if (kinds != kStr) return fail_target("pattern", "str", annotation);
+    Object re = Object::steal(PyImport_ImportModule("re"));
+    PyObject *compiled = re ? PyObject_CallMethod(re.get(), "compile", "O", v.get()) : nullptr;
     if (compiled == nullptr) return false;
     Py_XSETREF(out.pattern, compiled);
     out.flags |= Constraints::kPattern;
@@ -113,6 +129,8 @@ bool collect_one(PyObject *meta, uint64_t kinds, Constraints &out) {
   uint32_t lf = 0;
   if (!read_length(meta, "min_length", lo, 1, lf) || !read_length(meta, "max_length", hi, 2, lf)) return false;
   if (lf != 0) {
+    bool single = (kinds & kLengthKinds) != 0 && (kinds & ~kLengthKinds) == 0 && (kinds & (kinds - 1)) == 0;
+    if (!single) return fail_target((lf & 1) ? "min_length" : "max_length", "str, bytes, or collection", annotation);
     auto set = [&](uint64_t kind_mask, Py_ssize_t &mn, Py_ssize_t &mx, uint32_t fmin, uint32_t fmax) {
       if ((kinds & kind_mask) == 0) return;
       if (lf & 1) mn = lo, out.flags |= fmin;
@@ -120,13 +138,12 @@ bool collect_one(PyObject *meta, uint64_t kinds, Constraints &out) {
     };
     set(kStr, out.str_min, out.str_max, Constraints::kStrMin, Constraints::kStrMax);
     set(kBytes | kByteArray | kMemoryView, out.bytes_min, out.bytes_max, Constraints::kBytesMin, Constraints::kBytesMax);
-    set(kArrayKinds & ~(kStructArray | kNamedTuple), out.array_min, out.array_max, Constraints::kArrayMin,
-        Constraints::kArrayMax);
-    set(kDict | kTypedDict, out.object_min, out.object_max, Constraints::kObjectMin, Constraints::kObjectMax);
+    set(kList | kSet | kFrozenSet | kVarTuple, out.array_min, out.array_max, Constraints::kArrayMin, Constraints::kArrayMax);
+    set(kDict, out.object_min, out.object_max, Constraints::kObjectMin, Constraints::kObjectMax);
   }
-  if (PyObject *v = meta_attr(meta, "tz")) {
-    int truth = PyObject_IsTrue(v);
-    Py_DECREF(v);
+  if (Object v = Object::steal(meta_attr(meta, "tz"))) {
+    if (kinds != kDateTime && kinds != kTime) return fail_target("tz", "datetime or time", annotation);
+    int truth = PyObject_IsTrue(v.get());
     if (truth < 0) return false;
     out.flags |= truth ? Constraints::kTzAware : Constraints::kTzNaive;
   }
@@ -139,10 +156,10 @@ bool collect_one(PyObject *meta, uint64_t kinds, Constraints &out) {
 
 }  // namespace
 
-bool collect_constraints(PyObject *metas, uint64_t kinds, Constraints &out) {
+bool collect_constraints(PyObject *metas, uint64_t kinds, Constraints &out, PyObject *annotation) {
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(metas); i++) {
     PyObject *m = PyTuple_GET_ITEM(metas, i);
-    if (is_meta(m) && !collect_one(m, kinds, out)) return false;
+    if (is_meta(m) && !collect_one(m, kinds, out, annotation)) return false;
   }
   return true;
 }
@@ -230,8 +247,7 @@ bool check_float(const Constraints &c, double v, const PathNode *path) {
   if ((f & Constraints::kFloatLt) && !(v < c.float_lt)) return fail_float(path, "<", c.float_lt);
   if ((f & Constraints::kFloatLe) && !(v <= c.float_le)) return fail_float(path, "<=", c.float_le);
   if (f & Constraints::kFloatMultiple) {
-    double q = v / c.float_multiple;
-    if (q != std::round(q)) return fail_float(path, "that's a multiple of", c.float_multiple) ;
+    if (std::fmod(v, c.float_multiple) != 0.0) return fail_float(path, "that's a multiple of", c.float_multiple);
   }
   return true;
 }
@@ -308,6 +324,21 @@ bool check_tz(const Constraints &c, PyObject *value, const char *type_name, cons
 bool run_validator(const Constraints &c, PyObject *value, const PathNode *path) {
   PyObject *r = PyObject_CallOneArg(c.validator, value);
   if (r == nullptr) {
+    // A validator's AssertionError is a failed check too (pydantic's convention), not a crash.
+    if (PyErr_ExceptionMatches(PyExc_AssertionError)) {
+      PyObject *exc = PyErr_GetRaisedException();
+      PyObject *message = PyObject_Str(exc);
+      if (message != nullptr && PyUnicode_GET_LENGTH(message) == 0) Py_SETREF(message, PyUnicode_FromString("Validation failed"));
+      if (message != nullptr) {
+        raise_validation_str(path, message);
+        Py_DECREF(message);
+        PyObject *validation = PyErr_GetRaisedException();
+        PyException_SetCause(validation, Py_NewRef(exc));
+        PyErr_SetRaisedException(validation);
+      }
+      Py_DECREF(exc);
+      return false;
+    }
     reraise_as_validation(path);
     return false;
   }

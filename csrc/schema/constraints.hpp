@@ -49,7 +49,8 @@ struct Constraints {
 
 // Reads every Meta in `metas` (a tuple of Annotated extras; non-Meta entries are ignored) into `out` for the
 // kinds in `kinds` (PlanKind bits). False with TypeError set when a bound does not fit the type.
-bool collect_constraints(PyObject *metas, uint64_t kinds, Constraints &out);
+// `annotation` is named in the TypeError.
+bool collect_constraints(PyObject *metas, uint64_t kinds, Constraints &out, PyObject *annotation);
 // Copies the sections of `from` that apply to `kinds` into `into` (union members).
 void merge_constraints(Constraints &into, const Constraints &from);
 void release_constraints(Constraints &c) noexcept;

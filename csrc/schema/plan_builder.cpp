@@ -65,6 +65,15 @@ struct Builder {
   bool fill_fields_table(ObjectPlan &op, PyObject *fields, uint64_t kind);
 };
 
+PyObject *flag_class() {
+  static PyObject *cls = nullptr;
+  if (cls == nullptr) {
+    Object module = Object::steal(PyImport_ImportModule("enum"));
+    if (module) cls = PyObject_GetAttrString(module.get(), "Flag");
+  }
+  return cls;
+}
+
 uint64_t simple_kind(const char *name) {
   static const struct { const char *name; uint64_t kind; } table[] = {
       {"any", kAny}, {"none", kNone}, {"bool", kBool}, {"int", kInt}, {"float", kFloat}, {"str", kStr},
@@ -103,7 +112,7 @@ TypePlan *Builder::build(PyObject *annotation) {
     TypePlan *plan = build(a1);
     if (plan == nullptr) return nullptr;
     Constraints extra;
-    if (!collect_constraints(a2, plan->kinds, extra)) {
+    if (!collect_constraints(a2, plan->kinds, extra, annotation)) {
       release_constraints(extra);
       free_plan(plan);
       return nullptr;
@@ -228,7 +237,11 @@ bool Builder::add_enum(TypePlan &plan, PyObject *cls) {
     if (table == nullptr && (table = PyDict_New()) == nullptr) return false;
     if (PyDict_SetItem(table, value.get(), member) < 0) return false;
     plan.kinds |= is_str ? kStrLookup : kIntLookup;
+    (is_str ? plan.str_enum : plan.int_enum) = true;
   }
+  int is_flag = PyObject_IsSubclass(cls, flag_class());
+  if (is_flag < 0) return false;
+  if (is_flag) Py_XSETREF(plan.flag_type, Py_NewRef(cls));
   if ((plan.kinds & kStrLookup) && (plan.kinds & kIntLookup)) {
     PyErr_Format(PyExc_TypeError, "Enums must contain either all str or all int values - type `%R` is not supported",
                  cls);
@@ -254,27 +267,53 @@ TypePlan *Builder::build_union(PyObject *annotation, PyObject *members) {
 bool Builder::merge(TypePlan &into, TypePlan *from, PyObject *annotation) {
   uint64_t a = into.kinds, b = from->kinds;
   bool ok = true;
+  // Kinds both sides hold that are plain scalars (int | NewType(int)) simply collapse.
+  constexpr uint64_t kCollapsible = kNone | kBool | kInt | kFloat | kStr | kBytes | kByteArray | kMemoryView |
+                                    kDateTime | kDate | kTime | kTimeDelta | kUuid | kDecimal | kAny;
+  uint64_t str_a = a & kStrLike, str_b = b & kStrLike;
+  bool str_conflict = str_a && str_b && !(str_a == kStrLookup && str_b == kStrLookup && !into.str_enum && !from->str_enum) &&
+                      !(str_a == str_b && (str_a & ~kCollapsible) == 0);
+  bool two_str_enums = into.str_enum && from->str_enum;
+  bool int_conflict = ((a & (kInt | kIntLookup)) && (b & (kInt | kIntLookup))) && (into.int_enum || from->int_enum);
+  bool struct_arrays = ((a | b) & (kStructArray | kNamedTuple)) != 0;
+  bool array_conflict = (a & kArrayKinds) && (b & kArrayKinds) &&
+                        !((a & kArrayKinds) == kStructArray && (b & kArrayKinds) == kStructArray);
+  bool object_conflict = (a & kObjectKinds) && (b & kObjectKinds) &&
+                         !((a & kObjectKinds) == kStruct && (b & kObjectKinds) == kStruct);
   if (((a | b) & kCustom) && ((a | b) & ~(kCustom | kNone))) {
     PyErr_Format(PyExc_TypeError,
                  "Type unions containing a custom type may not contain any additional types other than `None` - type "
                  "`%R` is not supported",
                  annotation);
     ok = false;
-  } else if ((a & kStrLike) && (b & kStrLike) && !((a & kStrLike) == kStrLookup && (b & kStrLike) == kStrLookup)) {
+  } else if (two_str_enums) {
+    fail_union(annotation, "str enum type");
+    ok = false;
+  } else if (str_conflict) {
     fail_union(annotation,
                "str-like type (`str`, `Enum`, `Literal[str values]`, `datetime`, `date`, `time`, `timedelta`, `uuid`, "
                "`decimal`, `bytes`, `bytearray`)");
     ok = false;
-  } else if ((a & (kInt | kIntLookup)) && (b & (kInt | kIntLookup)) && !((a & kInt) == 0 && (b & kInt) == 0)) {
+  } else if (int_conflict) {
     fail_union(annotation, "int-like type (`int`, `Enum`, `Literal[int values]`)");
     ok = false;
-  } else if ((a & kArrayKinds) && (b & kArrayKinds) && !((a & kArrayKinds) == kStructArray && (b & kArrayKinds) == kStructArray)) {
-    fail_union(annotation, "array-like type (list, set, tuple)");
+  } else if (array_conflict) {
+    fail_union(annotation, struct_arrays ? "array-like type (`Struct(array_like=True)`, `list`, `set`, `frozenset`, "
+                                           "`tuple`, `NamedTuple`)"
+                                         : "array-like (list, set, tuple) type");
     ok = false;
-  } else if ((a & kObjectKinds) && (b & kObjectKinds) && !((a & kObjectKinds) == kStruct && (b & kObjectKinds) == kStruct)) {
+  } else if (object_conflict) {
     fail_union(annotation, "dict-like type (`Struct`, `dict`, `TypedDict`, `dataclass`)");
     ok = false;
+  } else if (((a & kStruct) && (b & kStructArray)) || ((a & kStructArray) && (b & kStruct))) {
+    PyErr_Format(PyExc_TypeError,
+                 "Type unions may not contain Struct types with `array_like=True` and `array_like=False` - type `%R` "
+                 "is not supported",
+                 annotation);
+    ok = false;
   }
+  into.str_enum |= from->str_enum;
+  into.int_enum |= from->int_enum;
   if (ok && (b & (kStruct | kStructArray)) && (a & (b & (kStruct | kStructArray)))) {
     // Two Structs of the same shape: both must be tagged with the same tag field.
     auto *u = into.struct_union;
@@ -300,6 +339,12 @@ bool Builder::merge(TypePlan &into, TypePlan *from, PyObject *annotation) {
         PyErr_Format(PyExc_TypeError,
                      "If a type union contains multiple Struct types, all Struct types must have the same `tag_field` "
                      "- type `%R` is not supported",
+                     annotation);
+        ok = false;
+      } else if ((PyUnicode_Check(second->tag_value) ? u->int_tags : u->str_tags)) {
+        PyErr_Format(PyExc_TypeError,
+                     "Type unions may not contain Struct types with both `int` and `str` tags - type `%R` is not "
+                     "supported",
                      annotation);
         ok = false;
       } else if (PyDict_Contains(u->by_tag, second->tag_value)) {
@@ -332,8 +377,8 @@ bool Builder::merge(TypePlan &into, TypePlan *from, PyObject *annotation) {
     if (false) {
     untagged:
       PyErr_Format(PyExc_TypeError,
-                   "Type unions may not contain more than one Struct type unless all Structs are tagged - type `%R` is "
-                   "not supported",
+                   "If a type union contains multiple Struct types, all Struct types must be tagged (via `tag` or "
+                   "`tag_field` kwarg) - type `%R` is not supported",
                    annotation);
       ok = false;
     }
@@ -364,6 +409,7 @@ bool Builder::merge(TypePlan &into, TypePlan *from, PyObject *annotation) {
   take(into.object_plan, from->object_plan);
   take(into.owned_object, from->owned_object);
   take(into.custom_type, from->custom_type);
+  take(into.flag_type, from->flag_type);
   if (from->held_class != nullptr && into.held_class == nullptr) std::swap(into.held_class, from->held_class);
   for (PyObject **pair : {&from->int_lookup, &from->str_lookup}) {
     PyObject *&dst = pair == &from->int_lookup ? into.int_lookup : into.str_lookup;

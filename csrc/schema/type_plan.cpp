@@ -34,6 +34,7 @@ void free_plan(TypePlan *plan) noexcept {
   Py_CLEAR(plan->int_lookup);
   Py_CLEAR(plan->str_lookup);
   Py_CLEAR(plan->custom_type);
+  Py_CLEAR(plan->flag_type);
   Py_CLEAR(plan->annotation);
   Py_CLEAR(plan->held_class);
   delete plan;

@@ -110,6 +110,9 @@ struct TypePlan {
   PyObject *int_lookup = nullptr;           // dict int -> member / value
   PyObject *str_lookup = nullptr;           // dict str -> member / value
   PyObject *custom_type = nullptr;          // kCustom
+  bool str_enum = false;                    // an Enum (not a Literal) supplied str_lookup / int_lookup values
+  bool int_enum = false;
+  PyObject *flag_type = nullptr;            // an enum.Flag class: int values missing from int_lookup are tried
   PyObject *annotation = nullptr;           // what the plan was built from
   ObjectPlan *owned_object = nullptr;       // set on the cached root plan of a class: it owns that class's table
   PyObject *held_class = nullptr;           // strong reference keeping a borrowed ObjectPlan's class alive

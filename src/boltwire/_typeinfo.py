@@ -47,8 +47,7 @@ _ARRAYS = {
     collections.abc.Sequence: "list",
     collections.abc.MutableSequence: "list",
     collections.abc.Collection: "list",
-    collections.abc.Iterable: "list",
-    collections.abc.Set: "frozenset",
+    collections.abc.Set: "set",
     collections.abc.MutableSet: "set",
     typing.List: "list",
     typing.Set: "set",
@@ -56,14 +55,17 @@ _ARRAYS = {
     typing.Sequence: "list",
     typing.MutableSequence: "list",
     typing.Collection: "list",
-    typing.Iterable: "list",
-    typing.AbstractSet: "frozenset",
+    typing.AbstractSet: "set",
     typing.MutableSet: "set",
 }
 _MAPPINGS = {dict, collections.abc.Mapping, collections.abc.MutableMapping, typing.Dict, typing.Mapping,
              typing.MutableMapping}
 _UNION_TYPES = (typing.Union, types.UnionType)
 _TypeAliasType = getattr(typing, "TypeAliasType", None)
+_BIG_INT_MESSAGE = (
+    "Integer values > (2**63 - 1) are not currently supported for Enum/Literal/integer tags. "
+    "If you need this feature, please open an issue on GitHub."
+)
 
 
 def _resolve_hints(cls: type) -> dict[str, Any]:
@@ -119,6 +121,8 @@ def _default_entry(default: Any, factory: Any) -> Any:
 
 def _dataclass_fields(cls: type, mapping: dict[Any, Any]) -> tuple[tuple[str, Any, Any], ...]:
     hints = _resolve_hints(cls)
+    if any(isinstance(h, dataclasses.InitVar) for h in hints.values()):
+        raise TypeError("dataclasses with `InitVar` fields are not supported")
     out = []
     for f in dataclasses.fields(cls):
         if not f.init:
@@ -186,6 +190,8 @@ def describe(annotation: Any) -> tuple[Any, ...]:
         return ("annotated", args[0], tuple(args[1:]))
     if origin is typing.Final or t is typing.Final:
         return ("alias", args[0] if args else Any)
+    if origin in (typing.Required, typing.NotRequired):
+        return ("alias", args[0])
     if origin is typing.ClassVar:
         raise TypeError(f"Type '{t!r}' is not supported")
     if origin in _UNION_TYPES:
@@ -198,8 +204,10 @@ def describe(annotation: Any) -> tuple[Any, ...]:
             else:
                 values.append(a)
         for v in values:
-            if v is not None and type(v) not in (int, str) and not isinstance(v, enum.Enum):
-                raise TypeError(f"Literal may only contain None/integers/strings - type `{t!r}` is not supported")
+            if v is not None and type(v) not in (int, str, bool) and not isinstance(v, enum.Enum):
+                raise TypeError(f"Literal may only contain None/booleans/integers/strings - {t!r} is not supported")
+            if type(v) is int and not -(2**63) <= v <= 2**63 - 1:
+                raise NotImplementedError(_BIG_INT_MESSAGE)
         return ("literal", tuple(values))
     if t is tuple or t is typing.Tuple:
         return ("vartuple", Any)
@@ -218,6 +226,12 @@ def describe(annotation: Any) -> tuple[Any, ...]:
     if isinstance(cls, StructMeta):
         return ("struct", cls)
     if isinstance(cls, type) and issubclass(cls, enum.Enum):
+        if not cls.__members__:
+            raise TypeError(f"Enum types must have at least one item, {cls!r} is invalid")
+        for member in cls.__members__.values():
+            if type(member.value) is int or isinstance(member.value, int) and not isinstance(member.value, bool):
+                if not -(2**63) <= member.value <= 2**63 - 1:
+                    raise NotImplementedError(_BIG_INT_MESSAGE)
         return ("enum", cls)
     mapping = _generic_mapping(t)[1]
     if _is_typeddict(cls):
