@@ -1,4 +1,5 @@
 // csrc/module.cpp: PyInit for boltwire._core; registers the types and functions of each layer. Wiring only.
+#include "http/client/http_types.hpp"
 #include "json/decode_entry.hpp"
 #include "json/encoder.hpp"
 #include "py/names.hpp"
@@ -53,7 +54,7 @@ PyMODINIT_FUNC PyInit__core() {
             PyModule_AddObjectRef(module, "NODEFAULT", bs::NoDefault) == 0 &&
             PyModule_AddFunctions(module, bs::struct_function_defs) == 0 &&
             PyModule_AddFunctions(module, boltwire::json::decoder_function_defs) == 0 &&
-            boltwire::json::add_to_module(module);
+            boltwire::json::add_to_module(module) && boltwire::http::client::add_http_types(module);
   Py_XDECREF(struct_class);
   if (!ok) {
     Py_DECREF(module);

@@ -1,0 +1,58 @@
+// csrc/http/client/objects.hpp: layouts of the native objects behind HTTPClient / SyncHTTPClient (_Transport, _Sink, _Call).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "http/engine/completion_queue.hpp"
+#include "http/engine/exchange.hpp"
+#include "http/pool/pool.hpp"
+#include "py/python.hpp"
+
+namespace boltwire::http::client {
+
+struct OriginKey {
+  std::string host, connect_host;
+  std::uint16_t port;
+};
+
+// One client's pools and default timeouts. `pool` is replaced (the old one leaked) in a forked child.
+struct TransportObject {
+  PyObject_HEAD
+  std::shared_ptr<pool::Pool> *pool;
+  pool::PoolLimits *limits;
+  std::vector<OriginKey> *origins;
+  engine::Timeouts timeouts;
+  std::uint64_t max_body;
+  std::uint64_t generation;
+  bool is_async;
+  bool closed;
+};
+
+// The completion queue of one asyncio loop, watched with loop.add_reader(fileno(), drain).
+struct SinkObject {
+  PyObject_HEAD
+  std::shared_ptr<engine::CompletionQueue> *queue;
+  PyObject *create_future;  // the loop's bound create_future
+  std::vector<engine::Exchange *> *batch;
+};
+
+// The Python handle of one async exchange: awaiting it awaits its future; cancel() aborts the request.
+struct CallObject {
+  PyObject_HEAD
+  engine::Exchange *exchange;
+  PyObject *future;
+};
+
+extern PyTypeObject TransportType;
+extern PyTypeObject SinkType;
+extern PyTypeObject CallType;
+
+// Results (results.cpp): the (status, http_version, headers, body, elapsed) tuple, or the exception to raise.
+PyObject *build_result(engine::Exchange &ex);
+PyObject *build_exception(engine::Exchange &ex);
+bool init_results();
+PyObject *set_error_classes(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+
+}  // namespace boltwire::http::client

@@ -1,0 +1,118 @@
+// csrc/http/client/sink_object.cpp: _HttpSink: a loop's completion queue; drain() resolves every ready future.
+#include "http/client/objects.hpp"
+
+namespace boltwire::http::client {
+
+using engine::Exchange;
+
+namespace {
+
+PyObject *g_set_result = nullptr;
+PyObject *g_set_exception = nullptr;
+
+PyObject *Sink_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  PyObject *loop;
+  static const char *kwlist[] = {"loop", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O", const_cast<char **>(kwlist), &loop)) return nullptr;
+  if (g_set_result == nullptr) {
+    g_set_result = PyUnicode_InternFromString("set_result");
+    g_set_exception = PyUnicode_InternFromString("set_exception");
+    if (!g_set_result || !g_set_exception) return nullptr;
+  }
+  PyObject *create_future = PyObject_GetAttrString(loop, "create_future");
+  if (create_future == nullptr) return nullptr;
+  auto *self = reinterpret_cast<SinkObject *>(type->tp_alloc(type, 0));
+  if (self == nullptr) {
+    Py_DECREF(create_future);
+    return nullptr;
+  }
+  self->create_future = create_future;
+  try {
+    self->queue = new std::shared_ptr<engine::CompletionQueue>(std::make_shared<engine::CompletionQueue>());
+    self->batch = new std::vector<Exchange *>();
+  } catch (...) {
+    Py_DECREF(self);
+    return PyErr_NoMemory();
+  }
+  if (!(*self->queue)->ok()) {
+    Py_DECREF(self);
+    return PyErr_SetFromErrno(PyExc_OSError);
+  }
+  return reinterpret_cast<PyObject *>(self);
+}
+
+void Sink_dealloc(SinkObject *self) {
+  Py_XDECREF(self->create_future);
+  delete self->queue;
+  delete self->batch;
+  Py_TYPE(self)->tp_free(reinterpret_cast<PyObject *>(self));
+}
+
+PyObject *Sink_fileno(SinkObject *self, PyObject *) { return PyLong_FromLong((*self->queue)->fd()); }
+
+// Resolves one call's future. Errors from set_result (a future cancelled behind our back) are swallowed.
+void deliver(Exchange *ex) {
+  auto *call = static_cast<CallObject *>(ex->user);
+  if (call == nullptr || ex->cancel_requested.load(std::memory_order_relaxed)) return;
+  ex->user = nullptr;
+  PyObject *future = call->future;
+  PyObject *value;
+  PyObject *method;
+  if (ex->failure == engine::Failure::None) {
+    value = build_result(*ex);
+    method = g_set_result;
+  } else {
+    value = build_exception(*ex);
+    method = g_set_exception;
+  }
+  if (value == nullptr) {
+    // Could not build the result: hand the error itself to the awaiting task.
+    PyObject *type, *exc, *tb;
+    PyErr_Fetch(&type, &exc, &tb);
+    PyErr_NormalizeException(&type, &exc, &tb);
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+    value = exc;
+    method = g_set_exception;
+    if (value == nullptr) return;
+  }
+  PyObject *r = PyObject_CallMethodOneArg(future, method, value);
+  Py_DECREF(value);
+  if (r == nullptr)
+    PyErr_Clear();
+  else
+    Py_DECREF(r);
+}
+
+PyObject *Sink_drain(SinkObject *self, PyObject *) {
+  std::vector<Exchange *> &batch = *self->batch;
+  (*self->queue)->take(batch);
+  for (Exchange *ex : batch) {
+    deliver(ex);
+    ex->drop_ref();
+  }
+  batch.clear();
+  Py_RETURN_NONE;
+}
+
+PyMethodDef Sink_methods[] = {
+    {"fileno", reinterpret_cast<PyCFunction>(Sink_fileno), METH_NOARGS, "The eventfd to watch with add_reader."},
+    {"drain", reinterpret_cast<PyCFunction>(Sink_drain), METH_NOARGS, "Resolve the futures of every finished call."},
+    {},
+};
+
+}  // namespace
+
+PyTypeObject SinkType = [] {
+  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  t.tp_name = "boltwire._core._HttpSink";
+  t.tp_basicsize = sizeof(SinkObject);
+  t.tp_flags = Py_TPFLAGS_DEFAULT;
+  t.tp_new = Sink_new;
+  t.tp_dealloc = reinterpret_cast<destructor>(Sink_dealloc);
+  t.tp_methods = Sink_methods;
+  t.tp_doc = "Completion queue of one event loop (internal).";
+  return t;
+}();
+
+}  // namespace boltwire::http::client

@@ -1,0 +1,104 @@
+"""Resolving response_data_type to a body decoder, and json= values to an encoder, once per type."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable
+
+from boltwire import _core
+from boltwire import json as _bw_json
+
+__all__ = ["resolve_decoder", "encode_json"]
+
+
+def _decode_str(body: bytes) -> str:
+    return body.decode("utf-8")
+
+
+def _checked(kind: type, name: str) -> Callable[[bytes], Any]:
+    decode_any = _core._json_decode_any
+
+    def decode(body: bytes) -> Any:
+        value = decode_any(body)
+        if type(value) is not kind and not isinstance(value, kind):
+            from boltwire._errors import ValidationError
+
+            raise ValidationError(f"Expected `{name}`, got `{type(value).__name__}`")
+        return value
+
+    return decode
+
+
+def _msgspec_decoder(tp: Any) -> Callable[[bytes], Any] | None:
+    msgspec = sys.modules.get("msgspec")
+    if msgspec is None:
+        return None
+    if isinstance(tp, (msgspec.json.Decoder,)):
+        return tp.decode
+    if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
+        return msgspec.json.Decoder(tp).decode
+    return None
+
+
+def _pydantic_decoder(tp: Any) -> Callable[[bytes], Any] | None:
+    pydantic = sys.modules.get("pydantic")
+    if pydantic is None:
+        return None
+    if isinstance(tp, pydantic.TypeAdapter):
+        return tp.validate_json
+    if isinstance(tp, type) and issubclass(tp, pydantic.BaseModel):
+        return tp.model_validate_json
+    return None
+
+
+def resolve_decoder(tp: Any) -> Callable[[bytes], Any] | None:
+    """The callable turning a body into ``tp`` (None means: keep the bytes)."""
+    if tp is bytes:
+        return None
+    if tp is str:
+        return _decode_str
+    if tp is dict:
+        return _checked(dict, "object")
+    if tp is list:
+        return _checked(list, "array")
+    if tp is Any or tp is object:
+        return _core._json_decode_any
+    found = _msgspec_decoder(tp) or _pydantic_decoder(tp)
+    if found is not None:
+        return found
+    decoder_cls = getattr(_bw_json, "Decoder", None)
+    if decoder_cls is not None:
+        try:
+            return decoder_cls(tp).decode
+        except TypeError:
+            raise
+        except Exception:
+            pass
+    decode = getattr(_bw_json, "decode", None)
+    if decode is not None:
+        def typed(body: bytes, _decode: Any = decode, _tp: Any = tp) -> Any:
+            return _decode(body, type=_tp)
+
+        return typed
+    raise TypeError(f"unsupported response_data_type: {tp!r}")
+
+
+def _json_encoder_for(tp: type) -> Callable[[Any], bytes]:
+    msgspec = sys.modules.get("msgspec")
+    if msgspec is not None and issubclass(tp, msgspec.Struct):
+        return msgspec.json.encode
+    pydantic = sys.modules.get("pydantic")
+    if pydantic is not None and issubclass(tp, pydantic.BaseModel):
+        return lambda obj: obj.model_dump_json().encode()
+    return _bw_json.encode
+
+
+_ENCODERS: dict[type, Callable[[Any], bytes]] = {}
+
+
+def encode_json(obj: Any) -> bytes:
+    tp = type(obj)
+    enc = _ENCODERS.get(tp)
+    if enc is None:
+        enc = _ENCODERS[tp] = _json_encoder_for(tp)
+    return enc(obj)
