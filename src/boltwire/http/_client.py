@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import os
 import re
 from typing import Any, Mapping
 from urllib.parse import quote, urlencode, urlsplit
@@ -353,11 +354,13 @@ class HTTPClient(_ClientBase):
         loop.add_reader(sink.fileno(), sink.drain)
         self._sink = sink
         self._loop = loop
+        self._pid = os.getpid()
 
     def _unbind(self) -> None:
         if self._sink is not None:
             try:
-                if not self._loop.is_closed():
+                # In a forked child the old loop's epoll set is shared with the parent: leave it alone.
+                if self._pid == os.getpid() and not self._loop.is_closed():
                     self._loop.remove_reader(self._sink.fileno())
             except Exception:  # the loop may be gone (fork, closed loop)
                 pass
