@@ -35,7 +35,11 @@ struct SinkObject {
   PyObject_HEAD
   std::shared_ptr<engine::CompletionQueue> *queue;
   PyObject *create_future;  // the loop's bound create_future
+  PyObject *call_soon;      // the loop's bound call_soon
   std::vector<engine::Exchange *> *batch;
+  // Submissions of this loop iteration, handed to the engine together by one call_soon(flush) callback: one lock
+  // and at most one wakeup per batch instead of one per request.
+  std::vector<engine::Exchange *> *pending;
 };
 
 // The Python handle of one async exchange: awaiting it awaits its future; cancel() aborts the request.
@@ -53,6 +57,8 @@ extern PyTypeObject CallType;
 PyObject *build_result(engine::Exchange &ex);
 PyObject *build_exception(engine::Exchange &ex);
 bool init_results();
+// Queues `ex` (one engine reference) on the sink; schedules the flush when the batch was empty.
+bool sink_enqueue(SinkObject *sink, engine::Exchange *ex);
 PyObject *set_error_classes(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 
 }  // namespace boltwire::http::client

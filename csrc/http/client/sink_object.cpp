@@ -1,5 +1,6 @@
 // csrc/http/client/sink_object.cpp: _HttpSink: a loop's completion queue; drain() resolves every ready future.
 #include "http/client/objects.hpp"
+#include "http/engine/engine.hpp"
 
 namespace boltwire::http::client {
 
@@ -21,15 +22,23 @@ PyObject *Sink_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   }
   PyObject *create_future = PyObject_GetAttrString(loop, "create_future");
   if (create_future == nullptr) return nullptr;
-  auto *self = reinterpret_cast<SinkObject *>(type->tp_alloc(type, 0));
-  if (self == nullptr) {
+  PyObject *call_soon = PyObject_GetAttrString(loop, "call_soon");
+  if (call_soon == nullptr) {
     Py_DECREF(create_future);
     return nullptr;
   }
+  auto *self = reinterpret_cast<SinkObject *>(type->tp_alloc(type, 0));
+  if (self == nullptr) {
+    Py_DECREF(create_future);
+    Py_DECREF(call_soon);
+    return nullptr;
+  }
   self->create_future = create_future;
+  self->call_soon = call_soon;
   try {
     self->queue = new std::shared_ptr<engine::CompletionQueue>(std::make_shared<engine::CompletionQueue>());
     self->batch = new std::vector<Exchange *>();
+    self->pending = new std::vector<Exchange *>();
   } catch (...) {
     Py_DECREF(self);
     return PyErr_NoMemory();
@@ -41,10 +50,31 @@ PyObject *Sink_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   return reinterpret_cast<PyObject *>(self);
 }
 
+// Hands every pending submission to the engine (one lock, at most one wakeup).
+bool flush_pending(SinkObject *self) {
+  std::vector<Exchange *> &pending = *self->pending;
+  if (pending.empty()) return true;
+  const char *error = nullptr;
+  engine::Engine *e = engine::engine_instance(error);
+  if (e == nullptr) {
+    PyErr_Format(PyExc_RuntimeError, "%s", error);
+    return false;
+  }
+  engine::engine_submit_batch(e, pending.data(), pending.size());
+  pending.clear();
+  return true;
+}
+
 void Sink_dealloc(SinkObject *self) {
+  if (self->pending != nullptr) {
+    for (Exchange *ex : *self->pending) ex->cancel_requested.store(true, std::memory_order_relaxed);
+    if (!flush_pending(self)) PyErr_Clear();
+  }
   Py_XDECREF(self->create_future);
+  Py_XDECREF(self->call_soon);
   delete self->queue;
   delete self->batch;
+  delete self->pending;
   Py_TYPE(self)->tp_free(reinterpret_cast<PyObject *>(self));
 }
 
@@ -95,13 +125,47 @@ PyObject *Sink_drain(SinkObject *self, PyObject *) {
   Py_RETURN_NONE;
 }
 
+PyObject *Sink_flush(SinkObject *self, PyObject *) {
+  if (!flush_pending(self)) return nullptr;
+  Py_RETURN_NONE;
+}
+
+PyObject *g_flush_method = nullptr;  // bound lookups avoided: call_soon(Sink.flush, sink)
+
 PyMethodDef Sink_methods[] = {
+    {"flush", reinterpret_cast<PyCFunction>(Sink_flush), METH_NOARGS, "Hand queued submissions to the engine."},
     {"fileno", reinterpret_cast<PyCFunction>(Sink_fileno), METH_NOARGS, "The eventfd to watch with add_reader."},
     {"drain", reinterpret_cast<PyCFunction>(Sink_drain), METH_NOARGS, "Resolve the futures of every finished call."},
     {},
 };
 
 }  // namespace
+
+bool sink_enqueue(SinkObject *sink, Exchange *ex) {
+  std::vector<Exchange *> &pending = *sink->pending;
+  try {
+    pending.push_back(ex);
+  } catch (...) {
+    PyErr_NoMemory();
+    return false;
+  }
+  if (pending.size() > 1) return true;
+  if (g_flush_method == nullptr) {
+    g_flush_method = PyObject_GetAttrString(reinterpret_cast<PyObject *>(&SinkType), "flush");
+    if (g_flush_method == nullptr) {
+      pending.pop_back();
+      return false;
+    }
+  }
+  PyObject *args[] = {g_flush_method, reinterpret_cast<PyObject *>(sink)};
+  PyObject *handle = PyObject_Vectorcall(sink->call_soon, args, 2, nullptr);
+  if (handle == nullptr) {
+    pending.pop_back();
+    return false;
+  }
+  Py_DECREF(handle);
+  return true;
+}
 
 PyTypeObject SinkType = [] {
   PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};

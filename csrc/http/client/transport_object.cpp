@@ -142,9 +142,6 @@ PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssiz
   if (BW_UNLIKELY(nargs != 6 || !PyObject_TypeCheck(args[0], &SinkType)))
     return PyErr_Format(PyExc_TypeError, "submit(sink, origin, method, head, body, timeout)");
   auto *sink = reinterpret_cast<SinkObject *>(args[0]);
-  const char *error = nullptr;
-  engine::Engine *e = engine::engine_instance(error);
-  if (e == nullptr) return PyErr_Format(PyExc_RuntimeError, "%s", error);
   Exchange *ex = make_exchange(self, args + 1, nargs - 1);
   if (ex == nullptr) return nullptr;
   PyObject *future = PyObject_CallNoArgs(sink->create_future);
@@ -164,7 +161,12 @@ PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssiz
   ex->sink = *sink->queue;
   ex->refs.store(2, std::memory_order_relaxed);  // the call's and the engine's
   ex->start_ns = engine::now_ns();
-  engine::engine_submit(e, ex);
+  if (!sink_enqueue(sink, ex)) {
+    ex->user = nullptr;
+    ex->drop_ref();  // the engine's, never handed over
+    Py_DECREF(call);
+    return nullptr;
+  }
   return reinterpret_cast<PyObject *>(call);
 }
 

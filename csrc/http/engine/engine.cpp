@@ -44,6 +44,7 @@ class Engine {
  public:
   bool start(const char *&error);
   void submit(Exchange *ex);
+  void submit_batch(Exchange *const *exchanges, std::size_t count);
   void cancel(Exchange *ex);
   void close_pool(std::shared_ptr<pool::Pool> pool);
 
@@ -145,6 +146,13 @@ void engine_submit(Engine *engine, Exchange *ex) noexcept {
     std::terminate();
   }
 }
+void engine_submit_batch(Engine *engine, Exchange *const *exchanges, std::size_t count) noexcept {
+  try {
+    engine->submit_batch(exchanges, count);
+  } catch (...) {
+    std::terminate();
+  }
+}
 void engine_cancel(Engine *engine, Exchange *ex) noexcept {
   try {
     engine->cancel(ex);
@@ -196,6 +204,10 @@ void Engine::push_command(auto &&fn) {
 
 void Engine::submit(Exchange *ex) {
   push_command([&] { inbox_.push_back(ex); });
+}
+
+void Engine::submit_batch(Exchange *const *exchanges, std::size_t count) {
+  push_command([&] { inbox_.insert(inbox_.end(), exchanges, exchanges + count); });
 }
 
 void Engine::cancel(Exchange *ex) {

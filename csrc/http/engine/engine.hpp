@@ -25,6 +25,8 @@ std::uint64_t fork_generation() noexcept;
 
 // Hands `ex` (with one reference for the engine, already added) to the engine.
 void engine_submit(Engine *engine, Exchange *ex) noexcept;
+// Hands a batch of exchanges (one engine reference each) over with one lock and at most one wakeup.
+void engine_submit_batch(Engine *engine, Exchange *const *exchanges, std::size_t count) noexcept;
 // Asks the engine to abort `ex` if it is still in flight (ex.cancel_requested is set first).
 void engine_cancel(Engine *engine, Exchange *ex) noexcept;
 // Closes a pool on the engine thread: idle connections closed, waiters failed with Closed.
