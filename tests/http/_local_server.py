@@ -8,6 +8,7 @@ Each connection gets a thread; the request path picks the behaviour, so a test c
   /chunked              a chunked body with a trailer          /multi           repeated Set-Cookie fields
   /malformed            bytes that are not HTTP               /echo            JSON of method, target, headers, body
   /noread               never read the request body (the client's writes stall)
+  /early                answer before reading the request body, then read it
 Counters (connections, peak concurrent connections, requests, peak requests in progress) let tests see reuse and limits.
 """
 
@@ -113,6 +114,15 @@ class LocalServer:
                 if path == "/noread":
                     self.stopping.wait(10)
                     return
+                if path == "/early":  # answer first, then read (and drop) the body: keep-alive stays in sync
+                    conn.sendall(self._response(200, b'"early"'))
+                    while len(buf) < length:
+                        data = conn.recv(65536)
+                        if not data:
+                            return
+                        buf += data
+                    buf = buf[length:]
+                    continue
                 while len(buf) < length:
                     data = conn.recv(65536)
                     if not data:

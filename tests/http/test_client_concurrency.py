@@ -6,6 +6,7 @@ import asyncio
 import os
 import random
 import threading
+import time
 
 import pytest
 
@@ -168,3 +169,35 @@ def test_fork_with_open_async_client_and_live_loop(server):
         loop.run_until_complete(client.aclose())
     finally:
         loop.close()
+
+
+def test_response_before_request_body_is_read(server):
+    # The answer arrives while the client is still writing its 8 MiB body: it must be read once writing ends.
+    body = b"y" * (8 * 1024 * 1024)
+
+    async def main():
+        async with HTTPClient(base_url=server.url, read_timeout=5) as client:
+            r = await client.post("/early", content=body)
+            assert r.data == b'"early"'
+            return (await client.get("/json")).status
+
+    start = time.monotonic()
+    assert asyncio.run(asyncio.wait_for(main(), 20)) == 200
+    assert time.monotonic() - start < 4
+    with SyncHTTPClient(base_url=server.url, read_timeout=5) as client:
+        assert client.post("/early", content=body).data == b'"early"'
+
+
+def test_aclose_fails_requests_in_flight(server):
+    from boltwire import HTTPTransportError
+
+    async def main():
+        client = HTTPClient(base_url=server.url)
+        await client.__aenter__()
+        task = asyncio.ensure_future(client.get("/hang"))
+        await asyncio.sleep(0.1)
+        await client.aclose()
+        with pytest.raises(HTTPTransportError, match="closed"):
+            await task
+
+    asyncio.run(asyncio.wait_for(main(), 10))

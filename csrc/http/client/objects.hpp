@@ -40,6 +40,7 @@ struct SinkObject {
   // Submissions of this loop iteration, handed to the engine together by one call_soon(flush) callback: one lock
   // and at most one wakeup per batch instead of one per request.
   std::vector<engine::Exchange *> *pending;
+  Py_ssize_t outstanding;  // submitted and not yet drained
 };
 
 // The Python handle of one async exchange: awaiting it awaits its future; cancel() aborts the request.

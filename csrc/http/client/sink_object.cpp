@@ -117,6 +117,7 @@ void deliver(Exchange *ex) {
 PyObject *Sink_drain(SinkObject *self, PyObject *) {
   std::vector<Exchange *> &batch = *self->batch;
   (*self->queue)->take(batch);
+  self->outstanding -= static_cast<Py_ssize_t>(batch.size());
   for (Exchange *ex : batch) {
     deliver(ex);
     ex->drop_ref();
@@ -124,6 +125,8 @@ PyObject *Sink_drain(SinkObject *self, PyObject *) {
   batch.clear();
   Py_RETURN_NONE;
 }
+
+PyObject *Sink_outstanding(SinkObject *self, PyObject *) { return PyLong_FromSsize_t(self->outstanding); }
 
 PyObject *Sink_flush(SinkObject *self, PyObject *) {
   if (!flush_pending(self)) return nullptr;
@@ -134,6 +137,8 @@ PyObject *g_flush_method = nullptr;  // bound lookups avoided: call_soon(Sink.fl
 
 PyMethodDef Sink_methods[] = {
     {"flush", reinterpret_cast<PyCFunction>(Sink_flush), METH_NOARGS, "Hand queued submissions to the engine."},
+    {"outstanding", reinterpret_cast<PyCFunction>(Sink_outstanding), METH_NOARGS,
+     "Calls submitted through this sink and not yet drained."},
     {"fileno", reinterpret_cast<PyCFunction>(Sink_fileno), METH_NOARGS, "The eventfd to watch with add_reader."},
     {"drain", reinterpret_cast<PyCFunction>(Sink_drain), METH_NOARGS, "Resolve the futures of every finished call."},
     {},
@@ -149,11 +154,13 @@ bool sink_enqueue(SinkObject *sink, Exchange *ex) {
     PyErr_NoMemory();
     return false;
   }
+  ++sink->outstanding;
   if (pending.size() > 1) return true;
   if (g_flush_method == nullptr) {
     g_flush_method = PyObject_GetAttrString(reinterpret_cast<PyObject *>(&SinkType), "flush");
     if (g_flush_method == nullptr) {
       pending.pop_back();
+      --sink->outstanding;
       return false;
     }
   }
@@ -161,6 +168,7 @@ bool sink_enqueue(SinkObject *sink, Exchange *ex) {
   PyObject *handle = PyObject_Vectorcall(sink->call_soon, args, 2, nullptr);
   if (handle == nullptr) {
     pending.pop_back();
+    --sink->outstanding;
     return false;
   }
   Py_DECREF(handle);

@@ -260,6 +260,15 @@ void Engine::run() {
     for (auto &p : work_closing_) {
       p->close(discard_);
       dispose(discard_);
+      for (Exchange *ex = inflight_; ex != nullptr;) {
+        Exchange *next = ex->next;
+        if (ex->pool == p) {
+          release_conn(ex, false);
+          ex->fail(Failure::Closed, "the client was closed while the request was in flight");
+          complete(ex);
+        }
+        ex = next;
+      }
       waiters_dirty_ = true;
     }
     if (now_ >= next_check_) sweep();
@@ -447,10 +456,12 @@ void Engine::do_write(Exchange *ex) {
     return;
   }
   set_phase(ex, Phase::Reading);
+  if (c->readable) do_read(ex);  // the response (or EOF) arrived while we were still writing: no new edge will come
 }
 
 void Engine::do_read(Exchange *ex) {
   Connection *c = ex->conn;
+  c->readable = false;
   for (;;) {
     std::size_t got = 0;
     int error = 0;
@@ -483,6 +494,7 @@ void Engine::on_event(Connection *c, std::uint32_t events) {
     }
     return;
   }
+  if (ex->phase != Phase::Reading && (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP))) c->readable = true;
   switch (ex->phase) {
     case Phase::Connecting:
       if (events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) {

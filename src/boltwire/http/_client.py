@@ -369,8 +369,14 @@ class HTTPClient(_ClientBase):
 
     async def aclose(self) -> None:
         if self._transport is not None:
-            self._transport.close()
+            self._transport.close()  # the engine fails requests still in flight with HTTPTransportError
             self._transport = None
+            sink = self._sink
+            if sink is not None and self._loop is _get_running_loop():
+                for _ in range(1000):  # let their tasks see the error (bounded: 1 s)
+                    if not sink.outstanding():
+                        break
+                    await asyncio.sleep(0.001)
         self._unbind()
 
     def _call(self, method: str, url: str, params: Any, headers: Any, json: Any, content: Any, data: Any,
@@ -390,6 +396,7 @@ class HTTPClient(_ClientBase):
     async def request(self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
                       content: Any = None, data: Any = None, timeout: float | None = None,
                       error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        method = method.upper()
         call, full = self._call(method, url, params, headers, json, content, data, timeout)
         try:
             result = await call
@@ -478,6 +485,7 @@ class SyncHTTPClient(_ClientBase):
         t = self._transport
         if t is None:
             raise RuntimeError("the client is not open; use it as `with SyncHTTPClient() as client`")
+        method = method.upper()
         if (params is None and headers is None and json is None and content is None and data is None
                 and method not in ("POST", "PUT", "PATCH")):
             route = self._routes.get((method, url)) or self._route(method, url)
