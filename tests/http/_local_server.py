@@ -204,6 +204,26 @@ class LocalServer:
             conn.sendall(self._response(200, b'{"x":1,"y":2}'))
         elif path == "/points":
             conn.sendall(self._response(200, b'[{"x":1,"y":2},{"x":3,"y":4}]'))
+        elif path == "/big":
+            n = int(query.get("n", "1000000"))
+            conn.sendall(self._response(200, bytes(range(256)) * (n // 256) + b"z" * (n % 256)))
+        elif path == "/bigchunked":
+            n, size = int(query.get("n", "100")), int(query.get("size", "10000"))
+            conn.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+            for _ in range(n):
+                conn.sendall(b"%x\r\n" % size + b"c" * size + b"\r\n")
+            conn.sendall(b"0\r\n\r\n")
+        elif path == "/http10":
+            conn.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil close")
+            return False
+        elif path == "/interim":
+            conn.sendall(b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n"
+                         + self._response(201, b"made"))
+        elif path == "/nocontent":
+            conn.sendall(b"HTTP/1.1 204 No Content\r\nX-A: 1\r\n\r\n")
+        elif path == "/truncated":
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly this")
+            return False
         elif path == "/text":
             conn.sendall(self._response(200, "héllo".encode(), content_type="text/plain; charset=utf-8"))
         elif path == "/head-only":

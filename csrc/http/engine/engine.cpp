@@ -470,8 +470,7 @@ void Engine::do_read(Exchange *ex) {
       ex->last_io_ns = now_;
       FeedResult fr = feed_response(*ex, std::string_view(buffer_, got));
       if (fr != FeedResult::NeedMore) return finish_io(ex, fr);
-      if (got < sizeof buffer_) return;  // drained; edge-triggered epoll reports the next bytes
-      continue;
+      continue;  // edge-triggered: read until EAGAIN (or EOF, which may have come with this very edge)
     }
     if (r == IoResult::WouldBlock) return;
     if (r == IoResult::Eof) {
