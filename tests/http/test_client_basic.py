@@ -210,3 +210,29 @@ def test_error_for_status_default_and_off(server):
         assert client.get("/status/500").status == 500
         with pytest.raises(HTTPResponseError):
             client.get("/status/500", error_for_status=True)
+
+
+def _has_ipv6_loopback() -> bool:
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _has_ipv6_loopback(), reason="no IPv6 loopback on this machine")
+def test_ipv6_loopback():
+    with LocalServer("::1") as v6:
+        with SyncHTTPClient() as client:
+            r = client.get(v6.url + "/echo", response_data_type=dict)
+            assert r.status == 200
+            assert dict((k.lower(), v) for k, v in r.data["headers"])["host"] == f"[::1]:{v6.port}"
+
+        async def main():
+            async with HTTPClient(base_url=v6.url) as client:
+                return (await client.get("/json")).data
+
+        assert run(main()) == PAYLOAD

@@ -86,6 +86,7 @@ bool connect_new(Exchange &ex) {
     last_error = error;
   }
   drop(ex, false);
+  ex.pool->forget_addresses(ex.origin);
   ex.fail(Failure::Connect, describe_errno("connect failed", last_error));
   return false;
 }

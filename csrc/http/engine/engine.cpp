@@ -431,6 +431,7 @@ void Engine::try_connect(Exchange *ex, int last_error) {
     if (r == IoResult::Ok) on_connected(ex);
     return;
   }
+  ex->pool->forget_addresses(ex->origin);
   io_failure(ex, Failure::Connect, describe_errno("connect failed", last_error));
 }
 

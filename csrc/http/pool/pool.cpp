@@ -173,6 +173,11 @@ void Pool::store_addresses(std::uint32_t id, const std::vector<conn::SocketAddre
   o.resolved = true;
 }
 
+void Pool::forget_addresses(std::uint32_t id) {
+  std::lock_guard lock(mutex_);
+  origins_[id]->resolved = false;
+}
+
 Pool::Stats Pool::stats() {
   std::lock_guard lock(mutex_);
   Stats s;

@@ -81,6 +81,8 @@ class Pool {
   // Copies the origin's cached addresses; false when not resolved yet.
   bool cached_addresses(std::uint32_t origin, std::vector<conn::SocketAddress> &out);
   void store_addresses(std::uint32_t origin, const std::vector<conn::SocketAddress> &addresses);
+  // Every address failed: resolve again next time (DNS may have moved the service).
+  void forget_addresses(std::uint32_t origin);
 
   struct Stats {
     std::size_t open = 0, idle = 0;

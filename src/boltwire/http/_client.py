@@ -188,6 +188,11 @@ class _ClientBase:
             port = parts.port or 80
         except ValueError:
             raise ValueError(f"invalid port in URL: {url!r}") from None
+        if not host.isascii():
+            try:
+                host = host.encode("idna").decode("ascii")
+            except UnicodeError:
+                raise ValueError(f"invalid host in URL: {url!r}") from None
         host_header = f"[{host}]" if ":" in host else host
         if port != 80:
             host_header = f"{host_header}:{port}"
