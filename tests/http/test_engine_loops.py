@@ -79,3 +79,34 @@ def test_uvloop_cancellation(server):
             return all(r.status == 200 for r in rs)
 
     assert uvloop.run(asyncio.wait_for(main(), 20))
+
+
+def test_staggered_timeouts_fire_each_on_time(server):
+    import time
+
+    from boltwire import HTTPTimeoutError
+
+    async def one(timeout: float) -> float:
+        start = time.monotonic()
+        with pytest.raises(HTTPTimeoutError) as info:
+            await client_ref[0].get("/hang", timeout=timeout)
+        assert info.value.kind == "total"
+        return time.monotonic() - start
+
+    client_ref: list[HTTPClient] = []
+
+    async def main():
+        async with HTTPClient(base_url=server.url) as client:
+            client_ref.append(client)
+            timeouts = [0.1 + 0.05 * (i % 6) for i in range(24)]
+            hangs = [asyncio.ensure_future(one(t)) for t in timeouts]
+            ok = await asyncio.gather(*[client.get("/json") for _ in range(50)])  # unaffected meanwhile
+            waited = await asyncio.gather(*hangs)
+            assert all(r.status == 200 for r in ok)
+            for t, w in zip(timeouts, waited):
+                assert t - 0.01 <= w < t + 1.0, (t, w)
+            await asyncio.sleep(0.05)
+            open_, idle = client._stats()
+            assert open_ == idle  # every timed-out connection was closed
+
+    asyncio.run(asyncio.wait_for(main(), 20))
