@@ -13,6 +13,7 @@ using conn::IoResult;
 namespace {
 
 thread_local char t_buffer[64 * 1024];
+constexpr std::int64_t kPeekAfterIdleNs = 100'000'000;  // 100 ms
 
 // Waits for `events` on ex.conn until the phase deadline. False (with the failure set) on timeout.
 bool wait_for(Exchange &ex, short events) {
@@ -99,8 +100,20 @@ bool attempt(Exchange &ex) {
   Failure which;
   std::int64_t deadline = phase_deadline(ex, which);
   std::vector<Connection *> discard;
-  pool::Checkout c = ex.pool->checkout_blocking(ex.origin, ex.fresh, deadline, discard);
-  for (Connection *d : discard) delete d;
+  pool::Checkout c;
+  for (;;) {
+    c = ex.pool->checkout_blocking(ex.origin, ex.fresh, deadline, discard);
+    for (Connection *d : discard) delete d;
+    discard.clear();
+    // A connection idle for a while may have been closed by the server: peek (one cheap syscall) before using it,
+    // so that the request is not even sent on it. Hot connections skip the check; the retry covers the race.
+    if (c.kind != pool::CheckoutKind::Idle || now_ns() - c.connection->idle_since_ns < kPeekAfterIdleNs ||
+        c.connection->looks_alive())
+      break;
+    ex.pool->release(c.connection, false, now_ns(), discard);
+    for (Connection *d : discard) delete d;
+    discard.clear();
+  }
   switch (c.kind) {
     case pool::CheckoutKind::Closed:
       ex.fail(Failure::Closed, "the client is closed");
