@@ -121,9 +121,10 @@ def test_sync_request_sent_on_a_just_closed_connection_is_retried(server):
     # Reused within 100 ms the connection is not peeked at: the request goes out on a socket the server is
     # closing, and the EOF/reset without a response byte makes the client send it again on a fresh connection.
     with SyncHTTPClient(base_url=server.url) as client:
+        assert client.get("/json").status == 200
         for _ in range(5):
             before = server.connections
-            assert client.get("/close").status == 200
+            assert client.get("/close").status == 200  # on the pooled connection
             time.sleep(0.06)
             assert client.get("/json").status == 200
             assert server.connections == before + 1
