@@ -236,3 +236,11 @@ def test_ipv6_loopback():
                 return (await client.get("/json")).data
 
         assert run(main()) == PAYLOAD
+
+
+def test_relative_urls_join_base_path(server):
+    with SyncHTTPClient(base_url=server.url + "/base/") as client:
+        assert client.get("echo", response_data_type=dict).data["target"] == "/base/echo"
+        assert client.get("/echo?x=http://a/b", response_data_type=dict).data["target"] == "/base/echo?x=http://a/b"
+        assert client.get("/echo#frag", response_data_type=dict).data["target"] == "/base/echo"
+        assert client.get("/sp ace/é", error_for_status=False).url == server.url + "/base/sp%20ace/%C3%A9"

@@ -209,7 +209,8 @@ class _ClientBase:
     def _route(self, method: str, url: str) -> _Route:
         if not isinstance(url, str):
             raise TypeError(f"url must be str, got {type(url).__name__}")
-        if url.startswith(("http://", "https://", "HTTP://", "HTTPS://")) or "://" in url:
+        scheme_end = url.find("://")
+        if scheme_end > 0 and url[:scheme_end].isalpha():
             parts = urlsplit(url)
             host, port, host_header, path = self._split_origin(parts, url)
             target = quote(path or "/", safe=_SAFE_PATH)
@@ -220,7 +221,7 @@ class _ClientBase:
             if self._base is None:
                 raise ValueError(f"relative URL {url!r} needs base_url")
             host, port, host_header, base_path = self._base
-            path, _, query = url.partition("?")
+            path, _, query = url.partition("#")[0].partition("?")
             if path:
                 path = base_path.rstrip("/") + "/" + path.lstrip("/")
             else:
