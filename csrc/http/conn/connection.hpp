@@ -50,6 +50,7 @@ class Connection {
   void *pool = nullptr;          // the pool that counts it
   bool registered = false;       // in the engine's epoll set
   bool dead = false;             // closed, waiting to be freed at a safe point
+  bool watching_out = false;     // EPOLLOUT is in its epoll interest set (connecting, or a write that blocked)
   bool readable = false;         // a readable edge arrived while the engine was not reading (early response)
 
  private:

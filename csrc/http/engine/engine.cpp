@@ -65,6 +65,7 @@ class Engine {
   bool stale_retry(Exchange *ex);
   void release_conn(Exchange *ex, bool reusable);
   void destroy(Connection *c);
+  void watch_out(Connection *c, bool on);
   void dispose(std::vector<Connection *> &discard);
   void complete(Exchange *ex);
   void note_deadline(Exchange *ex);
@@ -428,6 +429,7 @@ void Engine::try_connect(Exchange *ex, int last_error) {
       continue;
     }
     c->registered = true;
+    c->watching_out = true;
     if (r == IoResult::Ok) on_connected(ex);
     return;
   }
@@ -452,10 +454,11 @@ void Engine::do_write(Exchange *ex) {
       ex->last_io_ns = now_;
       continue;
     }
-    if (r == IoResult::WouldBlock) return;
+    if (r == IoResult::WouldBlock) return watch_out(c, true);
     io_failure(ex, Failure::Io, describe_errno("write failed", error));
     return;
   }
+  if (c->watching_out) watch_out(c, false);  // writability edges (ACKs) would only wake us for nothing
   set_phase(ex, Phase::Reading);
   if (c->readable) do_read(ex);  // the response (or EOF) arrived while we were still writing: no new edge will come
 }
@@ -554,6 +557,14 @@ void Engine::release_conn(Exchange *ex, bool reusable) {
   if (!ex->pool->release(c, reusable, now_, discard_)) waiters_dirty_ = true;
   else if (!waiters_.empty()) waiters_dirty_ = true;
   dispose(discard_);
+}
+
+void Engine::watch_out(Connection *c, bool on) {
+  if (c->watching_out == on || !c->registered) return;
+  epoll_event ev{};
+  ev.events = EPOLLIN | EPOLLRDHUP | EPOLLET | (on ? EPOLLOUT : 0u);
+  ev.data.ptr = c;
+  if (::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, c->fd(), &ev) == 0) c->watching_out = on;
 }
 
 void Engine::destroy(Connection *c) {
