@@ -135,3 +135,10 @@ def test_urls_rejected():
             client.get("ftp://127.0.0.1/")
         with pytest.raises(ValueError):
             client.request("BAD METHOD", "http://127.0.0.1:1/")
+
+
+@pytest.mark.parametrize("url", ["http://a b/", "http://a\r\nb/", "http://[::1/", "http://h:99999/"])
+def test_bad_hosts_rejected_before_sending(url):
+    with SyncHTTPClient() as client:
+        with pytest.raises(ValueError):
+            client.get(url)

@@ -30,6 +30,8 @@ _CancelledError = asyncio.CancelledError
 
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+\Z")
 _BAD_VALUE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+_HOST = re.compile(r"[A-Za-z0-9.\-_~!$&'()*+,;=%:]+\Z")  # reg-name or IP literal (RFC 3986 §3.2.2)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _MANAGED = frozenset({"host", "content-length", "transfer-encoding"})
 _SAFE_PATH = "/:@!$&'()*+,;=-._~%"
 _SAFE_QUERY = _SAFE_PATH + "?"
@@ -193,6 +195,8 @@ class _ClientBase:
                 host = host.encode("idna").decode("ascii")
             except UnicodeError:
                 raise ValueError(f"invalid host in URL: {url!r}") from None
+        if not _HOST.match(host):
+            raise ValueError(f"invalid host in URL: {url!r}")
         host_header = f"[{host}]" if ":" in host else host
         if port != 80:
             host_header = f"{host_header}:{port}"
@@ -209,6 +213,8 @@ class _ClientBase:
     def _route(self, method: str, url: str) -> _Route:
         if not isinstance(url, str):
             raise TypeError(f"url must be str, got {type(url).__name__}")
+        if _CONTROL.search(url):
+            raise ValueError(f"URL has a control character (CR, LF, NUL, ...): {url!r}")
         scheme_end = url.find("://")
         if scheme_end > 0 and url[:scheme_end].isalpha():
             parts = urlsplit(url)
