@@ -121,3 +121,20 @@ def test_pool_timeout_async(server):
             assert (await client.get("/json")).status == 200
 
     asyncio.run(asyncio.wait_for(main(), 10))
+
+
+def test_ctrl_c_interrupts_a_blocking_request(server):
+    import os
+    import signal
+    import threading
+
+    with SyncHTTPClient(base_url=server.url, timeout=None) as client:
+        timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        start = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            client.get("/hang")  # no timeout at all: only the signal ends it
+        assert time.monotonic() - start < 2
+        timer.join()
+        assert client._stats() == (0, 0)  # the interrupted connection was closed
+        assert client.get("/json").status == 200

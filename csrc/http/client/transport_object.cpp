@@ -170,14 +170,27 @@ PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssiz
   return reinterpret_cast<PyObject *>(call);
 }
 
+// Runs pending signal handlers from inside a blocking request (GIL taken for the check only). True when one
+// raised (KeyboardInterrupt): the exception stays set for send() to return.
+bool check_signals(void *) {
+  PyGILState_STATE state = PyGILState_Ensure();
+  bool raised = PyErr_CheckSignals() != 0;
+  PyGILState_Release(state);
+  return raised;
+}
+
 PyObject *Transport_send(TransportObject *self, PyObject *const *args, Py_ssize_t nargs) {
   Exchange *ex = make_exchange(self, args, nargs);
   if (ex == nullptr) return nullptr;
+  ex->interrupted = check_signals;
   Py_BEGIN_ALLOW_THREADS
   engine::run_blocking(*ex);
   Py_END_ALLOW_THREADS
   PyObject *result;
-  if (ex->failure == engine::Failure::None) {
+  if (ex->failure == engine::Failure::Interrupted) {
+    if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+    result = nullptr;
+  } else if (ex->failure == engine::Failure::None) {
     result = build_result(*ex);
   } else {
     PyObject *exc = build_exception(*ex);

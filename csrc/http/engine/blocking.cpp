@@ -15,6 +15,14 @@ namespace {
 thread_local char t_buffer[64 * 1024];
 constexpr std::int64_t kPeekAfterIdleNs = 100'000'000;  // 100 ms
 
+constexpr int kInterruptSliceMs = 100;
+
+bool interrupted(Exchange &ex) {
+  if (ex.interrupted == nullptr || !ex.interrupted(ex.interrupt_arg)) return false;
+  ex.fail(Failure::Interrupted, "interrupted");
+  return true;
+}
+
 // Waits for `events` on ex.conn until the phase deadline. False (with the failure set) on timeout.
 bool wait_for(Exchange &ex, short events) {
   Failure which;
@@ -32,9 +40,12 @@ bool wait_for(Exchange &ex, short events) {
       }
       timeout_ms = static_cast<int>((left + 999999) / 1000000);
     }
+    if (ex.interrupted != nullptr && (timeout_ms < 0 || timeout_ms > kInterruptSliceMs))
+      timeout_ms = kInterruptSliceMs;
     pollfd p{ex.conn->fd(), events, 0};
     int n = ::poll(&p, 1, timeout_ms);
     if (n > 0) return true;
+    if (n == 0 && interrupted(ex)) return false;
     if (n < 0 && errno != EINTR) {
       ex.fail(Failure::Io, describe_errno("poll failed", errno));
       return false;
@@ -102,9 +113,18 @@ bool attempt(Exchange &ex) {
   std::vector<Connection *> discard;
   pool::Checkout c;
   for (;;) {
-    c = ex.pool->checkout_blocking(ex.origin, ex.fresh, deadline, discard);
+    std::int64_t slice = deadline;
+    if (ex.interrupted != nullptr) {
+      std::int64_t soon = now_ns() + std::int64_t{kInterruptSliceMs} * 1'000'000;
+      if (slice == 0 || soon < slice) slice = soon;
+    }
+    c = ex.pool->checkout_blocking(ex.origin, ex.fresh, slice, discard);
     for (Connection *d : discard) delete d;
     discard.clear();
+    if (c.kind == pool::CheckoutKind::Wait && slice != deadline) {
+      if (interrupted(ex)) return true;
+      continue;
+    }
     // A connection idle for a while may have been closed by the server: peek (one cheap syscall) before using it,
     // so that the request is not even sent on it. Hot connections skip the check; the retry covers the race.
     if (c.kind != pool::CheckoutKind::Idle || now_ns() - c.connection->idle_since_ns < kPeekAfterIdleNs ||

@@ -29,6 +29,7 @@ enum class Failure : std::uint8_t {
   TooLarge,        // the body exceeds max_response_size
   Cancelled,
   Closed,          // the client was closed
+  Interrupted,     // the blocking caller was interrupted (a signal handler raised, e.g. KeyboardInterrupt)
 };
 
 enum class Phase : std::uint8_t { Queued, Waiting, Connecting, Writing, Reading, Done };
@@ -71,6 +72,10 @@ struct Exchange {
   std::vector<conn::SocketAddress> addresses;
   conn::Connection *conn = nullptr;
   std::atomic<bool> cancel_requested{false};
+
+  // Blocking path only: polled about every 100 ms while waiting; true aborts with Failure::Interrupted.
+  bool (*interrupted)(void *arg) = nullptr;
+  void *interrupt_arg = nullptr;
 
   // Result.
   Failure failure = Failure::None;
