@@ -95,6 +95,20 @@ def test_dns_failure():
     with SyncHTTPClient() as client:
         with pytest.raises(HTTPConnectionError, match="resolve"):
             client.get("http://no-such-host.invalid/")
+        assert client._stats() == (0, 0)
+
+
+def test_dns_failure_async_and_names_resolved_off_the_engine(server):
+    async def main():
+        async with HTTPClient(max_connections=1) as client:
+            with pytest.raises(HTTPConnectionError, match="resolve"):
+                await client.get("http://no-such-host.invalid/")
+            assert client._stats() == (0, 0)  # the slot reserved for the lookup came back
+            rs = await asyncio.gather(*[client.get(f"http://localhost:{server.port}/json") for _ in range(20)])
+            assert all(r.status == 200 for r in rs)
+            return client._stats()
+
+    assert asyncio.run(asyncio.wait_for(main(), 30)) == (1, 1)
 
 
 @pytest.mark.parametrize("path,needle", [("/malformed", "Content-Length"), ("/garbage", "status line")])

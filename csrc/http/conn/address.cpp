@@ -35,6 +35,11 @@ bool parse_literal(const std::string &host, std::uint16_t port, SocketAddress &o
 
 }  // namespace
 
+bool is_ip_literal(const std::string &host) noexcept {
+  SocketAddress ignored;
+  return parse_literal(host, 0, ignored);
+}
+
 bool resolve_addresses(const std::string &host, std::uint16_t port, std::vector<SocketAddress> &out,
                        std::string &error) noexcept {
   try {

@@ -13,6 +13,9 @@ struct SocketAddress {
   socklen_t length = 0;
 };
 
+// True when `host` is an IPv4 or IPv6 literal (resolve_addresses answers it without DNS).
+bool is_ip_literal(const std::string &host) noexcept;
+
 // Fills `out` with the addresses to try for host:port, in order. An IP literal (IPv4 or IPv6, with or without
 // brackets) is used as is; anything else goes through getaddrinfo (blocking: call it off the asyncio loop).
 // Returns true on success; on failure `error` says why (gai_strerror text).

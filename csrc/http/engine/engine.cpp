@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <deque>
 #include <limits>
 #include <mutex>
@@ -55,6 +56,10 @@ class Engine {
   void start_exchange(Exchange *ex);
   void try_checkout(Exchange *ex);
   void connect_new(Exchange *ex);
+  void open_connection(Exchange *ex);
+  void resolve_later(Exchange *ex);
+  void run_resolver();
+  void on_resolved(Exchange *ex);
   void try_connect(Exchange *ex, int last_error);
   void on_connected(Exchange *ex);
   void do_write(Exchange *ex);
@@ -81,13 +86,19 @@ class Engine {
 
   // Shared with producers.
   std::mutex mutex_;
-  std::vector<Exchange *> inbox_, cancels_;
+  std::vector<Exchange *> inbox_, cancels_, resolved_;
   std::vector<std::shared_ptr<pool::Pool>> closing_;
   bool sleeping_ = true, wake_sent_ = false;  // true: the thread starts in epoll_wait
   int epoll_fd_ = -1, wake_fd_ = -1;
 
   // Engine thread only.
-  std::vector<Exchange *> work_, work_cancels_;
+  std::vector<Exchange *> work_, work_cancels_, work_resolved_;
+
+  // The resolver thread (started on the first name that needs DNS): getaddrinfo off the engine thread.
+  std::mutex resolve_mutex_;
+  std::condition_variable resolve_cv_;
+  std::deque<Exchange *> resolve_jobs_;
+  bool resolver_started_ = false;
   std::vector<std::shared_ptr<pool::Pool>> work_closing_;
   Exchange *inflight_ = nullptr;  // doubly linked, every exchange not yet Done
   std::deque<Exchange *> waiters_;
@@ -228,6 +239,7 @@ void Engine::take_inbox() {
   wake_sent_ = false;
   work_.swap(inbox_);
   work_cancels_.swap(cancels_);
+  work_resolved_.swap(resolved_);
   work_closing_.swap(closing_);
 }
 
@@ -249,6 +261,8 @@ void Engine::run() {
     take_inbox();
     for (Exchange *ex : work_) start_exchange(ex);
     work_.clear();
+    for (Exchange *ex : work_resolved_) on_resolved(ex);
+    work_resolved_.clear();
     for (Exchange *ex : work_cancels_) {
       if (ex->phase != Phase::Done && ex->phase != Phase::Queued) {
         release_conn(ex, false);
@@ -282,7 +296,7 @@ void Engine::run() {
     // Sleep only when nothing arrived meanwhile; otherwise go round again at once.
     {
       std::lock_guard lock(mutex_);
-      bool pending = !inbox_.empty() || !cancels_.empty() || !closing_.empty();
+      bool pending = !inbox_.empty() || !cancels_.empty() || !closing_.empty() || !resolved_.empty();
       sleeping_ = !pending;
       if (pending) {
         timeout_ms = 0;
@@ -385,6 +399,7 @@ void Engine::try_checkout(Exchange *ex) {
 void Engine::connect_new(Exchange *ex) {
   if (!ex->pool->cached_addresses(ex->origin, ex->addresses)) {
     pool::Origin &o = ex->pool->origin(ex->origin);
+    if (!conn::is_ip_literal(o.connect_host)) return resolve_later(ex);
     std::string error;
     if (!conn::resolve_addresses(o.connect_host, o.port, ex->addresses, error)) {
       ex->pool->cancel_slot(ex->origin);
@@ -395,6 +410,56 @@ void Engine::connect_new(Exchange *ex) {
     }
     ex->pool->store_addresses(ex->origin, ex->addresses);
   }
+  open_connection(ex);
+}
+
+void Engine::resolve_later(Exchange *ex) {
+  set_phase(ex, Phase::Resolving);  // the slot stays reserved; release_conn gives it back if the wait is aborted
+  ex->add_ref();                    // the resolver's
+  {
+    std::lock_guard lock(resolve_mutex_);
+    if (!resolver_started_) {
+      std::thread([this] { run_resolver(); }).detach();
+      resolver_started_ = true;
+    }
+    resolve_jobs_.push_back(ex);
+  }
+  resolve_cv_.notify_one();
+}
+
+void Engine::run_resolver() {
+  for (;;) {
+    Exchange *ex;
+    {
+      std::unique_lock lock(resolve_mutex_);
+      resolve_cv_.wait(lock, [this] { return !resolve_jobs_.empty(); });
+      ex = resolve_jobs_.front();
+      resolve_jobs_.pop_front();
+    }
+    pool::Origin &o = ex->pool->origin(ex->origin);  // host and port never change after interning
+    ex->resolve_ok = conn::resolve_addresses(o.connect_host, o.port, ex->resolved, ex->resolve_error);
+    push_command([&] { resolved_.push_back(ex); });
+  }
+}
+
+void Engine::on_resolved(Exchange *ex) {
+  if (ex->phase == Phase::Resolving) {
+    if (ex->resolve_ok) {
+      ex->addresses = std::move(ex->resolved);
+      ex->pool->store_addresses(ex->origin, ex->addresses);
+      open_connection(ex);
+    } else {
+      ex->pool->cancel_slot(ex->origin);
+      waiters_dirty_ = true;
+      ex->phase = Phase::Waiting;  // not Resolving any more: nothing else gives the slot back
+      ex->fail(Failure::Resolve, ex->resolve_error);
+      complete(ex);
+    }
+  }  // else it was cancelled or timed out meanwhile, and its slot given back then
+  ex->drop_ref();
+}
+
+void Engine::open_connection(Exchange *ex) {
   auto *c = new Connection();
   c->origin = ex->origin;
   c->pool = ex->pool.get();
@@ -551,7 +616,14 @@ void Engine::finish_io(Exchange *ex, FeedResult fr) {
 
 void Engine::release_conn(Exchange *ex, bool reusable) {
   Connection *c = ex->conn;
-  if (c == nullptr) return;
+  if (c == nullptr) {
+    if (ex->phase == Phase::Resolving) {  // aborted while its name was being resolved: give the slot back
+      ex->phase = Phase::Waiting;
+      ex->pool->cancel_slot(ex->origin);
+      waiters_dirty_ = true;
+    }
+    return;
+  }
   ex->conn = nullptr;
   c->owner_state = nullptr;
   if (!ex->pool->release(c, reusable, now_, discard_)) waiters_dirty_ = true;

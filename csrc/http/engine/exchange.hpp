@@ -32,7 +32,7 @@ enum class Failure : std::uint8_t {
   Interrupted,     // the blocking caller was interrupted (a signal handler raised, e.g. KeyboardInterrupt)
 };
 
-enum class Phase : std::uint8_t { Queued, Waiting, Connecting, Writing, Reading, Done };
+enum class Phase : std::uint8_t { Queued, Waiting, Resolving, Connecting, Writing, Reading, Done };
 
 struct Timeouts {  // nanoseconds; 0 = none
   std::int64_t total = 0, connect = 0, read = 0, write = 0, pool = 0;
@@ -70,6 +70,10 @@ struct Exchange {
   bool slot_reserved = false;
   std::size_t address_index = 0;
   std::vector<conn::SocketAddress> addresses;
+  // Written by the resolver thread, read by the engine after the hand-back (through the engine's inbox lock).
+  std::vector<conn::SocketAddress> resolved;
+  std::string resolve_error;
+  bool resolve_ok = false;
   conn::Connection *conn = nullptr;
   std::atomic<bool> cancel_requested{false};
 

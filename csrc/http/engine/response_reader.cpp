@@ -16,6 +16,7 @@ std::int64_t phase_deadline(const Exchange &ex, Failure &which) noexcept {
     case Phase::Waiting:
       if (ex.timeouts.pool) own = ex.phase_start_ns + ex.timeouts.pool, own_kind = Failure::PoolTimeout;
       break;
+    case Phase::Resolving:
     case Phase::Connecting:
       if (ex.timeouts.connect) own = ex.phase_start_ns + ex.timeouts.connect, own_kind = Failure::ConnectTimeout;
       break;
