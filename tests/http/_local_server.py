@@ -95,7 +95,7 @@ class LocalServer:
             threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
 
     def _serve(self, conn: socket.socket) -> None:
-        buf = b""
+        buf = bytearray()
         try:
             while not self.stopping.is_set():
                 while b"\r\n\r\n" not in buf:
@@ -103,8 +103,9 @@ class LocalServer:
                     if not data:
                         return
                     buf += data
-                head, _, buf = buf.partition(b"\r\n\r\n")
-                lines = head.decode("latin-1").split("\r\n")
+                head, _, rest = buf.partition(b"\r\n\r\n")
+                buf = bytearray(rest)
+                lines = bytes(head).decode("latin-1").split("\r\n")
                 method, target, _ = lines[0].split(" ", 2)
                 headers = [tuple(line.split(": ", 1)) for line in lines[1:]]
                 length = 0
@@ -122,14 +123,15 @@ class LocalServer:
                         if not data:
                             return
                         buf += data
-                    buf = buf[length:]
+                    del buf[:length]
                     continue
                 while len(buf) < length:
                     data = conn.recv(65536)
                     if not data:
                         return
                     buf += data
-                body, buf = buf[:length], buf[length:]
+                body = bytes(buf[:length])
+                del buf[:length]
                 with self.lock:
                     self.requests += 1
                     self.active += 1
