@@ -156,3 +156,17 @@ def test_bad_hosts_rejected_before_sending(url):
     with SyncHTTPClient() as client:
         with pytest.raises(ValueError):
             client.get(url)
+
+
+def test_bad_timeouts_rejected():
+    with pytest.raises(ValueError):
+        SyncHTTPClient(timeout=-1)
+    with pytest.raises(ValueError):
+        HTTPClient(connect_timeout="1")
+    with pytest.raises(ValueError):
+        SyncHTTPClient(max_connections=0)
+    with SyncHTTPClient() as client:
+        with pytest.raises(ValueError):
+            client.get("http://127.0.0.1:1/", timeout=-0.5)
+        with pytest.raises(TypeError):
+            client.get("http://127.0.0.1:1/", timeout="soon")

@@ -115,6 +115,7 @@ Exchange *make_exchange(TransportObject *self, PyObject *const *args, Py_ssize_t
   if (args[4] != Py_None) {
     timeout = PyFloat_AsDouble(args[4]);
     if (timeout == -1 && PyErr_Occurred()) return nullptr;
+    if (!(timeout >= 0)) return PyErr_Format(PyExc_ValueError, "timeout must be a non-negative number"), nullptr;
   }
   check_fork(self);
   Exchange *ex = new (std::nothrow) Exchange();
