@@ -50,7 +50,17 @@ struct CallObject {
   PyObject *future;
 };
 
+// A response's header block, kept as a native string (out of the Python heap) until str() is called on it.
+struct HeadObject {
+  PyObject_HEAD
+  std::string *raw;
+};
+
 extern PyTypeObject TransportType;
+extern PyTypeObject HeadType;
+extern PyTypeObject BodyType;  // same layout as HeadType, with the buffer protocol
+PyObject *make_head(std::string &&raw);
+PyObject *make_body(std::string &&raw);
 extern PyTypeObject SinkType;
 extern PyTypeObject CallType;
 

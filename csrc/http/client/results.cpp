@@ -31,8 +31,8 @@ PyObject *set_error_classes(PyObject *, PyObject *const *args, Py_ssize_t nargs)
 
 PyObject *build_result(engine::Exchange &ex) {
   PyObject *status = PyLong_FromLong(ex.status);
-  PyObject *headers = PyUnicode_DecodeLatin1(ex.headers.data(), static_cast<Py_ssize_t>(ex.headers.size()), nullptr);
-  PyObject *body = PyBytes_FromStringAndSize(ex.body.data(), static_cast<Py_ssize_t>(ex.body.size()));
+  PyObject *headers = make_head(std::move(ex.headers));
+  PyObject *body = make_body(std::move(ex.body));
   PyObject *elapsed = PyFloat_FromDouble(static_cast<double>(ex.end_ns - ex.start_ns) / 1e9);
   if (!status || !headers || !body || !elapsed) {
     Py_XDECREF(status);

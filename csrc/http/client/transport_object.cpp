@@ -252,7 +252,9 @@ PyMethodDef http_functions[] = {
 
 bool add_http_types(PyObject *module) {
   if (!init_results()) return false;
-  if (PyType_Ready(&TransportType) < 0 || PyType_Ready(&SinkType) < 0 || PyType_Ready(&CallType) < 0) return false;
+  if (PyType_Ready(&TransportType) < 0 || PyType_Ready(&SinkType) < 0 || PyType_Ready(&CallType) < 0 ||
+      PyType_Ready(&HeadType) < 0 || PyType_Ready(&BodyType) < 0)
+    return false;
   return PyModule_AddObjectRef(module, "_HttpTransport", reinterpret_cast<PyObject *>(&TransportType)) == 0 &&
          PyModule_AddObjectRef(module, "_HttpSink", reinterpret_cast<PyObject *>(&SinkType)) == 0 &&
          PyModule_AddObjectRef(module, "_HttpCall", reinterpret_cast<PyObject *>(&CallType)) == 0 &&

@@ -308,16 +308,16 @@ class _ClientBase:
     def _finish(self, result: tuple, method: str, url: str, tp: Any, error_for_status: bool | None) -> Any:
         status, version, raw, body, elapsed = result
         if status >= 400 and (self._error_for_status if error_for_status is None else error_for_status):
-            raise HTTPResponseError(status, Headers._from_raw(raw), body, method=method, url=url)
+            raise HTTPResponseError(status, Headers._from_raw(raw), bytes(body), method=method, url=url)
         if tp is bytes:
-            return _make_response(status, version, raw, body, elapsed, method, url)
+            return _make_response(status, version, raw, bytes(body), elapsed, method, url)
         try:
             dec = self._decoders[tp]
         except KeyError:
             dec = self._decoder(tp)
         except TypeError:
             dec = resolve_decoder(tp)
-        return _make_response(status, version, raw, body if dec is None else dec(body), elapsed, method, url)
+        return _make_response(status, version, raw, dec(body), elapsed, method, url)
 
     def _new_transport(self) -> Any:
         self._routes.clear()

@@ -11,8 +11,12 @@ from boltwire import json as _bw_json
 __all__ = ["resolve_decoder", "encode_json"]
 
 
-def _decode_str(body: bytes) -> str:
-    return body.decode("utf-8")
+# Bodies arrive as a read-only buffer object owned by the transport (the bytes stay in native memory):
+# decoders that take any buffer read it in place; the others get bytes(body).
+
+
+def _decode_str(body: Any) -> str:
+    return str(body, "utf-8")
 
 
 def _checked(kind: type, name: str) -> Callable[[bytes], Any]:
@@ -45,16 +49,33 @@ def _pydantic_decoder(tp: Any) -> Callable[[bytes], Any] | None:
     if pydantic is None:
         return None
     if isinstance(tp, pydantic.TypeAdapter):
-        return tp.validate_json
-    if isinstance(tp, type) and issubclass(tp, pydantic.BaseModel):
-        return tp.model_validate_json
-    return None
-
-
-def resolve_decoder(tp: Any) -> Callable[[bytes], Any] | None:
-    """The callable turning a body into ``tp`` (None means: keep the bytes)."""
-    if tp is bytes:
+        validate = tp.validate_json
+    elif isinstance(tp, type) and issubclass(tp, pydantic.BaseModel):
+        validate = tp.model_validate_json
+    else:
         return None
+
+    def decode(body: Any) -> Any:  # pydantic takes str / bytes / bytearray only
+        return validate(bytes(body))
+
+    return decode
+
+
+def _takes_buffers(decode: Callable[[Any], Any]) -> bool:
+    """Whether a decoder reads any buffer in place (a TypeError on a memoryview means: bytes only)."""
+    try:
+        decode(memoryview(b"null"))
+    except TypeError:
+        return False
+    except Exception:
+        return True  # it read the buffer and rejected its content: buffers are fine
+    return True
+
+
+def resolve_decoder(tp: Any) -> Callable[[Any], Any]:
+    """The callable turning a body (a read-only buffer) into ``tp``."""
+    if tp is bytes:
+        return bytes
     if tp is str:
         return _decode_str
     if tp is dict:
@@ -67,19 +88,16 @@ def resolve_decoder(tp: Any) -> Callable[[bytes], Any] | None:
     if found is not None:
         return found
     decoder_cls = getattr(_bw_json, "Decoder", None)
+    typed: Callable[[Any], Any] | None = None
     if decoder_cls is not None:
-        try:
-            return decoder_cls(tp).decode
-        except TypeError:
-            raise
-        except Exception:
-            pass
-    decode = getattr(_bw_json, "decode", None)
-    if decode is not None:
-        def typed(body: bytes, _decode: Any = decode, _tp: Any = tp) -> Any:
-            return _decode(body, type=_tp)
-
-        return typed
+        typed = decoder_cls(tp).decode
+    else:
+        decode = getattr(_bw_json, "decode", None)
+        if decode is not None:
+            def typed(body: Any, _decode: Any = decode, _tp: Any = tp) -> Any:
+                return _decode(body, type=_tp)
+    if typed is not None:
+        return typed if _takes_buffers(typed) else (lambda body, _typed=typed: _typed(bytes(body)))
     raise TypeError(f"unsupported response_data_type: {tp!r}")
 
 

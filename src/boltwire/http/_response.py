@@ -20,7 +20,10 @@ class Headers(Mapping[str, str]):
         self._index: dict[str, list[str]] | None = None
 
     @classmethod
-    def _from_raw(cls, raw: str) -> "Headers":
+    def _from_raw(cls, raw: Any) -> "Headers":
+        """From the transport's header block ("Name: value\\r\\n" per field; str() of the native holder)."""
+        if type(raw) is not str:
+            raw = str(raw)
         items = []
         for line in raw.split("\r\n"):
             if line:
