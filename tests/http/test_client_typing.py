@@ -18,7 +18,10 @@ def run_mypy(tmp_path, source):
     import boltwire
 
     env = dict(os.environ)
-    env["MYPYPATH"] = str(Path(boltwire.__file__).resolve().parent.parent)  # the boltwire under test
+    env.pop("MYPYPATH", None)
+    root = Path(boltwire.__file__).resolve().parent.parent
+    if root.name not in ("site-packages", "dist-packages"):
+        env["MYPYPATH"] = str(root)  # a source tree (PYTHONPATH=src): point mypy at the boltwire under test
     proc = subprocess.run(
         [sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", os.devnull, "--show-error-codes",
          "--no-error-summary", str(path)],
