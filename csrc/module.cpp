@@ -1,5 +1,6 @@
 // csrc/module.cpp: PyInit for boltwire._core; registers the types and functions of each layer. Wiring only.
 #include "convert/convert.hpp"
+#include "http/client/http_types.hpp"
 #include "json/decode_entry.hpp"
 #include "json/encoder.hpp"
 #include "py/names.hpp"
@@ -56,7 +57,7 @@ PyMODINIT_FUNC PyInit__core() {
             PyModule_AddFunctions(module, bs::struct_function_defs) == 0 &&
             boltwire::json::add_decoder_to_module(module) &&
             PyModule_AddFunctions(module, boltwire::convert::convert_function_defs) == 0 &&
-            boltwire::json::add_to_module(module);
+            boltwire::json::add_to_module(module) && boltwire::http::client::add_http_types(module);
   Py_XDECREF(struct_class);
   if (!ok) {
     Py_DECREF(module);

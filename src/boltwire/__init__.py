@@ -6,13 +6,29 @@ from boltwire._defstruct import defstruct
 from boltwire._errors import BoltwireError, DecodeError, EncodeError, ValidationError
 from boltwire._meta import Meta
 from boltwire import json
+from boltwire.http import (
+    HTTPClient,
+    HTTPConnectionError,
+    HTTPResponseError,
+    HTTPTimeoutError,
+    HTTPTransportError,
+    Response,
+    SyncHTTPClient,
+)
 
 __all__ = [
     "NODEFAULT",
     "BoltwireError",
     "DecodeError",
     "EncodeError",
+    "HTTPClient",
+    "HTTPConnectionError",
+    "HTTPResponseError",
+    "HTTPTimeoutError",
+    "HTTPTransportError",
     "Meta",
+    "Response",
+    "SyncHTTPClient",
     "Struct",
     "StructMeta",
     "ValidationError",

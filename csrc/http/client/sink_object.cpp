@@ -1,0 +1,190 @@
+// csrc/http/client/sink_object.cpp: _HttpSink: a loop's completion queue; drain() resolves every ready future.
+#include "http/client/objects.hpp"
+#include "http/engine/engine.hpp"
+
+namespace boltwire::http::client {
+
+using engine::Exchange;
+
+namespace {
+
+PyObject *g_set_result = nullptr;
+PyObject *g_set_exception = nullptr;
+
+PyObject *Sink_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  PyObject *loop;
+  static const char *kwlist[] = {"loop", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O", const_cast<char **>(kwlist), &loop)) return nullptr;
+  if (g_set_result == nullptr) {
+    g_set_result = PyUnicode_InternFromString("set_result");
+    g_set_exception = PyUnicode_InternFromString("set_exception");
+    if (!g_set_result || !g_set_exception) return nullptr;
+  }
+  PyObject *create_future = PyObject_GetAttrString(loop, "create_future");
+  if (create_future == nullptr) return nullptr;
+  PyObject *call_soon = PyObject_GetAttrString(loop, "call_soon");
+  if (call_soon == nullptr) {
+    Py_DECREF(create_future);
+    return nullptr;
+  }
+  auto *self = reinterpret_cast<SinkObject *>(type->tp_alloc(type, 0));
+  if (self == nullptr) {
+    Py_DECREF(create_future);
+    Py_DECREF(call_soon);
+    return nullptr;
+  }
+  self->create_future = create_future;
+  self->call_soon = call_soon;
+  try {
+    self->queue = new std::shared_ptr<engine::CompletionQueue>(std::make_shared<engine::CompletionQueue>());
+    self->batch = new std::vector<Exchange *>();
+    self->pending = new std::vector<Exchange *>();
+  } catch (...) {
+    Py_DECREF(self);
+    return PyErr_NoMemory();
+  }
+  if (!(*self->queue)->ok()) {
+    Py_DECREF(self);
+    return PyErr_SetFromErrno(PyExc_OSError);
+  }
+  return reinterpret_cast<PyObject *>(self);
+}
+
+// Hands every pending submission to the engine (one lock, at most one wakeup).
+bool flush_pending(SinkObject *self) {
+  std::vector<Exchange *> &pending = *self->pending;
+  if (pending.empty()) return true;
+  const char *error = nullptr;
+  engine::Engine *e = engine::engine_instance(error);
+  if (e == nullptr) {
+    PyErr_Format(PyExc_RuntimeError, "%s", error);
+    return false;
+  }
+  engine::engine_submit_batch(e, pending.data(), pending.size());
+  pending.clear();
+  return true;
+}
+
+void Sink_dealloc(SinkObject *self) {
+  if (self->pending != nullptr) {
+    for (Exchange *ex : *self->pending) ex->cancel_requested.store(true, std::memory_order_relaxed);
+    if (!flush_pending(self)) PyErr_Clear();
+  }
+  Py_XDECREF(self->create_future);
+  Py_XDECREF(self->call_soon);
+  delete self->queue;
+  delete self->batch;
+  delete self->pending;
+  Py_TYPE(self)->tp_free(reinterpret_cast<PyObject *>(self));
+}
+
+PyObject *Sink_fileno(SinkObject *self, PyObject *) { return PyLong_FromLong((*self->queue)->fd()); }
+
+// Resolves one call's future. Errors from set_result (a future cancelled behind our back) are swallowed.
+void deliver(Exchange *ex) {
+  auto *call = static_cast<CallObject *>(ex->user);
+  if (call == nullptr || ex->cancel_requested.load(std::memory_order_relaxed)) return;
+  ex->user = nullptr;
+  PyObject *future = call->future;
+  PyObject *value;
+  PyObject *method;
+  if (ex->failure == engine::Failure::None) {
+    value = build_result(*ex);
+    method = g_set_result;
+  } else {
+    value = build_exception(*ex);
+    method = g_set_exception;
+  }
+  if (value == nullptr) {
+    // Could not build the result: hand the error itself to the awaiting task.
+    PyObject *type, *exc, *tb;
+    PyErr_Fetch(&type, &exc, &tb);
+    PyErr_NormalizeException(&type, &exc, &tb);
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+    value = exc;
+    method = g_set_exception;
+    if (value == nullptr) return;
+  }
+  PyObject *r = PyObject_CallMethodOneArg(future, method, value);
+  Py_DECREF(value);
+  if (r == nullptr)
+    PyErr_Clear();
+  else
+    Py_DECREF(r);
+}
+
+PyObject *Sink_drain(SinkObject *self, PyObject *) {
+  std::vector<Exchange *> &batch = *self->batch;
+  (*self->queue)->take(batch);
+  self->outstanding -= static_cast<Py_ssize_t>(batch.size());
+  for (Exchange *ex : batch) {
+    deliver(ex);
+    ex->drop_ref();
+  }
+  batch.clear();
+  Py_RETURN_NONE;
+}
+
+PyObject *Sink_outstanding(SinkObject *self, PyObject *) { return PyLong_FromSsize_t(self->outstanding); }
+
+PyObject *Sink_flush(SinkObject *self, PyObject *) {
+  if (!flush_pending(self)) return nullptr;
+  Py_RETURN_NONE;
+}
+
+PyObject *g_flush_method = nullptr;  // bound lookups avoided: call_soon(Sink.flush, sink)
+
+PyMethodDef Sink_methods[] = {
+    {"flush", reinterpret_cast<PyCFunction>(Sink_flush), METH_NOARGS, "Hand queued submissions to the engine."},
+    {"outstanding", reinterpret_cast<PyCFunction>(Sink_outstanding), METH_NOARGS,
+     "Calls submitted through this sink and not yet drained."},
+    {"fileno", reinterpret_cast<PyCFunction>(Sink_fileno), METH_NOARGS, "The eventfd to watch with add_reader."},
+    {"drain", reinterpret_cast<PyCFunction>(Sink_drain), METH_NOARGS, "Resolve the futures of every finished call."},
+    {},
+};
+
+}  // namespace
+
+bool sink_enqueue(SinkObject *sink, Exchange *ex) {
+  std::vector<Exchange *> &pending = *sink->pending;
+  try {
+    pending.push_back(ex);
+  } catch (...) {
+    PyErr_NoMemory();
+    return false;
+  }
+  ++sink->outstanding;
+  if (pending.size() > 1) return true;
+  if (g_flush_method == nullptr) {
+    g_flush_method = PyObject_GetAttrString(reinterpret_cast<PyObject *>(&SinkType), "flush");
+    if (g_flush_method == nullptr) {
+      pending.pop_back();
+      --sink->outstanding;
+      return false;
+    }
+  }
+  PyObject *args[] = {g_flush_method, reinterpret_cast<PyObject *>(sink)};
+  PyObject *handle = PyObject_Vectorcall(sink->call_soon, args, 2, nullptr);
+  if (handle == nullptr) {
+    pending.pop_back();
+    --sink->outstanding;
+    return false;
+  }
+  Py_DECREF(handle);
+  return true;
+}
+
+PyTypeObject SinkType = [] {
+  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  t.tp_name = "boltwire._core._HttpSink";
+  t.tp_basicsize = sizeof(SinkObject);
+  t.tp_flags = Py_TPFLAGS_DEFAULT;
+  t.tp_new = Sink_new;
+  t.tp_dealloc = reinterpret_cast<destructor>(Sink_dealloc);
+  t.tp_methods = Sink_methods;
+  t.tp_doc = "Completion queue of one event loop (internal).";
+  return t;
+}();
+
+}  // namespace boltwire::http::client

@@ -1,0 +1,264 @@
+// csrc/http/client/transport_object.cpp: _HttpTransport: one client's pools, submit (async) and send (blocking).
+#include <cmath>
+#include <new>
+
+#include "http/client/http_types.hpp"
+#include "http/client/objects.hpp"
+#include "http/engine/engine.hpp"
+
+namespace boltwire::http::client {
+
+using engine::Exchange;
+
+namespace {
+
+std::int64_t to_ns(double seconds) { return seconds > 0 ? static_cast<std::int64_t>(seconds * 1e9) : 0; }
+
+// After fork the child starts over with empty pools (the parent's connections are not ours to use).
+void check_fork(TransportObject *self) {
+  std::uint64_t g = engine::fork_generation();
+  if (BW_LIKELY(g == self->generation)) return;
+  self->generation = g;
+  new std::shared_ptr<pool::Pool>(*self->pool);  // leak the parent's pool: its lock may be held by a dead thread
+  auto fresh = std::make_shared<pool::Pool>(*self->limits);
+  for (const OriginKey &k : *self->origins) fresh->intern_origin(k.host, k.port, k.connect_host);
+  *self->pool = std::move(fresh);
+}
+
+PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  int is_async = 0;
+  Py_ssize_t max_total = 0, max_per_host = 0, max_idle = -1;
+  double idle_timeout = 0, total = 0, connect = 0, read = 0, write = 0, pool_timeout = 0;
+  long long max_body = -1;
+  static const char *kwlist[] = {"is_async", "max_connections", "max_connections_per_host", "pool_max_idle_per_host",
+                                 "pool_idle_timeout", "timeout", "connect_timeout", "read_timeout", "write_timeout",
+                                 "pool_timeout", "max_response_size", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pnnnddddddL", const_cast<char **>(kwlist), &is_async, &max_total,
+                                   &max_per_host, &max_idle, &idle_timeout, &total, &connect, &read, &write,
+                                   &pool_timeout, &max_body))
+    return nullptr;
+  auto *self = reinterpret_cast<TransportObject *>(type->tp_alloc(type, 0));
+  if (self == nullptr) return nullptr;
+  try {
+    self->limits = new pool::PoolLimits();
+    self->limits->max_total = max_total > 0 ? static_cast<std::size_t>(max_total) : 0;
+    self->limits->max_per_host = max_per_host > 0 ? static_cast<std::size_t>(max_per_host) : 0;
+    self->limits->max_idle_per_host = max_idle >= 0 ? static_cast<std::size_t>(max_idle) : SIZE_MAX;
+    self->limits->idle_timeout_ns = to_ns(idle_timeout);
+    self->pool = new std::shared_ptr<pool::Pool>(std::make_shared<pool::Pool>(*self->limits));
+    self->origins = new std::vector<OriginKey>();
+  } catch (...) {
+    Py_DECREF(self);
+    return PyErr_NoMemory();
+  }
+  self->timeouts = {to_ns(total), to_ns(connect), to_ns(read), to_ns(write), to_ns(pool_timeout)};
+  self->max_body = max_body >= 0 ? static_cast<std::uint64_t>(max_body) : UINT64_MAX;
+  self->generation = engine::fork_generation();
+  self->is_async = is_async != 0;
+  self->closed = false;
+  return reinterpret_cast<PyObject *>(self);
+}
+
+void close_transport(TransportObject *self) {
+  if (self->closed || self->pool == nullptr) return;
+  self->closed = true;
+  if (engine::fork_generation() != self->generation) return;
+  if (self->is_async) {
+    const char *error = nullptr;
+    engine::Engine *e = engine::engine_instance(error);
+    if (e != nullptr) engine::engine_close_pool(e, *self->pool);
+  } else {
+    std::vector<conn::Connection *> discard;
+    (*self->pool)->close(discard);
+    for (conn::Connection *c : discard) delete c;
+  }
+}
+
+void Transport_dealloc(TransportObject *self) {
+  close_transport(self);
+  delete self->pool;
+  delete self->limits;
+  delete self->origins;
+  Py_TYPE(self)->tp_free(reinterpret_cast<PyObject *>(self));
+}
+
+PyObject *Transport_origin(TransportObject *self, PyObject *args) {
+  const char *host, *connect_host;
+  int port;
+  if (!PyArg_ParseTuple(args, "sis", &host, &port, &connect_host)) return nullptr;
+  if (port <= 0 || port > 65535) return PyErr_Format(PyExc_ValueError, "port out of range: %d", port);
+  check_fork(self);
+  try {
+    std::uint32_t id = (*self->pool)->intern_origin(host, static_cast<std::uint16_t>(port), connect_host);
+    if (id >= self->origins->size()) self->origins->push_back({host, connect_host, static_cast<std::uint16_t>(port)});
+    return PyLong_FromUnsignedLong(id);
+  } catch (...) {
+    return PyErr_NoMemory();
+  }
+}
+
+// Common argument handling of submit/send: (origin, method, request[, body], timeout).
+Exchange *make_exchange(TransportObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  if (BW_UNLIKELY(nargs != 5))
+    return PyErr_Format(PyExc_TypeError, "expected (origin, method, head, body, timeout)"), nullptr;
+  if (BW_UNLIKELY(self->closed)) return PyErr_Format(PyExc_RuntimeError, "the client is closed"), nullptr;
+  std::size_t origin = PyLong_AsSize_t(args[0]);
+  if (origin == static_cast<std::size_t>(-1) && PyErr_Occurred()) return nullptr;
+  if (origin >= self->origins->size()) return PyErr_Format(PyExc_ValueError, "unknown origin"), nullptr;
+  Py_ssize_t mlen;
+  const char *method = PyUnicode_AsUTF8AndSize(args[1], &mlen);
+  if (method == nullptr) return nullptr;
+  if (!PyBytes_Check(args[2])) return PyErr_Format(PyExc_TypeError, "head must be bytes"), nullptr;
+  PyObject *body = args[3];
+  if (body != Py_None && !PyBytes_Check(body)) return PyErr_Format(PyExc_TypeError, "body must be bytes"), nullptr;
+  double timeout = -1;
+  if (args[4] != Py_None) {
+    timeout = PyFloat_AsDouble(args[4]);
+    if (timeout == -1 && PyErr_Occurred()) return nullptr;
+    if (!(timeout >= 0)) return PyErr_Format(PyExc_ValueError, "timeout must be a non-negative number"), nullptr;
+  }
+  check_fork(self);
+  Exchange *ex = new (std::nothrow) Exchange();
+  if (ex == nullptr) return PyErr_NoMemory(), nullptr;
+  try {
+    ex->pool = *self->pool;
+    ex->origin = static_cast<std::uint32_t>(origin);
+    ex->method = codec::classify_method(std::string_view(method, static_cast<std::size_t>(mlen)));
+    std::size_t hlen = static_cast<std::size_t>(PyBytes_GET_SIZE(args[2]));
+    std::size_t blen = body == Py_None ? 0 : static_cast<std::size_t>(PyBytes_GET_SIZE(body));
+    ex->request.reserve(hlen + blen);
+    ex->request.append(PyBytes_AS_STRING(args[2]), hlen);
+    if (blen) ex->request.append(PyBytes_AS_STRING(body), blen);
+  } catch (...) {
+    delete ex;
+    return PyErr_NoMemory(), nullptr;
+  }
+  ex->timeouts = self->timeouts;
+  if (timeout >= 0) ex->timeouts.total = to_ns(timeout);
+  ex->max_body = self->max_body;
+  return ex;
+}
+
+PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  if (BW_UNLIKELY(nargs != 6 || !PyObject_TypeCheck(args[0], &SinkType)))
+    return PyErr_Format(PyExc_TypeError, "submit(sink, origin, method, head, body, timeout)");
+  auto *sink = reinterpret_cast<SinkObject *>(args[0]);
+  Exchange *ex = make_exchange(self, args + 1, nargs - 1);
+  if (ex == nullptr) return nullptr;
+  PyObject *future = PyObject_CallNoArgs(sink->create_future);
+  if (future == nullptr) {
+    delete ex;
+    return nullptr;
+  }
+  auto *call = PyObject_New(CallObject, &CallType);
+  if (call == nullptr) {
+    Py_DECREF(future);
+    delete ex;
+    return nullptr;
+  }
+  call->exchange = ex;
+  call->future = future;
+  ex->user = call;
+  ex->sink = *sink->queue;
+  ex->refs.store(2, std::memory_order_relaxed);  // the call's and the engine's
+  ex->start_ns = engine::now_ns();
+  if (!sink_enqueue(sink, ex)) {
+    ex->user = nullptr;
+    ex->drop_ref();  // the engine's, never handed over
+    Py_DECREF(call);
+    return nullptr;
+  }
+  return reinterpret_cast<PyObject *>(call);
+}
+
+// Runs pending signal handlers from inside a blocking request (GIL taken for the check only). True when one
+// raised (KeyboardInterrupt): the exception stays set for send() to return.
+bool check_signals(void *) {
+  PyGILState_STATE state = PyGILState_Ensure();
+  bool raised = PyErr_CheckSignals() != 0;
+  PyGILState_Release(state);
+  return raised;
+}
+
+PyObject *Transport_send(TransportObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  Exchange *ex = make_exchange(self, args, nargs);
+  if (ex == nullptr) return nullptr;
+  ex->interrupted = check_signals;
+  Py_BEGIN_ALLOW_THREADS
+  engine::run_blocking(*ex);
+  Py_END_ALLOW_THREADS
+  PyObject *result;
+  if (ex->failure == engine::Failure::Interrupted) {
+    if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+    result = nullptr;
+  } else if (ex->failure == engine::Failure::None) {
+    result = build_result(*ex);
+  } else {
+    PyObject *exc = build_exception(*ex);
+    if (exc != nullptr) {
+      PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(exc)), exc);
+      Py_DECREF(exc);
+    }
+    result = nullptr;
+  }
+  ex->drop_ref();
+  return result;
+}
+
+PyObject *Transport_close(TransportObject *self, PyObject *) {
+  close_transport(self);
+  Py_RETURN_NONE;
+}
+
+PyObject *Transport_stats(TransportObject *self, PyObject *) {
+  check_fork(self);
+  pool::Pool::Stats s = (*self->pool)->stats();
+  return Py_BuildValue("(nn)", static_cast<Py_ssize_t>(s.open), static_cast<Py_ssize_t>(s.idle));
+}
+
+PyMethodDef Transport_methods[] = {
+    {"origin", reinterpret_cast<PyCFunction>(Transport_origin), METH_VARARGS,
+     "origin(host, port, connect_host) -> id of the pool for that origin"},
+    {"submit", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Transport_submit)), METH_FASTCALL,
+     "submit(sink, origin, method, head, body, timeout) -> awaitable call"},
+    {"send", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Transport_send)), METH_FASTCALL,
+     "send(origin, method, head, body, timeout) -> (status, version, headers, body, elapsed), blocking"},
+    {"close", reinterpret_cast<PyCFunction>(Transport_close), METH_NOARGS, "Close the pools."},
+    {"stats", reinterpret_cast<PyCFunction>(Transport_stats), METH_NOARGS, "(open connections, idle connections)"},
+    {},
+};
+
+}  // namespace
+
+PyTypeObject TransportType = [] {
+  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  t.tp_name = "boltwire._core._HttpTransport";
+  t.tp_basicsize = sizeof(TransportObject);
+  t.tp_flags = Py_TPFLAGS_DEFAULT;
+  t.tp_new = Transport_new;
+  t.tp_dealloc = reinterpret_cast<destructor>(Transport_dealloc);
+  t.tp_methods = Transport_methods;
+  t.tp_doc = "The native transport of one HTTP client (internal).";
+  return t;
+}();
+
+namespace {
+PyMethodDef http_functions[] = {
+    {"_http_set_errors", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(set_error_classes)),
+     METH_FASTCALL, "Register HTTPTransportError, HTTPConnectionError, HTTPTimeoutError (internal)."},
+    {},
+};
+}  // namespace
+
+bool add_http_types(PyObject *module) {
+  if (!init_results()) return false;
+  if (PyType_Ready(&TransportType) < 0 || PyType_Ready(&SinkType) < 0 || PyType_Ready(&CallType) < 0 ||
+      PyType_Ready(&HeadType) < 0 || PyType_Ready(&BodyType) < 0)
+    return false;
+  return PyModule_AddObjectRef(module, "_HttpTransport", reinterpret_cast<PyObject *>(&TransportType)) == 0 &&
+         PyModule_AddObjectRef(module, "_HttpSink", reinterpret_cast<PyObject *>(&SinkType)) == 0 &&
+         PyModule_AddObjectRef(module, "_HttpCall", reinterpret_cast<PyObject *>(&CallType)) == 0 &&
+         PyModule_AddFunctions(module, http_functions) == 0;
+}
+
+}  // namespace boltwire::http::client

@@ -1,0 +1,83 @@
+// csrc/http/conn/connection.cpp: socket creation, connect, read/write and close for Connection.
+#include "http/conn/connection.hpp"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace boltwire::http::conn {
+
+IoResult Connection::start_connect(const SocketAddress &address, int &error) noexcept {
+  close();
+  parser_.reset();
+  served_ = 0;
+  int fd = ::socket(address.storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    error = errno;
+    return IoResult::Failed;
+  }
+  int one = 1;
+  ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  fd_ = fd;
+  if (::connect(fd, reinterpret_cast<const sockaddr *>(&address.storage), address.length) == 0) return IoResult::Ok;
+  if (errno == EINPROGRESS || errno == EINTR) return IoResult::WouldBlock;
+  error = errno;
+  close();
+  return IoResult::Failed;
+}
+
+IoResult Connection::finish_connect(int &error) noexcept {
+  int value = 0;
+  socklen_t len = sizeof value;
+  if (::getsockopt(fd_, SOL_SOCKET, SO_ERROR, &value, &len) != 0) value = errno;
+  if (value == 0) return IoResult::Ok;
+  error = value;
+  return IoResult::Failed;
+}
+
+IoResult Connection::write_some(const char *data, std::size_t size, std::size_t &written, int &error) noexcept {
+  for (;;) {
+    ssize_t n = ::send(fd_, data, size, MSG_NOSIGNAL);
+    if (n >= 0) {
+      written = static_cast<std::size_t>(n);
+      return IoResult::Ok;
+    }
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) return IoResult::WouldBlock;
+    error = errno;
+    return IoResult::Failed;
+  }
+}
+
+IoResult Connection::read_some(char *buffer, std::size_t size, std::size_t &got, int &error) noexcept {
+  for (;;) {
+    ssize_t n = ::read(fd_, buffer, size);
+    if (n > 0) {
+      got = static_cast<std::size_t>(n);
+      return IoResult::Ok;
+    }
+    if (n == 0) return IoResult::Eof;
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) return IoResult::WouldBlock;
+    error = errno;
+    return IoResult::Failed;
+  }
+}
+
+bool Connection::looks_alive() noexcept {
+  if (fd_ < 0) return false;
+  char byte;
+  ssize_t n = ::recv(fd_, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+}
+
+void Connection::close() noexcept {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    fd_ = -1;
+  }
+}
+
+}  // namespace boltwire::http::conn

@@ -1,0 +1,106 @@
+// csrc/http/pool/pool.hpp: per-origin connection pools of one client: limits, idle keep-alive list, checkout/return.
+#pragma once
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "http/conn/address.hpp"
+#include "http/conn/connection.hpp"
+
+namespace boltwire::http::pool {
+
+struct PoolLimits {
+  std::size_t max_total = 0;                 // connections across all origins; 0 = unlimited
+  std::size_t max_per_host = 0;              // connections to one origin; 0 = unlimited
+  std::size_t max_idle_per_host = SIZE_MAX;  // idle keep-alive connections kept per origin
+  std::int64_t idle_timeout_ns = 0;          // an idle connection older than this is closed; 0 = never
+};
+
+// One origin (scheme http, host, port). Addresses are resolved once and cached.
+struct Origin {
+  std::string host;          // as in the URL (Host header)
+  std::string connect_host;  // host to resolve (a resolve= override, or host)
+  std::uint16_t port = 0;
+  std::vector<conn::SocketAddress> addresses;  // guarded by Pool::mutex
+  bool resolved = false;
+  std::size_t open = 0;                 // connections counted against the limits: connecting, busy or idle
+  std::vector<conn::Connection *> idle;  // most recently used last
+};
+
+enum class CheckoutKind : std::uint8_t {
+  Idle,    // `connection` is an idle keep-alive connection, now busy
+  Create,  // a slot was reserved: make a new connection, then either use it or give the slot back
+  Wait,    // no slot now: wait for a release
+  Closed,  // the pool was closed
+};
+
+struct Checkout {
+  CheckoutKind kind = CheckoutKind::Wait;
+  conn::Connection *connection = nullptr;
+};
+
+// Overview
+//   A Pool counts every connection of a client from the moment a slot is reserved (Create) until the connection is
+//   closed. Idle connections wait in their origin's list (LIFO, newest reused first). Connections the pool wants
+//   closed are handed back to the caller in `discard` vectors: the caller owns closing and deleting them (the
+//   engine must unregister them from epoll first).
+// Invariants
+//   - total_open_ == sum of origins' open; a slot is freed exactly once (release without reuse, cancel_slot,
+//     remove_idle or close_idle).
+//   - Every method takes mutex_; the condition variable wakes blocking waiters when a slot or idle connection frees.
+class Pool {
+ public:
+  explicit Pool(const PoolLimits &limits) : limits_(limits) {}
+  ~Pool();  // deletes idle connections still held (callers with epoll registrations close through close_idle)
+  Pool(const Pool &) = delete;
+  Pool &operator=(const Pool &) = delete;
+
+  std::uint32_t intern_origin(const std::string &host, std::uint16_t port, const std::string &connect_host);
+  Origin &origin(std::uint32_t id);  // stable reference
+
+  // Takes an idle connection or reserves a slot. `fresh` skips idle connections (a retry after a stale one) and may
+  // close one idle connection to make room. Expired idle connections go to `discard`.
+  Checkout checkout(std::uint32_t origin, std::int64_t now_ns, bool fresh, std::vector<conn::Connection *> &discard);
+  // Like checkout, waiting on the condition variable until `deadline_ns` (steady clock; 0 = forever) for a slot.
+  Checkout checkout_blocking(std::uint32_t origin, bool fresh, std::int64_t deadline_ns,
+                             std::vector<conn::Connection *> &discard);
+  void cancel_slot(std::uint32_t origin);
+  // A busy connection comes back. Reusable ones go idle while there is room; others go to `discard` and free
+  // their slot. Returns true when the connection went idle.
+  bool release(conn::Connection *c, bool reusable, std::int64_t now_ns, std::vector<conn::Connection *> &discard);
+  // An idle connection the server closed: false when it was not idle any more (already taken).
+  bool remove_idle(conn::Connection *c);
+  // Closes the pool: no more checkouts; every idle connection goes to `discard`.
+  void close(std::vector<conn::Connection *> &discard);
+  bool closed();
+
+  // Copies the origin's cached addresses; false when not resolved yet.
+  bool cached_addresses(std::uint32_t origin, std::vector<conn::SocketAddress> &out);
+  void store_addresses(std::uint32_t origin, const std::vector<conn::SocketAddress> &addresses);
+  // Every address failed: resolve again next time (DNS may have moved the service).
+  void forget_addresses(std::uint32_t origin);
+
+  struct Stats {
+    std::size_t open = 0, idle = 0;
+  };
+  Stats stats();
+  const PoolLimits &limits() const noexcept { return limits_; }
+
+ private:
+  Checkout checkout_locked(std::uint32_t origin, std::int64_t now_ns, bool fresh,
+                           std::vector<conn::Connection *> &discard);
+  void free_slot_locked(Origin &o);
+
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  PoolLimits limits_;
+  std::vector<std::unique_ptr<Origin>> origins_;
+  std::size_t total_open_ = 0;
+  bool closed_ = false;
+};
+
+}  // namespace boltwire::http::pool

@@ -1,0 +1,541 @@
+"""HTTPClient (asyncio) and SyncHTTPClient (blocking) over the native transport in boltwire._core."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+import re
+from typing import Any, Mapping
+from urllib.parse import quote, urlencode, urlsplit
+
+from boltwire import _core
+from boltwire.http._codecs import encode_json, resolve_decoder
+from boltwire.http._errors import (
+    HTTPConnectionError,
+    HTTPResponseError,
+    HTTPTimeoutError,
+    HTTPTransportError,
+)
+from boltwire.http._response import Headers, _make_response
+
+__all__ = ["HTTPClient", "SyncHTTPClient"]
+
+_core._http_set_errors(HTTPTransportError, HTTPConnectionError, HTTPTimeoutError)
+
+_Transport = _core._HttpTransport
+_Sink = _core._HttpSink
+_get_running_loop = asyncio.get_running_loop
+_CancelledError = asyncio.CancelledError
+
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+\Z")
+_BAD_VALUE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+_HOST = re.compile(r"[A-Za-z0-9.\-_~!$&'()*+,;=%:]+\Z")  # reg-name or IP literal (RFC 3986 §3.2.2)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_MANAGED = frozenset({"host", "content-length", "transfer-encoding"})
+_SAFE_PATH = "/:@!$&'()*+,;=-._~%"
+_SAFE_QUERY = _SAFE_PATH + "?"
+_MAX_ROUTES = 4096
+_VERSION = "0.1.0"
+
+
+def _check_header(name: str, value: str) -> None:
+    if not isinstance(name, str) or not _TOKEN.match(name):
+        raise ValueError(f"invalid header name: {name!r}")
+    if not isinstance(value, str):
+        raise TypeError(f"header value for {name!r} must be str, got {type(value).__name__}")
+    if _BAD_VALUE.search(value):
+        raise ValueError(f"header {name!r} has a CR, LF, NUL or other control character in its value")
+    if name.lower() in _MANAGED:
+        raise ValueError(f"header {name!r} is set by the client itself")
+
+
+def _header_items(headers: Any) -> list[tuple[str, str]]:
+    items = headers.items() if isinstance(headers, Mapping) else headers
+    out = []
+    for name, value in items:
+        if isinstance(value, bytes):
+            value = value.decode("latin-1")
+        _check_header(name, value)
+        out.append((name, value))
+    return out
+
+
+def _encode_params(params: Any) -> str:
+    pairs = []
+    items = params.items() if isinstance(params, Mapping) else params
+    for key, value in items:
+        values = value if isinstance(value, (list, tuple)) else (value,)
+        for v in values:
+            if v is True:
+                v = "true"
+            elif v is False:
+                v = "false"
+            elif v is None:
+                v = ""
+            pairs.append((str(key), str(v)))
+    return urlencode(pairs)
+
+
+class _Route:
+    """What one (method, url) resolves to: the origin's pool, the request head prefix and the full URL."""
+
+    __slots__ = ("origin", "prefix", "head", "url", "method")
+
+    def __init__(self, origin: int, prefix: bytes, url: str, method: str) -> None:
+        self.origin = origin
+        self.prefix = prefix
+        self.head = prefix + b"\r\n"
+        self.url = url
+        self.method = method
+
+
+class _ClientBase:
+    _is_async = False
+
+    def __init__(
+        self,
+        *,
+        base_url: str | None = None,
+        default_headers: Mapping[str, str] | None = None,
+        user_agent: str | None = None,
+        timeout: float | None = 30.0,
+        connect_timeout: float | None = None,
+        read_timeout: float | None = None,
+        write_timeout: float | None = None,
+        max_connections: int | None = None,
+        max_connections_per_host: int | None = None,
+        pool_idle_timeout: float | None = 90.0,
+        pool_max_idle_per_host: int | None = None,
+        pool_timeout: float | None = None,
+        bearer_token: str | None = None,
+        basic_auth: tuple[str, str] | None = None,
+        max_response_size: int | None = None,
+        resolve: Mapping[str, str] | None = None,
+        error_for_status: bool = True,
+    ) -> None:
+        self._base = None
+        if base_url is not None:
+            parts = urlsplit(base_url)
+            if parts.query or parts.fragment or base_url.endswith(("?", "#")):
+                raise ValueError("base_url must not have a query or fragment")
+            self._base = self._split_origin(parts, base_url)
+        for name, value in (
+            ("timeout", timeout),
+            ("connect_timeout", connect_timeout),
+            ("read_timeout", read_timeout),
+            ("write_timeout", write_timeout),
+            ("pool_timeout", pool_timeout),
+            ("pool_idle_timeout", pool_idle_timeout),
+        ):
+            if value is not None and (not isinstance(value, (int, float)) or value < 0):
+                raise ValueError(f"{name} must be a non-negative number or None")
+        for name, value in (
+            ("max_connections", max_connections),
+            ("max_connections_per_host", max_connections_per_host),
+            ("pool_max_idle_per_host", pool_max_idle_per_host),
+            ("max_response_size", max_response_size),
+        ):
+            if value is not None and (not isinstance(value, int) or value < 0):
+                raise ValueError(f"{name} must be a non-negative int or None")
+        if max_connections == 0 or max_connections_per_host == 0:
+            raise ValueError("max_connections and max_connections_per_host must be at least 1")
+        self._settings = dict(
+            is_async=self._is_async,
+            max_connections=max_connections or 0,
+            max_connections_per_host=max_connections_per_host or 0,
+            pool_max_idle_per_host=-1 if pool_max_idle_per_host is None else pool_max_idle_per_host,
+            pool_idle_timeout=float(pool_idle_timeout or 0.0),
+            timeout=float(timeout or 0.0),
+            connect_timeout=float(connect_timeout or 0.0),
+            read_timeout=float(read_timeout or 0.0),
+            write_timeout=float(write_timeout or 0.0),
+            pool_timeout=float(pool_timeout or 0.0),
+            max_response_size=-1 if max_response_size is None else max_response_size,
+        )
+        headers: list[tuple[str, str]] = [("User-Agent", user_agent or f"boltwire/{_VERSION}"), ("Accept", "*/*")]
+        if bearer_token is not None:
+            headers.append(("Authorization", f"Bearer {bearer_token}"))
+        if basic_auth is not None:
+            user, password = basic_auth
+            token = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
+            headers.append(("Authorization", f"Basic {token}"))
+        if default_headers:
+            extra = _header_items(default_headers)
+            names = {n.lower() for n, _ in extra}
+            headers = [h for h in headers if h[0].lower() not in names] + extra
+        for name, value in headers:
+            _check_header(name, value)
+        self._default_headers = headers
+        self._default_block = "".join(f"{n}: {v}\r\n" for n, v in headers).encode("latin-1")
+        self._resolve = dict(resolve or {})
+        self._error_for_status = error_for_status
+        self._transport: Any = None
+        self._routes: dict[tuple[str, str], _Route] = {}
+        self._origins: dict[tuple[str, int], int] = {}
+        self._decoders: dict[Any, Any] = {}
+
+    # ---- URLs and heads ---------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _split_origin(parts: Any, url: str) -> tuple[str, int, str, str]:
+        if parts.scheme == "https":
+            raise ValueError(f"https is not supported yet: {url!r}")
+        if parts.scheme != "http":
+            raise ValueError(f"URL must start with http://: {url!r}")
+        host = parts.hostname
+        if not host:
+            raise ValueError(f"URL has no host: {url!r}")
+        try:
+            port = parts.port or 80
+        except ValueError:
+            raise ValueError(f"invalid port in URL: {url!r}") from None
+        if not host.isascii():
+            try:
+                host = host.encode("idna").decode("ascii")
+            except UnicodeError:
+                raise ValueError(f"invalid host in URL: {url!r}") from None
+        if not _HOST.match(host):
+            raise ValueError(f"invalid host in URL: {url!r}")
+        host_header = f"[{host}]" if ":" in host else host
+        if port != 80:
+            host_header = f"{host_header}:{port}"
+        return host, port, host_header, parts.path
+
+    def _origin_id(self, host: str, port: int) -> int:
+        key = (host, port)
+        oid = self._origins.get(key)
+        if oid is None:
+            connect_host = self._resolve.get(host, host)
+            oid = self._origins[key] = self._transport.origin(host, port, connect_host)
+        return oid
+
+    def _route(self, method: str, url: str) -> _Route:
+        if not isinstance(url, str):
+            raise TypeError(f"url must be str, got {type(url).__name__}")
+        if _CONTROL.search(url):
+            raise ValueError(f"URL has a control character (CR, LF, NUL, ...): {url!r}")
+        scheme_end = url.find("://")
+        if scheme_end > 0 and url[:scheme_end].isalpha():
+            parts = urlsplit(url)
+            host, port, host_header, path = self._split_origin(parts, url)
+            target = quote(path or "/", safe=_SAFE_PATH)
+            if parts.query:
+                target += "?" + quote(parts.query, safe=_SAFE_QUERY)
+            full = f"http://{host_header}{target}"
+        else:
+            if self._base is None:
+                raise ValueError(f"relative URL {url!r} needs base_url")
+            host, port, host_header, base_path = self._base
+            path, _, query = url.partition("#")[0].partition("?")
+            if path:
+                path = base_path.rstrip("/") + "/" + path.lstrip("/")
+            else:
+                path = base_path or "/"
+            target = quote(path, safe=_SAFE_PATH)
+            if query:
+                target += "?" + quote(query, safe=_SAFE_QUERY)
+            full = f"http://{host_header}{target}"
+        if not _TOKEN.match(method):
+            raise ValueError(f"invalid method: {method!r}")
+        prefix = f"{method} {target} HTTP/1.1\r\nHost: {host_header}\r\n".encode("ascii") + self._default_block
+        route = _Route(self._origin_id(host, port), prefix, full, method)
+        routes = self._routes
+        if len(routes) >= _MAX_ROUTES:
+            routes.clear()
+        routes[(method, url)] = route
+        return route
+
+    def _prepare(
+        self, method: str, url: str, params: Any, headers: Any, json: Any, content: Any, data: Any
+    ) -> tuple[int, bytes, bytes | None, str]:
+        """The slow path: (origin, head, body, full url) for a request with params, headers or a body."""
+        if self._transport is None:
+            raise RuntimeError("the client is not open; use it as a context manager")
+        if params:
+            sep = "&" if "?" in url else "?"
+            url = url + sep + _encode_params(params)
+        route = self._routes.get((method, url)) or self._route(method, url)
+        body: bytes | None = None
+        content_type = None
+        given = (json is not None) + (content is not None) + (data is not None)
+        if given > 1:
+            raise TypeError("pass at most one of json=, content=, data=")
+        if json is not None:
+            body = encode_json(json)
+            content_type = "application/json"
+        elif content is not None:
+            if isinstance(content, str):
+                body = content.encode("utf-8")
+                content_type = "text/plain; charset=utf-8"
+            elif isinstance(content, (bytes, bytearray, memoryview)):
+                body = bytes(content)
+            else:
+                raise TypeError(f"content must be bytes or str, got {type(content).__name__}")
+        elif data is not None:
+            body = _encode_params(data).encode("ascii")
+            content_type = "application/x-www-form-urlencoded"
+        if headers is None and body is None and method not in ("POST", "PUT", "PATCH"):
+            return route.origin, route.head, None, route.url
+        prefix = route.prefix
+        extra = b""
+        if headers:
+            items = _header_items(headers)
+            names = {n.lower() for n, _ in items}
+            if names & {n.lower() for n, _ in self._default_headers}:
+                target_line = prefix.split(b"\r\n", 2)
+                prefix = target_line[0] + b"\r\n" + target_line[1] + b"\r\n" + "".join(
+                    f"{n}: {v}\r\n" for n, v in self._default_headers if n.lower() not in names
+                ).encode("latin-1")
+            if "content-type" in names:
+                content_type = None
+            extra = "".join(f"{n}: {v}\r\n" for n, v in items).encode("latin-1")
+        if content_type is not None:
+            extra += b"Content-Type: " + content_type.encode("ascii") + b"\r\n"
+        if body is not None or method in ("POST", "PUT", "PATCH"):
+            extra += b"Content-Length: %d\r\n" % (len(body) if body is not None else 0)
+        return route.origin, prefix + extra + b"\r\n", body, route.url
+
+    def _decoder(self, tp: Any) -> Any:
+        try:
+            return self._decoders[tp]
+        except KeyError:
+            dec = self._decoders[tp] = resolve_decoder(tp)
+            return dec
+        except TypeError:  # unhashable type spec
+            return resolve_decoder(tp)
+
+    def _finish(self, result: tuple, method: str, url: str, tp: Any, error_for_status: bool | None) -> Any:
+        status, version, raw, body, elapsed = result
+        if status >= 400 and (self._error_for_status if error_for_status is None else error_for_status):
+            raise HTTPResponseError(status, Headers._from_raw(raw), bytes(body), method=method, url=url)
+        if tp is bytes:
+            return _make_response(status, version, raw, bytes(body), elapsed, method, url)
+        try:
+            dec = self._decoders[tp]
+        except KeyError:
+            dec = self._decoder(tp)
+        except TypeError:
+            dec = resolve_decoder(tp)
+        return _make_response(status, version, raw, dec(body), elapsed, method, url)
+
+    def _new_transport(self) -> Any:
+        self._routes.clear()
+        self._origins.clear()
+        return _Transport(**self._settings)
+
+    @property
+    def is_open(self) -> bool:
+        return self._transport is not None
+
+    def _stats(self) -> tuple[int, int]:
+        """(open connections, idle connections); for tests."""
+        if self._transport is None:
+            raise RuntimeError("the client is not open")
+        return self._transport.stats()
+
+
+_VERB_DOC = "Send a {method} request; returns Response[T] (T = response_data_type, bytes by default)."
+
+
+class HTTPClient(_ClientBase):
+    """An asyncio HTTP/1.1 client on boltwire's native transport. Use ``async with HTTPClient(...) as client``."""
+
+    _is_async = True
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._sink: Any = None
+        self._loop: Any = None
+
+    async def __aenter__(self) -> "HTTPClient":
+        self.open()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.aclose()
+
+    def open(self) -> None:
+        if self._transport is None:
+            self._transport = self._new_transport()
+            self._bind(_get_running_loop())
+
+    def _bind(self, loop: Any) -> None:
+        self._unbind()
+        sink = _Sink(loop)
+        loop.add_reader(sink.fileno(), sink.drain)
+        self._sink = sink
+        self._loop = loop
+        self._pid = os.getpid()
+
+    def _unbind(self) -> None:
+        if self._sink is not None:
+            try:
+                # In a forked child the old loop's epoll set is shared with the parent: leave it alone.
+                if self._pid == os.getpid() and not self._loop.is_closed():
+                    self._loop.remove_reader(self._sink.fileno())
+            except Exception:  # the loop may be gone (fork, closed loop)
+                pass
+            self._sink = None
+            self._loop = None
+
+    async def aclose(self) -> None:
+        if self._transport is not None:
+            self._transport.close()  # the engine fails requests still in flight with HTTPTransportError
+            self._transport = None
+            sink = self._sink
+            if sink is not None and self._loop is _get_running_loop():
+                for _ in range(1000):  # let their tasks see the error (bounded: 1 s)
+                    if not sink.outstanding():
+                        break
+                    await asyncio.sleep(0.001)
+        self._unbind()
+
+    def _call(self, method: str, url: str, params: Any, headers: Any, json: Any, content: Any, data: Any,
+              timeout: Any) -> tuple[Any, str]:
+        t = self._transport
+        if t is None:
+            raise RuntimeError("the client is not open; use it as `async with HTTPClient() as client`")
+        if self._loop is not _get_running_loop():
+            self._bind(_get_running_loop())
+        if params is None and headers is None and json is None and content is None and data is None:
+            route = self._routes.get((method, url)) or self._route(method, url)
+            if method not in ("POST", "PUT", "PATCH"):
+                return t.submit(self._sink, route.origin, method, route.head, None, timeout), route.url
+        origin, head, body, full = self._prepare(method, url, params, headers, json, content, data)
+        return t.submit(self._sink, origin, method, head, body, timeout), full
+
+    async def request(self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+                      content: Any = None, data: Any = None, timeout: float | None = None,
+                      error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        method = method.upper()
+        call, full = self._call(method, url, params, headers, json, content, data, timeout)
+        try:
+            result = await call
+        except _CancelledError:
+            call.cancel()
+            raise
+        return self._finish(result, method, full, response_data_type, error_for_status)
+
+    async def get(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+                  error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        call, full = self._call("GET", url, params, headers, None, None, None, timeout)
+        try:
+            result = await call
+        except _CancelledError:
+            call.cancel()
+            raise
+        return self._finish(result, "GET", full, response_data_type, error_for_status)
+
+    async def head(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+                   error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        return await self.request("HEAD", url, params=params, headers=headers, timeout=timeout,
+                                  error_for_status=error_for_status, response_data_type=response_data_type)
+
+    async def options(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+                      error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        return await self.request("OPTIONS", url, params=params, headers=headers, timeout=timeout,
+                                  error_for_status=error_for_status, response_data_type=response_data_type)
+
+    async def delete(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+                     content: Any = None, data: Any = None, timeout: float | None = None,
+                     error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        return await self.request("DELETE", url, params=params, headers=headers, json=json, content=content,
+                                  data=data, timeout=timeout, error_for_status=error_for_status,
+                                  response_data_type=response_data_type)
+
+    async def post(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+                   content: Any = None, data: Any = None, timeout: float | None = None,
+                   error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        call, full = self._call("POST", url, params, headers, json, content, data, timeout)
+        try:
+            result = await call
+        except _CancelledError:
+            call.cancel()
+            raise
+        return self._finish(result, "POST", full, response_data_type, error_for_status)
+
+    async def put(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+                  content: Any = None, data: Any = None, timeout: float | None = None,
+                  error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        return await self.request("PUT", url, params=params, headers=headers, json=json, content=content,
+                                  data=data, timeout=timeout, error_for_status=error_for_status,
+                                  response_data_type=response_data_type)
+
+    async def patch(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+                    content: Any = None, data: Any = None, timeout: float | None = None,
+                    error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        return await self.request("PATCH", url, params=params, headers=headers, json=json, content=content,
+                                  data=data, timeout=timeout, error_for_status=error_for_status,
+                                  response_data_type=response_data_type)
+
+
+class SyncHTTPClient(_ClientBase):
+    """A blocking HTTP/1.1 client; each calling thread does its own I/O with the GIL released. Thread-safe."""
+
+    _is_async = False
+
+    def __enter__(self) -> "SyncHTTPClient":
+        self.open()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def open(self) -> None:
+        if self._transport is None:
+            self._transport = self._new_transport()
+
+    def close(self) -> None:
+        if self._transport is not None:
+            self._transport.close()
+            self._transport = None
+
+    def request(self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+                content: Any = None, data: Any = None, timeout: float | None = None,
+                error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        t = self._transport
+        if t is None:
+            raise RuntimeError("the client is not open; use it as `with SyncHTTPClient() as client`")
+        method = method.upper()
+        if (params is None and headers is None and json is None and content is None and data is None
+                and method not in ("POST", "PUT", "PATCH")):
+            route = self._routes.get((method, url)) or self._route(method, url)
+            result = t.send(route.origin, method, route.head, None, timeout)
+            full = route.url
+        else:
+            origin, head, body, full = self._prepare(method, url, params, headers, json, content, data)
+            result = t.send(origin, method, head, body, timeout)
+        return self._finish(result, method, full, response_data_type, error_for_status)
+
+    def get(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+            error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        t = self._transport
+        if t is None:
+            raise RuntimeError("the client is not open; use it as `with SyncHTTPClient() as client`")
+        if params is None and headers is None:
+            route = self._routes.get(("GET", url)) or self._route("GET", url)
+            result = t.send(route.origin, "GET", route.head, None, timeout)
+            full = route.url
+        else:
+            origin, head, body, full = self._prepare("GET", url, params, headers, None, None, None)
+            result = t.send(origin, "GET", head, body, timeout)
+        return self._finish(result, "GET", full, response_data_type, error_for_status)
+
+    def head(self, url: str, **kwargs: Any) -> Any:
+        return self.request("HEAD", url, **kwargs)
+
+    def options(self, url: str, **kwargs: Any) -> Any:
+        return self.request("OPTIONS", url, **kwargs)
+
+    def delete(self, url: str, **kwargs: Any) -> Any:
+        return self.request("DELETE", url, **kwargs)
+
+    def post(self, url: str, **kwargs: Any) -> Any:
+        return self.request("POST", url, **kwargs)
+
+    def put(self, url: str, **kwargs: Any) -> Any:
+        return self.request("PUT", url, **kwargs)
+
+    def patch(self, url: str, **kwargs: Any) -> Any:
+        return self.request("PATCH", url, **kwargs)

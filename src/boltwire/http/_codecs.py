@@ -1,0 +1,122 @@
+"""Resolving response_data_type to a body decoder, and json= values to an encoder, once per type."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable
+
+from boltwire import _core
+from boltwire import json as _bw_json
+
+__all__ = ["resolve_decoder", "encode_json"]
+
+
+# Bodies arrive as a read-only buffer object owned by the transport (the bytes stay in native memory):
+# decoders that take any buffer read it in place; the others get bytes(body).
+
+
+def _decode_str(body: Any) -> str:
+    return str(body, "utf-8")
+
+
+def _checked(kind: type, name: str) -> Callable[[bytes], Any]:
+    decode_any = _core._json_decode_any
+
+    def decode(body: bytes) -> Any:
+        value = decode_any(body)
+        if type(value) is not kind and not isinstance(value, kind):
+            from boltwire._errors import ValidationError
+
+            raise ValidationError(f"Expected `{name}`, got `{type(value).__name__}`")
+        return value
+
+    return decode
+
+
+def _msgspec_decoder(tp: Any) -> Callable[[bytes], Any] | None:
+    msgspec = sys.modules.get("msgspec")
+    if msgspec is None:
+        return None
+    if isinstance(tp, (msgspec.json.Decoder,)):
+        return tp.decode
+    if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
+        return msgspec.json.Decoder(tp).decode
+    return None
+
+
+def _pydantic_decoder(tp: Any) -> Callable[[bytes], Any] | None:
+    pydantic = sys.modules.get("pydantic")
+    if pydantic is None:
+        return None
+    if isinstance(tp, pydantic.TypeAdapter):
+        validate = tp.validate_json
+    elif isinstance(tp, type) and issubclass(tp, pydantic.BaseModel):
+        validate = tp.model_validate_json
+    else:
+        return None
+
+    def decode(body: Any) -> Any:  # pydantic takes str / bytes / bytearray only
+        return validate(bytes(body))
+
+    return decode
+
+
+def _takes_buffers(decode: Callable[[Any], Any]) -> bool:
+    """Whether a decoder reads any buffer in place (a TypeError on a memoryview means: bytes only)."""
+    try:
+        decode(memoryview(b"null"))
+    except TypeError:
+        return False
+    except Exception:
+        return True  # it read the buffer and rejected its content: buffers are fine
+    return True
+
+
+def resolve_decoder(tp: Any) -> Callable[[Any], Any]:
+    """The callable turning a body (a read-only buffer) into ``tp``."""
+    if tp is bytes:
+        return bytes
+    if tp is str:
+        return _decode_str
+    if tp is dict:
+        return _checked(dict, "object")
+    if tp is list:
+        return _checked(list, "array")
+    if tp is Any or tp is object:
+        return _core._json_decode_any
+    found = _msgspec_decoder(tp) or _pydantic_decoder(tp)
+    if found is not None:
+        return found
+    decoder_cls = getattr(_bw_json, "Decoder", None)
+    typed: Callable[[Any], Any] | None = None
+    if decoder_cls is not None:
+        typed = decoder_cls(tp).decode
+    else:
+        decode = getattr(_bw_json, "decode", None)
+        if decode is not None:
+            def typed(body: Any, _decode: Any = decode, _tp: Any = tp) -> Any:
+                return _decode(body, type=_tp)
+    if typed is not None:
+        return typed if _takes_buffers(typed) else (lambda body, _typed=typed: _typed(bytes(body)))
+    raise TypeError(f"unsupported response_data_type: {tp!r}")
+
+
+def _json_encoder_for(tp: type) -> Callable[[Any], bytes]:
+    msgspec = sys.modules.get("msgspec")
+    if msgspec is not None and issubclass(tp, msgspec.Struct):
+        return msgspec.json.encode
+    pydantic = sys.modules.get("pydantic")
+    if pydantic is not None and issubclass(tp, pydantic.BaseModel):
+        return lambda obj: obj.model_dump_json().encode()
+    return _bw_json.encode
+
+
+_ENCODERS: dict[type, Callable[[Any], bytes]] = {}
+
+
+def encode_json(obj: Any) -> bytes:
+    tp = type(obj)
+    enc = _ENCODERS.get(tp)
+    if enc is None:
+        enc = _ENCODERS[tp] = _json_encoder_for(tp)
+    return enc(obj)

@@ -1,0 +1,63 @@
+"""The stubs type Response[T] from response_data_type (mypy run on snippets)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+
+def run_mypy(tmp_path, source):
+    pytest.importorskip("mypy")
+    path = tmp_path / "snippet.py"
+    path.write_text(textwrap.dedent(source))
+    import boltwire
+
+    env = dict(os.environ)
+    env.pop("MYPYPATH", None)
+    root = Path(boltwire.__file__).resolve().parent.parent
+    if root.name not in ("site-packages", "dist-packages"):
+        env["MYPYPATH"] = str(root)  # a source tree (PYTHONPATH=src): point mypy at the boltwire under test
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", os.devnull, "--show-error-codes",
+         "--no-error-summary", str(path)],
+        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300,
+    )
+    # Only the snippet's own lines count (errors inside the package under test are other tests' business);
+    # "builtins." is dropped so the reveal_type spelling does not depend on the mypy version.
+    lines = [line.replace("builtins.", "") for line in (proc.stdout + proc.stderr).splitlines()]
+    return [line for line in lines if line.startswith("snippet.py")]
+
+
+def test_response_data_type_drives_response_type_and_misuse_is_rejected(tmp_path):
+    lines = run_mypy(
+        tmp_path,
+        """
+        import msgspec
+        from boltwire import HTTPClient, SyncHTTPClient
+
+        class M(msgspec.Struct):
+            a: int
+
+        async def f(c: HTTPClient) -> None:
+            reveal_type((await c.get("/", response_data_type=M)).data)
+            reveal_type((await c.post("/", json={"a": 1})).data)
+
+        def g(c: SyncHTTPClient) -> None:
+            reveal_type(c.get("/", response_data_type=dict).data)
+            reveal_type(c.get("/", response_data_type=msgspec.json.Decoder(M)).data)
+            reveal_type(c.get("/").headers.get_all("x"))
+
+        def bad(c: SyncHTTPClient) -> None:
+            n: int = c.get("/").data
+            c.get("/", bogus=1)
+        """,
+    )
+    reveals = [line.split("Revealed type is ", 1)[1] for line in lines if "Revealed type is" in line]
+    errors = [line for line in lines if ": error:" in line]
+    assert reveals == ['"snippet.M"', '"bytes"', '"dict[Any, Any]"', '"snippet.M"', '"list[str]"'], lines
+    assert {e.split(":")[1] for e in errors} == {"18", "19"}, errors  # the two lines of bad()
