@@ -61,17 +61,6 @@ def _pydantic_decoder(tp: Any) -> Callable[[bytes], Any] | None:
     return decode
 
 
-def _takes_buffers(decode: Callable[[Any], Any]) -> bool:
-    """Whether a decoder reads any buffer in place (a TypeError on a memoryview means: bytes only)."""
-    try:
-        decode(memoryview(b"null"))
-    except TypeError:
-        return False
-    except Exception:
-        return True  # it read the buffer and rejected its content: buffers are fine
-    return True
-
-
 def resolve_decoder(tp: Any) -> Callable[[Any], Any]:
     """The callable turning a body (a read-only buffer) into ``tp``."""
     if tp is bytes:
@@ -87,18 +76,9 @@ def resolve_decoder(tp: Any) -> Callable[[Any], Any]:
     found = _msgspec_decoder(tp) or _pydantic_decoder(tp)
     if found is not None:
         return found
-    decoder_cls = getattr(_bw_json, "Decoder", None)
-    typed: Callable[[Any], Any] | None = None
-    if decoder_cls is not None:
-        typed = decoder_cls(tp).decode
-    else:
-        decode = getattr(_bw_json, "decode", None)
-        if decode is not None:
-            def typed(body: Any, _decode: Any = decode, _tp: Any = tp) -> Any:
-                return _decode(body, type=_tp)
-    if typed is not None:
-        return typed if _takes_buffers(typed) else (lambda body, _typed=typed: _typed(bytes(body)))
-    raise TypeError(f"unsupported response_data_type: {tp!r}")
+    # boltwire types decode straight from the transport's buffer; Decoder(tp) raises TypeError when the type
+    # is not supported.
+    return _bw_json.Decoder(tp).decode
 
 
 def _json_encoder_for(tp: type) -> Callable[[Any], bytes]:
