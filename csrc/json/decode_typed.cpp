@@ -130,6 +130,20 @@ PyObject *decode_typed_number(TypedReader &r, const TypePlan *plan, const PathNo
   }
   bool as_float = t.is_float || beyond_64_bits(t);
   double d = 0;
+  // Decimal keeps the exact text, whatever its range (integers go through int, so -0 is 0, as msgspec does);
+  // with float in the same union, numbers read as floats.
+  if ((k & sk::kDecimal) && !(k & sk::kFloat)) {
+    Object text;
+    if (t.is_float) {
+      text = Object::steal(PyUnicode_FromStringAndSize(reinterpret_cast<const char *>(t.begin), t.end - t.begin));
+    } else {
+      Object i = Object::steal(number_to_int(t));
+      if (!i) return nullptr;
+      text = Object::steal(PyObject_Str(i.get()));
+    }
+    if (!text) return nullptr;
+    return value_from_str(text.get(), plan, true, path);
+  }
   if (as_float) {
     // msgspec checks the range of every float before looking at the type.
     if (!number_to_double(r, t, d)) return nullptr;
@@ -139,11 +153,6 @@ PyObject *decode_typed_number(TypedReader &r, const TypePlan *plan, const PathNo
     if (!as_float && !number_to_double(r, t, d)) return nullptr;
     if ((c.flags & Constraints::kFloatAny) && !schema::check_float(c, d, path)) return nullptr;
     return PyFloat_FromDouble(d);
-  }
-  if (k & sk::kDecimal) {
-    Object text = Object::steal(PyUnicode_FromStringAndSize(reinterpret_cast<const char *>(t.begin), t.end - t.begin));
-    if (!text) return nullptr;
-    return value_from_str(text.get(), plan, true, path);
   }
   if (!r.strict) {
     if (!as_float && !number_to_double(r, t, d)) return nullptr;
@@ -209,7 +218,9 @@ PyObject *decode_typed_sequence(TypedReader &r, const TypePlan *plan, const Path
   }
   r.depth--;
   const Constraints &c = plan->constraints;
-  if (c.any() && !schema::check_array_length(c, node.index, path)) return nullptr;
+  // Sets are measured after duplicates collapse, as msgspec measures them.
+  Py_ssize_t length = PyList_CheckExact(out.get()) ? node.index : PySet_GET_SIZE(out.get());
+  if (c.any() && !schema::check_array_length(c, length, path)) return nullptr;
   if (k & sk::kVarTuple) return PyList_AsTuple(out.get());
   return out.release();
 }

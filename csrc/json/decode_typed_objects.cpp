@@ -69,7 +69,7 @@ bool read_key_and_colon(Reader &r, KeyView &key) {
     r.pos++;
     r.skip_whitespace();
     if (r.pos >= r.end || *r.pos != '"') {
-      raise_malformed(r, r.pos < r.end && *r.pos == '}' ? "trailing comma in object" : "expected '\"'");
+      raise_malformed(r, r.pos < r.end && *r.pos == '}' ? "trailing comma in object" : "object keys must be strings");
       return false;
     }
     return true;
@@ -97,7 +97,7 @@ bool read_key_and_colon(Reader &r, KeyView &key) {
     return true;
   }
   if (r.pos >= r.end || *r.pos != '"') {
-    raise_malformed(r, "expected '\"'");
+    raise_malformed(r, "object keys must be strings");
     return false;
   }
   return true;
@@ -332,7 +332,7 @@ PyObject *key_from_str(TypedReader &r, PyObject *s, const TypePlan *key_plan, co
       return nullptr;
     return Py_NewRef(s);
   }
-  if (k & (sk::kInt | sk::kIntLookup | sk::kFloat)) {
+  if (k & (sk::kInt | sk::kIntLookup | sk::kFloat | sk::kDecimal)) {
     // JSON object keys are strings: numeric keys are read from their text (msgspec's rule).
     Py_ssize_t size;
     const char *text = PyUnicode_AsUTF8AndSize(s, &size);
@@ -341,9 +341,10 @@ PyObject *key_from_str(TypedReader &r, PyObject *s, const TypePlan *key_plan, co
               reinterpret_cast<const unsigned char *>(text) + size};
     NumberToken t;
     bool numeric = size > 0 && (text[0] == '-' || (text[0] >= '0' && text[0] <= '9')) && scan_number(kr, t) &&
-                   kr.at_end() && (!t.is_float || (k & sk::kFloat));
+                   kr.at_end() && (!t.is_float || (k & (sk::kFloat | sk::kDecimal)));
     if (!numeric) {
       PyErr_Clear();
+      if (k & sk::kDecimal) return raise_expected(key_plan, "str", key_node);
       if (k & sk::kStrLike) return value_from_str(s, key_plan, r.strict, key_node);
       return raise_expected(key_plan, "str", key_node);
     }

@@ -232,11 +232,10 @@ PyObject *parse_duration(const char *p, const char *end, const PathNode *path) {
   }
   if (!any || (in_time && !time_unit_seen)) return raise_validation(path, bad);
   long double rounded = std::floor(total_us + 0.5L);
-  constexpr long double kMaxUs = 999999999.0L * 86400e6L + 86399e6L + 999999.0L;
-  if (rounded > kMaxUs) return raise_validation(path, "Duration is out of range");
-  long long us = static_cast<long long>(rounded);
-  long long days = us / 86400000000LL;
-  long long rem = us % 86400000000LL;
+  long double whole_days = std::floor(rounded / 86400e6L);
+  if (whole_days > 999999999.0L) return raise_validation(path, "Duration is out of range");
+  long long days = static_cast<long long>(whole_days);
+  long long rem = static_cast<long long>(rounded - whole_days * 86400e6L);
   PyObject *value = PyDelta_FromDSU(static_cast<int>(sign * days), static_cast<int>(sign * (rem / 1000000)),
                                     static_cast<int>(sign * (rem % 1000000)));
   if (value == nullptr && PyErr_ExceptionMatches(PyExc_OverflowError)) {

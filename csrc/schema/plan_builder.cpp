@@ -168,13 +168,6 @@ TypePlan *Builder::build(PyObject *annotation) {
       free_plan(plan);
       return nullptr;
     }
-    uint64_t key_ok = kAny | kStr | kStrLookup | kInt | kIntLookup | kFloat | kUuid | kDateTime | kDate | kTime |
-                      kTimeDelta | kDecimal | kBytes | kCustom | kBool | kNone;
-    if ((plan->key->kinds & ~key_ok) != 0) {
-      PyErr_Format(PyExc_TypeError, "JSON doesn't support dict keys of type `%R`", a1);
-      free_plan(plan);
-      return nullptr;
-    }
     return plan;
   }
   if (strcmp(kind, "struct") == 0) return build_class_node(annotation, desc.get(), kStruct);
@@ -275,6 +268,7 @@ bool Builder::merge(TypePlan &into, TypePlan *from, PyObject *annotation) {
                       !(str_a == str_b && (str_a & ~kCollapsible) == 0);
   bool two_str_enums = into.str_enum && from->str_enum;
   bool int_conflict = ((a & (kInt | kIntLookup)) && (b & (kInt | kIntLookup))) && (into.int_enum || from->int_enum);
+  bool two_int_enums = into.int_enum && from->int_enum;
   bool struct_arrays = ((a | b) & (kStructArray | kNamedTuple)) != 0;
   bool array_conflict = (a & kArrayKinds) && (b & kArrayKinds) &&
                         !((a & kArrayKinds) == kStructArray && (b & kArrayKinds) == kStructArray);
@@ -294,6 +288,9 @@ bool Builder::merge(TypePlan &into, TypePlan *from, PyObject *annotation) {
                "str-like type (`str`, `Enum`, `Literal[str values]`, `datetime`, `date`, `time`, `timedelta`, `uuid`, "
                "`decimal`, `bytes`, `bytearray`)");
     ok = false;
+  } else if (two_int_enums) {
+    fail_union(annotation, "int enum type");
+    ok = false;
   } else if (int_conflict) {
     fail_union(annotation, "int-like type (`int`, `Enum`, `Literal[int values]`)");
     ok = false;
@@ -303,7 +300,9 @@ bool Builder::merge(TypePlan &into, TypePlan *from, PyObject *annotation) {
                                          : "array-like (list, set, tuple) type");
     ok = false;
   } else if (object_conflict) {
-    fail_union(annotation, "dict-like type (`Struct`, `dict`, `TypedDict`, `dataclass`)");
+    fail_union(annotation, (a & kObjectKinds) == kDict && (b & kObjectKinds) == kDict
+                               ? "dict type"
+                               : "dict-like type (`Struct`, `dict`, `TypedDict`, `dataclass`)");
     ok = false;
   } else if (((a & kStruct) && (b & kStructArray)) || ((a & kStructArray) && (b & kStruct))) {
     PyErr_Format(PyExc_TypeError,

@@ -227,7 +227,7 @@ def describe(annotation: Any) -> tuple[Any, ...]:
         return ("struct", cls)
     if isinstance(cls, type) and issubclass(cls, enum.Enum):
         if not cls.__members__:
-            raise TypeError(f"Enum types must have at least one item, {cls!r} is invalid")
+            raise TypeError(f"Enum types must have at least one item, {dict(cls.__members__)!r} is invalid")
         for member in cls.__members__.values():
             if type(member.value) is int or isinstance(member.value, int) and not isinstance(member.value, bool):
                 if not -(2**63) <= member.value <= 2**63 - 1:
