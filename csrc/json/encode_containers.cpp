@@ -76,7 +76,7 @@ bool write_object_sorted(EncodeState &state, std::vector<KeyedItem> &items) noex
   if (items.empty()) return out.write("{}", 2);
   if (!out.put('{')) return false;
   for (const KeyedItem &item : items) {
-    if (!write_escaped(out, item.key.data(), item.key.size()) || !out.put(':') ||
+    if (!write_escaped(out, item.key.data(), item.key.size(), ':') ||
         !encode_value(state, item.value) || !out.put(','))
       return false;
   }
@@ -144,8 +144,9 @@ bool encode_dict(EncodeState &state, PyObject *obj) noexcept {
   Py_ssize_t pos = 0;
   PyObject *key, *value;
   while (PyDict_Next(obj, &pos, &key, &value)) {
-    bool key_ok = Py_IS_TYPE(key, &PyUnicode_Type) ? encode_str(state, key) : encode_dict_key(state, key);
-    if (!key_ok || !out.put(':') || !encode_value(state, value) || !out.put(',')) return false;
+    bool key_ok = Py_IS_TYPE(key, &PyUnicode_Type) ? write_str(out, key, ':')
+                                                   : encode_dict_key(state, key) && out.put(':');
+    if (!key_ok || !encode_value(state, value) || !out.put(',')) return false;
   }
   return close_with(out, start, '}');
 }

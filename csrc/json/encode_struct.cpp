@@ -10,6 +10,7 @@
 #include "json/encode_types.hpp"
 #include "json/encode_value.hpp"
 #include "json/sorted_items.hpp"
+#include "json/struct_names.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/struct_meta.hpp"
 
@@ -63,25 +64,27 @@ bool encode_struct_sorted(EncodeState &state, PyObject *obj, const StructMetaObj
   return write_object_sorted(state, items);
 }
 
-bool encode_struct_object(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
+bool encode_struct_object(EncodeState &state, PyObject *obj, StructMetaObject *meta) noexcept {
+  StructNames names;
+  if (!get_struct_names(meta, names)) return false;
   py::BytesWriter &out = state.out;
-  if (!out.put('{')) return false;
+  size_t tag_size = names.size(0);
+  if (!out.reserve(1 + tag_size + 16)) return false;
+  out.put_unchecked('{');
   size_t start = out.size() - 1;
-  if (meta->tag != nullptr) {
-    if (!encode_str(state, meta->tag_field) || !out.put(':') || !encode_value(state, meta->tag) || !out.put(','))
-      return false;
-  }
+  write_name_unchecked(out, names, 0);
   bool omit = (meta->flags & structs::kOmitDefaults) != 0;
-  PyObject *names = meta->encode_fields;
   for (Py_ssize_t i = 0; i < meta->n_fields; ++i) {
     PyObject *value;
     int omitted = structs::read_field_omitting_default(obj, meta, i, omit, value);
-    if (omitted < 0) return false;
-    if (value == nullptr) return struct_field_unset(structs::field_name(meta, i));
-    if (omitted) continue;
-    if (!encode_str(state, PyTuple_GET_ITEM(names, i)) || !out.put(':') || !encode_value(state, value) ||
-        !out.put(','))
-      return false;
+    if (BW_UNLIKELY(omitted != 0)) {
+      if (omitted < 0) return false;
+      continue;
+    }
+    if (BW_UNLIKELY(value == nullptr)) return struct_field_unset(structs::field_name(meta, i));
+    if (!out.reserve(names.size(i + 1) + 16)) return false;
+    write_name_unchecked(out, names, i + 1);
+    if (!encode_value(state, value) || !out.put(',')) return false;
   }
   if (out.size() == start + 1) return out.put('}');
   out.truncate(out.size() - 1);
@@ -140,7 +143,7 @@ struct RecursionScope {
 }  // namespace
 
 bool encode_struct(EncodeState &state, PyObject *obj) noexcept {
-  const StructMetaObject *meta = structs::as_meta(Py_TYPE(obj));
+  StructMetaObject *meta = structs::as_meta(Py_TYPE(obj));
   RecursionScope scope;
   if (!scope.entered) return false;
   if (meta->flags & structs::kArrayLike) return encode_struct_array(state, obj, meta);

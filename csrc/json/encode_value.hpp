@@ -23,8 +23,10 @@ bool write_float_key(py::BytesWriter &out, double v) noexcept;
 // encode_string.cpp
 bool encode_str(EncodeState &state, PyObject *obj) noexcept;
 bool encode_bytes_like(EncodeState &state, PyObject *obj) noexcept;  // bytes, bytearray, memoryview -> base64
-// Writes `"` + escaped UTF-8 bytes + `"`.
-bool write_escaped(py::BytesWriter &out, const char *s, size_t n) noexcept;
+// Writes `"` + escaped UTF-8 bytes + `"`, then `trailer` unless it is 0 (':' for object keys).
+bool write_escaped(py::BytesWriter &out, const char *s, size_t n, char trailer = 0) noexcept;
+// A str's text as a JSON string followed by `trailer` (unless 0); false on a lone surrogate.
+bool write_str(py::BytesWriter &out, PyObject *obj, char trailer) noexcept;
 
 // encode_containers.cpp
 bool encode_list(EncodeState &state, PyObject *obj) noexcept;
