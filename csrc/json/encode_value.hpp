@@ -16,7 +16,7 @@ bool encode_value(EncodeState &state, PyObject *obj) noexcept;
 bool encode_long(EncodeState &state, PyObject *obj) noexcept;
 bool encode_float(EncodeState &state, PyObject *obj) noexcept;
 // Writes a finite double in msgspec's layout (no quotes); `v` must be finite.
-void write_finite_double(py::BytesWriter &out, double v) noexcept;  // caller reserved 32 bytes
+void write_finite_double(py::BytesWriter &out, double v) noexcept;  // caller reserved kMaxDoubleChars bytes
 // Writes a float dict key's text: the number, or nan / inf / -inf (no quotes).
 bool write_float_key(py::BytesWriter &out, double v) noexcept;
 

@@ -129,7 +129,7 @@ int Encoder_clear(PyObject *self_obj) {
 Py_ssize_t next_capacity(const EncoderObject *self) noexcept {
   Py_ssize_t hint = self->size_hint;
   if (hint < kInitialCapacity) return kInitialCapacity;
-  return hint > (1 << 20) ? (1 << 20) : hint;
+  return hint > (1 << 26) ? (1 << 26) : hint;
 }
 
 PyObject *Encoder_encode(PyObject *self_obj, PyObject *obj) {
@@ -250,7 +250,7 @@ PyObject *json_encode(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObj
   if (!parse_enc_hook(slots[0], &options.enc_hook) || !parse_order(slots[1], &options.order)) return nullptr;
   // Like an Encoder, start near the previous output size (the GIL serialises access to the hint).
   static Py_ssize_t size_hint = kInitialCapacity;
-  Py_ssize_t capacity = size_hint < kInitialCapacity ? kInitialCapacity : (size_hint > (1 << 20) ? (1 << 20) : size_hint);
+  Py_ssize_t capacity = size_hint < kInitialCapacity ? kInitialCapacity : (size_hint > (1 << 26) ? (1 << 26) : size_hint);
   PyObject *out = encode_to_bytes(options, args[0], capacity);
   if (out != nullptr) size_hint = PyBytes_GET_SIZE(out);
   return out;
