@@ -1,7 +1,9 @@
 // csrc/module.cpp: PyInit for boltwire._core; registers the types and functions of each layer. Wiring only.
 #include "json/decode_entry.hpp"
 #include "json/encoder.hpp"
+#include "json/raw.hpp"
 #include "py/names.hpp"
+#include "py/unset.hpp"
 #include "py/python.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/struct_config.hpp"
@@ -42,7 +44,8 @@ bool add_type(PyObject *module, const char *name, PyTypeObject *type) {
 
 PyMODINIT_FUNC PyInit__core() {
   if (!boltwire::py::init_names() || !bs::init_field_spec() || !bs::init_struct_config() ||
-      !bs::init_struct_meta() || !bs::init_struct_object())
+      !bs::init_struct_meta() || !bs::init_struct_object() || !boltwire::py::init_unset() ||
+      !boltwire::json::init_raw())
     return nullptr;
   PyObject *module = PyModule_Create(&module_def);
   if (module == nullptr) return nullptr;
@@ -53,7 +56,9 @@ PyMODINIT_FUNC PyInit__core() {
             PyModule_AddObjectRef(module, "NODEFAULT", bs::NoDefault) == 0 &&
             PyModule_AddFunctions(module, bs::struct_function_defs) == 0 &&
             PyModule_AddFunctions(module, boltwire::json::decoder_function_defs) == 0 &&
-            boltwire::json::add_to_module(module);
+            boltwire::json::add_to_module(module) && add_type(module, "UnsetType", &boltwire::py::UnsetType) &&
+            PyModule_AddObjectRef(module, "UNSET", boltwire::py::Unset) == 0 &&
+            add_type(module, "Raw", &boltwire::json::RawType);
   Py_XDECREF(struct_class);
   if (!ok) {
     Py_DECREF(module);

@@ -11,6 +11,7 @@
 #include "json/encode_value.hpp"
 #include "json/sorted_items.hpp"
 #include "json/struct_names.hpp"
+#include "py/unset.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/struct_meta.hpp"
 
@@ -58,7 +59,7 @@ bool encode_struct_sorted(EncodeState &state, PyObject *obj, const StructMetaObj
     int omitted = structs::read_field_omitting_default(obj, meta, i, omit, value);
     if (omitted < 0) return false;
     if (value == nullptr) return struct_field_unset(structs::field_name(meta, i));
-    if (omitted) continue;
+    if (omitted || py::is_unset(value)) continue;
     if (!push_item(items, PyTuple_GET_ITEM(meta->encode_fields, i), value)) return false;
   }
   return write_object_sorted(state, items);
@@ -82,6 +83,7 @@ bool encode_struct_object(EncodeState &state, PyObject *obj, StructMetaObject *m
       continue;
     }
     if (BW_UNLIKELY(value == nullptr)) return struct_field_unset(structs::field_name(meta, i));
+    if (BW_UNLIKELY(py::is_unset(value))) continue;
     if (!out.reserve(names.size(i + 1) + 16)) return false;
     write_name_unchecked(out, names, i + 1);
     if (!encode_value(state, value) || !out.put(',')) return false;
@@ -171,22 +173,25 @@ int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
   for (Py_ssize_t i = 0; ok && i < n; ++i) {
     PyObject *value = PyObject_GetAttr(obj, PyTuple_GET_ITEM(names, i));
     if (value == nullptr) ok = false;
-    else values.push_back(value);
+    else values.push_back(value);  // UNSET values are kept here and skipped when writing
   }
   if (ok) {
     if (state.options.order == Order::kSorted) {
       std::vector<KeyedItem> items;
-      for (Py_ssize_t i = 0; ok && i < n; ++i) ok = push_item(items, PyTuple_GET_ITEM(names, i), values[i]);
+      for (Py_ssize_t i = 0; ok && i < n; ++i) {
+        if (!py::is_unset(values[i])) ok = push_item(items, PyTuple_GET_ITEM(names, i), values[i]);
+      }
       ok = ok && write_object_sorted(state, items);
     } else {
       py::BytesWriter &out = state.out;
       ok = out.put('{');
+      size_t start = out.size() - 1;
       for (Py_ssize_t i = 0; ok && i < n; ++i) {
-        ok = encode_str(state, PyTuple_GET_ITEM(names, i)) && out.put(':') && encode_value(state, values[i]) &&
-             out.put(',');
+        if (py::is_unset(values[i])) continue;
+        ok = write_str(out, PyTuple_GET_ITEM(names, i), ':') && encode_value(state, values[i]) && out.put(',');
       }
       if (ok) {
-        if (n == 0) {
+        if (out.size() == start + 1) {
           ok = out.put('}');
         } else {
           out.truncate(out.size() - 1);
