@@ -94,8 +94,15 @@ bool encode_struct_object(EncodeState &state, PyObject *obj, StructMetaObject *m
   return true;
 }
 
-// The names of a dataclass's real fields (not ClassVar / InitVar), cached per class; borrowed, or nullptr.
-// Sets *is_dataclass to false (no error) when the class has no __dataclass_fields__.
+struct RecursionScope {
+  bool entered = Py_EnterRecursiveCall(" while serializing an object") == 0;
+  ~RecursionScope() {
+    if (entered) Py_LeaveRecursiveCall();
+  }
+};
+
+}  // namespace
+
 PyObject *dataclass_field_names(PyTypeObject *tp, bool *is_dataclass) noexcept {
   *is_dataclass = true;
   PyObject *cached = PyDict_GetItemWithError(types.dataclass_cache, reinterpret_cast<PyObject *>(tp));
@@ -134,15 +141,6 @@ PyObject *dataclass_field_names(PyTypeObject *tp, bool *is_dataclass) noexcept {
   Py_DECREF(tuple);  // the cache holds it
   return rc < 0 ? nullptr : tuple;
 }
-
-struct RecursionScope {
-  bool entered = Py_EnterRecursiveCall(" while serializing an object") == 0;
-  ~RecursionScope() {
-    if (entered) Py_LeaveRecursiveCall();
-  }
-};
-
-}  // namespace
 
 bool encode_struct(EncodeState &state, PyObject *obj) noexcept {
   StructMetaObject *meta = structs::as_meta(Py_TYPE(obj));

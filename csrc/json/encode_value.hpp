@@ -41,6 +41,9 @@ bool encode_dict_key(EncodeState &state, PyObject *key) noexcept;
 
 // encode_struct.cpp
 bool encode_struct(EncodeState &state, PyObject *obj) noexcept;
+// The names of a dataclass's real fields (not ClassVar / InitVar), cached per class; borrowed, or nullptr.
+// Sets *is_dataclass to false (no error) when the class has no __dataclass_fields__.
+PyObject *dataclass_field_names(PyTypeObject *tp, bool *is_dataclass) noexcept;
 // 1 when encoded, 0 when `obj` is not a dataclass instance, -1 on error.
 int encode_dataclass(EncodeState &state, PyObject *obj) noexcept;
 

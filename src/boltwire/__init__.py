@@ -1,7 +1,7 @@
 """boltwire: typed structs, JSON and HTTP for Python, with a C++20 core."""
 
 from boltwire import structs
-from boltwire._core import NODEFAULT, UNSET, Raw, Struct, StructMeta, UnsetType, field
+from boltwire._core import NODEFAULT, UNSET, Raw, Struct, StructMeta, UnsetType, field, to_builtins
 from boltwire._defstruct import defstruct
 from boltwire._errors import BoltwireError, DecodeError, EncodeError, ValidationError
 from boltwire import json
@@ -21,5 +21,6 @@ __all__ = [
     "field",
     "json",
     "structs",
+    "to_builtins",
 ]
 __version__ = "0.1.0"
