@@ -2,6 +2,7 @@
 #include "convert/to_builtins.hpp"
 #include "json/decode_entry.hpp"
 #include "json/encoder.hpp"
+#include "json/format.hpp"
 #include "json/raw.hpp"
 #include "py/names.hpp"
 #include "py/unset.hpp"
@@ -59,7 +60,8 @@ PyMODINIT_FUNC PyInit__core() {
             PyModule_AddFunctions(module, boltwire::json::decoder_function_defs) == 0 &&
             boltwire::json::add_to_module(module) && add_type(module, "UnsetType", &boltwire::py::UnsetType) &&
             PyModule_AddObjectRef(module, "UNSET", boltwire::py::Unset) == 0 &&
-            add_type(module, "Raw", &boltwire::json::RawType) && PyModule_AddFunctions(module, boltwire::convert::to_builtins_defs) == 0;
+            add_type(module, "Raw", &boltwire::json::RawType) && PyModule_AddFunctions(module, boltwire::convert::to_builtins_defs) == 0 &&
+            PyModule_AddFunctions(module, boltwire::json::format_function_defs) == 0;
   Py_XDECREF(struct_class);
   if (!ok) {
     Py_DECREF(module);

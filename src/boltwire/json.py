@@ -2,5 +2,6 @@
 
 from boltwire._core import JsonEncoder as Encoder
 from boltwire._core import json_encode as encode
+from boltwire._core import json_format as format  # noqa: A001 (msgspec's name)
 
-__all__ = ["Encoder", "encode"]
+__all__ = ["Encoder", "encode", "format"]
