@@ -23,6 +23,14 @@ struct RecursionScope {
   }
 };
 
+// Scalars that pass through unchanged are handled inline by the container loops; the rest take the call.
+inline PyObject *convert_item(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
+  PyTypeObject *tp = Py_TYPE(obj);
+  if (tp == &PyUnicode_Type || tp == &PyLong_Type || tp == &PyFloat_Type || obj == Py_None || tp == &PyBool_Type)
+    return Py_NewRef(obj);
+  return to_builtins_value(opt, obj, false);
+}
+
 inline bool is_struct(PyTypeObject *tp) noexcept {
   PyTypeObject *meta = Py_TYPE(tp);
   if (meta == &PyType_Type) return false;
@@ -64,7 +72,7 @@ PyObject *convert_list(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
       Py_SET_SIZE(out, i);
       break;
     }
-    PyObject *item = to_builtins_value(opt, PyList_GET_ITEM(obj, i), false);
+    PyObject *item = convert_item(opt, PyList_GET_ITEM(obj, i));
     if (item == nullptr) {
       Py_SET_SIZE(out, i);
       Py_DECREF(out);
@@ -149,7 +157,7 @@ PyObject *convert_dict(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
       new_key = to_builtins_value(opt, key, true);
       if (new_key != nullptr && opt.str_keys) Py_SETREF(new_key, key_to_str(new_key));
     }
-    PyObject *new_value = new_key == nullptr ? nullptr : to_builtins_value(opt, value, false);
+    PyObject *new_value = new_key == nullptr ? nullptr : convert_item(opt, value);
     Py_DECREF(key);
     Py_DECREF(value);
     int rc = new_value == nullptr ? -1 : PyDict_SetItem(out, new_key, new_value);
@@ -215,7 +223,7 @@ PyObject *convert_struct(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
       return nullptr;
     }
     if (BW_UNLIKELY(py::is_unset(value))) continue;
-    PyObject *item = to_builtins_value(opt, value, false);
+    PyObject *item = convert_item(opt, value);
     int rc = item == nullptr ? -1 : PyDict_SetItem(out, PyTuple_GET_ITEM(names, i), item);
     Py_XDECREF(item);
     if (rc < 0) {
