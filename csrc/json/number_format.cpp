@@ -208,34 +208,49 @@ inline bool format_exact_128(char *&out, double v) noexcept {
 }  // namespace
 
 namespace {
-inline size_t count_digits(uint64_t v) noexcept {
-  // floor(log10) from the bit length (1233 / 4096 ~ log10(2)), corrected by one table compare.
-  // v | 1 has the same digit count as v except for 0, which it counts as one digit.
-  uint64_t w = v | 1;
-  int bits = 64 - __builtin_clzll(w);
-  size_t t = static_cast<size_t>((bits * 1233) >> 12);
-  return t + (w >= kPow10U[t] ? 1 : 0);
+
+inline void write_pair(char *p, uint32_t pair) noexcept { std::memcpy(p, kDigitPairs + pair * 2, 2); }
+
+// Exactly 8 digits (leading zeros kept) of x < 10^8, with 32-bit arithmetic.
+inline void write_8_digits(char *p, uint32_t x) noexcept {
+  uint32_t high = x / 10000, low = x % 10000;
+  write_pair(p, high / 100);
+  write_pair(p + 2, high % 100);
+  write_pair(p + 4, low / 100);
+  write_pair(p + 6, low % 100);
 }
+
+// x < 10^8 without leading zeros; returns the digit count.
+inline size_t write_small(char *dst, uint32_t x) noexcept {
+  size_t n = x < 100 ? (x < 10 ? 1 : 2) : x < 10000 ? (x < 1000 ? 3 : 4) : x < 1000000 ? (x < 100000 ? 5 : 6)
+                                                                                     : (x < 10000000 ? 7 : 8);
+  char *p = dst + n;
+  while (x >= 100) {
+    p -= 2;
+    write_pair(p, x % 100);
+    x /= 100;
+  }
+  if (x >= 10) write_pair(p - 2, x);
+  else p[-1] = static_cast<char>('0' + x);
+  return n;
+}
+
 }  // namespace
 
 size_t write_u64(char *dst, uint64_t v) noexcept {
-  // Writes backwards from the end, two digits per step, straight into dst (no temporary, no memcpy call).
-  size_t n = count_digits(v);
-  char *p = dst + n;
-  while (v >= 100) {
-    unsigned pair = static_cast<unsigned>(v % 100);
-    v /= 100;
-    p -= 2;
-    p[0] = kDigitPairs[pair * 2];
-    p[1] = kDigitPairs[pair * 2 + 1];
+  // Blocks of 8 digits with 32-bit pair arithmetic: at most one variable-length head and two full blocks.
+  if (v < 100000000) return write_small(dst, static_cast<uint32_t>(v));
+  if (v < 10000000000000000ull) {
+    size_t n = write_small(dst, static_cast<uint32_t>(v / 100000000));
+    write_8_digits(dst + n, static_cast<uint32_t>(v % 100000000));
+    return n + 8;
   }
-  if (v >= 10) {
-    p[-2] = kDigitPairs[v * 2];
-    p[-1] = kDigitPairs[v * 2 + 1];
-  } else {
-    p[-1] = static_cast<char>('0' + v);
-  }
-  return n;
+  uint64_t head = v / 10000000000000000ull;  // <= 1844
+  uint64_t rest = v % 10000000000000000ull;
+  size_t n = write_small(dst, static_cast<uint32_t>(head));
+  write_8_digits(dst + n, static_cast<uint32_t>(rest / 100000000));
+  write_8_digits(dst + n + 8, static_cast<uint32_t>(rest % 100000000));
+  return n + 16;
 }
 
 size_t format_double(char *dst, double v) noexcept {
