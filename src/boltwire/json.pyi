@@ -1,7 +1,7 @@
 from collections.abc import Callable, Iterable
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
-__all__ = ["Encoder", "encode"]
+__all__ = ["Encoder", "encode", "format"]
 
 class Encoder:
     def __init__(
@@ -31,3 +31,8 @@ def encode(
     enc_hook: Callable[[Any], Any] | None = None,
     order: Literal[None, "deterministic", "sorted"] = None,
 ) -> bytes: ...
+
+@overload
+def format(buf: str, /, *, indent: int = 2) -> str: ...
+@overload
+def format(buf: bytes | bytearray | memoryview, /, *, indent: int = 2) -> bytes: ...
