@@ -6,6 +6,7 @@
 #include "json/encode_errors.hpp"
 #include "json/encode_types.hpp"
 #include "json/encode_value.hpp"
+#include "json/foreign_fields.hpp"
 #include "py/unset.hpp"
 #include "struct/struct_meta.hpp"
 
@@ -271,6 +272,35 @@ int convert_dataclass(const ToBuiltinsOptions &opt, PyObject *obj, PyObject **ou
   return 1;
 }
 
+// attrs instances and msgspec Structs: 1 and *out set, 0 when neither, -1 on error.
+int convert_foreign(const ToBuiltinsOptions &opt, PyObject *obj, PyObject **out) noexcept {
+  json::ForeignFields fields;
+  int rc = json::collect_foreign_fields(obj, fields);
+  if (rc <= 0) return rc;
+  RecursionScope scope;
+  if (!scope.entered) return -1;
+  Py_ssize_t n = static_cast<Py_ssize_t>(fields.items.size());
+  PyObject *result = fields.array_like ? PyList_New(n) : _PyDict_NewPresized(n);
+  for (Py_ssize_t i = 0; result != nullptr && i < n; ++i) {
+    const json::ForeignField &f = fields.items[static_cast<size_t>(i)];
+    PyObject *item = convert_item(opt, f.value);
+    if (item == nullptr) {
+      if (fields.array_like) Py_SET_SIZE(result, i);
+      Py_CLEAR(result);
+    } else if (fields.array_like) {
+      PyList_SET_ITEM(result, i, item);
+    } else {
+      if (PyDict_SetItem(result, f.name, item) < 0) Py_CLEAR(result);
+      Py_DECREF(item);
+    }
+  }
+  if (result != nullptr && !fields.array_like && opt.order == json::Order::kSorted)
+    Py_SETREF(result, sorted_dict(result));
+  if (result == nullptr) return -1;
+  *out = result;
+  return 1;
+}
+
 PyObject *call_enc_hook(const ToBuiltinsOptions &opt, PyObject *obj, bool is_key) noexcept {
   RecursionScope scope;
   if (!scope.entered) return nullptr;
@@ -311,6 +341,8 @@ PyObject *convert_enum(PyObject *obj) noexcept { return PyObject_GetAttr(obj, ty
     return (pass & kPassTimeDelta) ? Py_NewRef(obj) : text_of_datetime_family(obj);
   PyObject *out = nullptr;
   int rc = convert_dataclass(opt, obj, &out);
+  if (rc != 0) return rc > 0 ? out : nullptr;
+  rc = convert_foreign(opt, obj, &out);
   if (rc != 0) return rc > 0 ? out : nullptr;
   if (opt.enc_hook != nullptr) return call_enc_hook(opt, obj, is_key);
   json::unsupported_type(obj);

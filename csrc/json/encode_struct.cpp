@@ -9,6 +9,7 @@
 #include "json/encode_errors.hpp"
 #include "json/encode_types.hpp"
 #include "json/encode_value.hpp"
+#include "json/foreign_fields.hpp"
 #include "json/sorted_items.hpp"
 #include "json/struct_names.hpp"
 #include "py/unset.hpp"
@@ -201,6 +202,46 @@ int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
   for (PyObject *v : values) Py_DECREF(v);
   Py_DECREF(names);
   return ok ? 1 : -1;
+}
+
+}  // namespace boltwire::json
+
+namespace boltwire::json {
+
+int encode_foreign(EncodeState &state, PyObject *obj) noexcept {
+  ForeignFields fields;
+  int rc = collect_foreign_fields(obj, fields);
+  if (rc <= 0) return rc;
+  RecursionScope scope;
+  if (!scope.entered) return -1;
+  py::BytesWriter &out = state.out;
+  if (fields.array_like) {
+    if (!out.put('[')) return -1;
+    size_t start = out.size() - 1;
+    for (const ForeignField &f : fields.items) {
+      if (!encode_value(state, f.value) || !out.put(',')) return -1;
+    }
+    if (out.size() == start + 1) return out.put(']') ? 1 : -1;
+    out.truncate(out.size() - 1);
+    out.put_unchecked(']');
+    return 1;
+  }
+  if (state.options.order == Order::kSorted) {
+    std::vector<KeyedItem> items;
+    for (const ForeignField &f : fields.items) {
+      if (!push_item(items, f.name, f.value)) return -1;
+    }
+    return write_object_sorted(state, items) ? 1 : -1;
+  }
+  if (!out.put('{')) return -1;
+  size_t start = out.size() - 1;
+  for (const ForeignField &f : fields.items) {
+    if (!write_str(out, f.name, ':') || !encode_value(state, f.value) || !out.put(',')) return -1;
+  }
+  if (out.size() == start + 1) return out.put('}') ? 1 : -1;
+  out.truncate(out.size() - 1);
+  out.put_unchecked('}');
+  return 1;
 }
 
 }  // namespace boltwire::json

@@ -59,6 +59,8 @@ bool call_enc_hook(EncodeState &state, PyObject *obj) noexcept {
   if (PyType_IsSubtype(tp, types.timedelta)) return encode_timedelta(state, obj);
   int rc = encode_dataclass(state, obj);
   if (rc != 0) return rc > 0;
+  rc = encode_foreign(state, obj);
+  if (rc != 0) return rc > 0;
   if (state.options.enc_hook != nullptr) return call_enc_hook(state, obj);
   return unsupported_type(obj);
 }

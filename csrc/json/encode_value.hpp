@@ -47,6 +47,9 @@ PyObject *dataclass_field_names(PyTypeObject *tp, bool *is_dataclass) noexcept;
 // 1 when encoded, 0 when `obj` is not a dataclass instance, -1 on error.
 int encode_dataclass(EncodeState &state, PyObject *obj) noexcept;
 
+// attrs instances and msgspec Structs (see foreign_fields.hpp): 1 when encoded, 0 when neither, -1 on error.
+int encode_foreign(EncodeState &state, PyObject *obj) noexcept;
+
 // encode_datetime.cpp (each writes a quoted string; the *_text forms write it unquoted for keys)
 bool encode_datetime(EncodeState &state, PyObject *obj) noexcept;
 bool encode_date(EncodeState &state, PyObject *obj) noexcept;
