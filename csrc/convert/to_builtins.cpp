@@ -7,6 +7,7 @@
 #include "json/encode_types.hpp"
 #include "json/encode_value.hpp"
 #include "json/foreign_fields.hpp"
+#include "py/dict_iter.hpp"
 #include "py/unset.hpp"
 #include "struct/struct_meta.hpp"
 
@@ -148,7 +149,7 @@ PyObject *convert_dict(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
   }
   Py_ssize_t pos = 0;
   PyObject *key, *value;
-  while (PyDict_Next(obj, &pos, &key, &value)) {
+  while (py::dict_next(obj, &pos, &key, &value)) {
     Py_INCREF(key);
     Py_INCREF(value);  // an enc_hook may mutate the dict while its items are converted
     PyObject *new_key;

@@ -8,6 +8,7 @@
 #include "json/encode_errors.hpp"
 #include "json/encode_value.hpp"
 #include "json/sorted_items.hpp"
+#include "py/dict_iter.hpp"
 
 namespace boltwire::json {
 
@@ -58,7 +59,7 @@ bool encode_dict_sorted(EncodeState &state, PyObject *obj) noexcept {
   }
   Py_ssize_t pos = 0;
   PyObject *key, *value;
-  while (PyDict_Next(obj, &pos, &key, &value)) {
+  while (py::dict_next(obj, &pos, &key, &value)) {
     if (!PyUnicode_Check(key)) return ordered_dict_needs_str_keys();
     Py_ssize_t n;
     const char *s = PyUnicode_AsUTF8AndSize(key, &n);
@@ -143,7 +144,7 @@ bool encode_dict(EncodeState &state, PyObject *obj) noexcept {
   size_t start = out.size() - 1;
   Py_ssize_t pos = 0;
   PyObject *key, *value;
-  while (PyDict_Next(obj, &pos, &key, &value)) {
+  while (py::dict_next(obj, &pos, &key, &value)) {
     bool key_ok = Py_IS_TYPE(key, &PyUnicode_Type) ? write_str(out, key, ':')
                                                    : encode_dict_key(state, key) && out.put(':');
     if (!key_ok || !encode_value(state, value) || !out.put(',')) return false;
