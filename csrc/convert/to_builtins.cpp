@@ -8,8 +8,11 @@
 #include "json/encode_value.hpp"
 #include "json/foreign_fields.hpp"
 #include "py/dict_iter.hpp"
+#include "py/dict_template.hpp"
 #include "py/unset.hpp"
 #include "struct/struct_meta.hpp"
+
+#include <vector>
 
 namespace boltwire::convert {
 
@@ -196,11 +199,88 @@ PyObject *convert_struct_array(const ToBuiltinsOptions &opt, PyObject *obj, Stru
   return out;
 }
 
+// Struct class -> (template dict {tag_field: tag, name: None, ...}, its keys tuple, index of the first field).
+PyObject *template_cache = nullptr;
+
+PyObject *build_struct_template(StructMetaObject *meta) noexcept {
+  Py_ssize_t first = meta->tag != nullptr ? 1 : 0;
+  PyObject *keys = PyTuple_New(first + meta->n_fields);
+  PyObject *tmpl = keys != nullptr ? PyDict_New() : nullptr;
+  bool ok = tmpl != nullptr;
+  if (ok && first) {
+    PyTuple_SET_ITEM(keys, 0, Py_NewRef(meta->tag_field));
+    ok = PyDict_SetItem(tmpl, meta->tag_field, meta->tag) == 0;
+  }
+  for (Py_ssize_t i = 0; ok && i < meta->n_fields; ++i) {
+    PyObject *name = PyTuple_GET_ITEM(meta->encode_fields, i);
+    PyTuple_SET_ITEM(keys, first + i, Py_NewRef(name));
+    ok = PyDict_SetItem(tmpl, name, Py_None) == 0;
+  }
+  PyObject *entry = ok ? Py_BuildValue("(OOn)", tmpl, keys, first) : nullptr;
+  Py_XDECREF(tmpl);
+  Py_XDECREF(keys);
+  return entry;
+}
+
+// The cached template entry of a Struct class (borrowed), nullptr with an exception set.
+PyObject *struct_template(StructMetaObject *meta) noexcept {
+  if (template_cache == nullptr && (template_cache = PyDict_New()) == nullptr) return nullptr;
+  auto *key = reinterpret_cast<PyObject *>(meta);
+  PyObject *entry = PyDict_GetItemWithError(template_cache, key);
+  if (entry != nullptr || PyErr_Occurred()) return entry;
+  entry = build_struct_template(meta);
+  if (entry == nullptr) return nullptr;
+  int rc = PyDict_SetItem(template_cache, key, entry);
+  Py_DECREF(entry);  // the cache holds it
+  return rc < 0 ? nullptr : entry;
+}
+
+// Struct -> dict when every field is written (no omit_defaults, insertion order): converted values are
+// stored into a copy of the class's template dict. Returns nullptr with *fallback set when a field is UNSET.
+PyObject *convert_struct_by_template(const ToBuiltinsOptions &opt, PyObject *obj, StructMetaObject *meta,
+                                     bool *fallback) noexcept {
+  PyObject *entry = struct_template(meta);
+  if (entry == nullptr) return nullptr;
+  Py_ssize_t n = meta->n_fields;
+  constexpr Py_ssize_t kStack = 32;
+  PyObject *stack[kStack];
+  std::vector<PyObject *> heap;
+  PyObject **values = stack;
+  if (n > kStack) {
+    try {
+      heap.resize(static_cast<size_t>(n));
+    } catch (...) {
+      PyErr_NoMemory();
+      return nullptr;
+    }
+    values = heap.data();
+  }
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *value = *structs::field_slot(obj, meta, i);
+    PyObject *item = nullptr;
+    if (value == nullptr) json::struct_field_unset(structs::field_name(meta, i));
+    else if (py::is_unset(value)) *fallback = true;
+    else item = convert_item(opt, value);
+    if (item == nullptr) {
+      for (Py_ssize_t j = 0; j < i; ++j) Py_DECREF(values[j]);
+      return nullptr;
+    }
+    values[i] = item;
+  }
+  return py::dict_from_template(PyTuple_GET_ITEM(entry, 0), PyTuple_GET_ITEM(entry, 1),
+                                PyLong_AsSsize_t(PyTuple_GET_ITEM(entry, 2)), values, n);
+}
+
 PyObject *convert_struct(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
   StructMetaObject *meta = structs::as_meta(Py_TYPE(obj));
   RecursionScope scope;
   if (!scope.entered) return nullptr;
   if (meta->flags & structs::kArrayLike) return convert_struct_array(opt, obj, meta);
+  if (!(meta->flags & structs::kOmitDefaults) && opt.order != json::Order::kSorted) {
+    bool fallback = false;
+    PyObject *out = convert_struct_by_template(opt, obj, meta, &fallback);
+    if (out != nullptr || !fallback) return out;
+  }
   PyObject *out = _PyDict_NewPresized(meta->n_fields + (meta->tag != nullptr ? 1 : 0));
   if (out == nullptr) return nullptr;
   if (meta->tag != nullptr && PyDict_SetItem(out, meta->tag_field, meta->tag) < 0) {

@@ -359,3 +359,35 @@ def test_hypothesis_matches_msgspec(doc, options):
         check(split(doc, 0), split(doc, 1), **options)
     except UnicodeEncodeError:
         pass
+
+
+def test_struct_dicts_are_gc_tracked_like_builtin_dicts():
+    import gc
+
+    Point, Nested = B["Point"], B["Nested"]
+    scalars = to_builtins(Point(1, 2.5))
+    assert scalars == {"x": 1, "y": 2.5} and not gc.is_tracked(scalars)
+    holder = to_builtins(Nested([Point(1)], {}))
+    assert gc.is_tracked(holder)
+    # A cycle through a converted dict is collected.
+    holder["points"].append(holder)
+    import weakref
+
+    class Marker:
+        pass
+
+    marker = Marker()
+    holder["mapping"]["m"] = marker
+    ref = weakref.ref(marker)
+    del holder, marker
+    gc.collect()
+    assert ref() is None
+
+
+def test_struct_dicts_are_independent_copies():
+    Point = B["Point"]
+    first, second = to_builtins(Point(1)), to_builtins(Point(2))
+    first["x"] = 99
+    first["new"] = 1
+    assert second == {"x": 2, "y": 0.5}
+    assert to_builtins(Point(3)) == {"x": 3, "y": 0.5}
