@@ -199,9 +199,8 @@ PyObject *convert_struct_array(const ToBuiltinsOptions &opt, PyObject *obj, Stru
   return out;
 }
 
-// Struct class -> (template dict {tag_field: tag, name: None, ...}, its keys tuple, index of the first field).
-PyObject *template_cache = nullptr;
-
+// A Struct class's template entry: (dict {tag_field: tag, name: None, ...}, its keys tuple, index of the
+// first field), cached on the class (StructMetaObject::dict_template).
 PyObject *build_struct_template(StructMetaObject *meta) noexcept {
   Py_ssize_t first = meta->tag != nullptr ? 1 : 0;
   PyObject *keys = PyTuple_New(first + meta->n_fields);
@@ -223,16 +222,13 @@ PyObject *build_struct_template(StructMetaObject *meta) noexcept {
 }
 
 // The cached template entry of a Struct class (borrowed), nullptr with an exception set.
-PyObject *struct_template(StructMetaObject *meta) noexcept {
-  if (template_cache == nullptr && (template_cache = PyDict_New()) == nullptr) return nullptr;
-  auto *key = reinterpret_cast<PyObject *>(meta);
-  PyObject *entry = PyDict_GetItemWithError(template_cache, key);
-  if (entry != nullptr || PyErr_Occurred()) return entry;
-  entry = build_struct_template(meta);
-  if (entry == nullptr) return nullptr;
-  int rc = PyDict_SetItem(template_cache, key, entry);
-  Py_DECREF(entry);  // the cache holds it
-  return rc < 0 ? nullptr : entry;
+inline PyObject *struct_template(StructMetaObject *meta) noexcept {
+  if (BW_UNLIKELY(meta->dict_template == nullptr)) {
+    PyObject *entry = build_struct_template(meta);
+    if (entry == nullptr) return nullptr;
+    Py_XSETREF(meta->dict_template, entry);
+  }
+  return meta->dict_template;
 }
 
 // Struct -> dict when every field is written (no omit_defaults, insertion order): converted values are

@@ -54,6 +54,7 @@ struct StructMetaObject {
   uint32_t flags;
   void *plan;                // reserved for the codec's cached TypePlan
   PyObject *json_names;      // owned bytes: the JSON encoder's pre-escaped names, built on first encode, or NULL
+  PyObject *dict_template;   // owned tuple: to_builtins' template dict entry, built on first use, or NULL
 };
 
 // The native base of StructMeta: it owns the class layout above but no __new__, so that CPython still sees

@@ -117,3 +117,20 @@ def test_raw_and_unset_do_not_leak():
         Raw(memoryview(payload)).copy()
 
     assert measure(once, 20_000) < 100_000
+
+
+def test_struct_classes_stay_collectable_after_encode_and_to_builtins():
+    import weakref
+
+    refs = []
+    for i in range(20):
+        class Temp(Struct, tag=f"t{i}"):
+            a: int
+            b: list = []
+
+        json.encode(Temp(1))
+        to_builtins(Temp(2, [Temp(3)]))
+        refs.append(weakref.ref(Temp))
+        del Temp
+    gc.collect()
+    assert all(r() is None for r in refs)
