@@ -28,6 +28,7 @@ SECTIONS = {
     "gc": "bench_gc",
     "library": "bench_library",
     "http": "bench_http",
+    "encode": "bench_encode",
 }
 
 # Reported in the header and the JSON so that numbers can be compared across runs.

@@ -1,9 +1,13 @@
 // csrc/module.cpp: PyInit for boltwire._core; registers the types and functions of each layer. Wiring only.
 #include "convert/convert.hpp"
 #include "http/client/http_types.hpp"
+#include "convert/to_builtins.hpp"
 #include "json/decode_entry.hpp"
 #include "json/encoder.hpp"
+#include "json/format.hpp"
+#include "json/raw.hpp"
 #include "py/names.hpp"
+#include "py/unset.hpp"
 #include "py/python.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/struct_config.hpp"
@@ -44,7 +48,8 @@ bool add_type(PyObject *module, const char *name, PyTypeObject *type) {
 
 PyMODINIT_FUNC PyInit__core() {
   if (!boltwire::py::init_names() || !bs::init_field_spec() || !bs::init_struct_config() ||
-      !bs::init_struct_meta() || !bs::init_struct_object())
+      !bs::init_struct_meta() || !bs::init_struct_object() || !boltwire::py::init_unset() ||
+      !boltwire::json::init_raw())
     return nullptr;
   bs::set_init_validator(boltwire::convert::validate_struct_fields);
   PyObject *module = PyModule_Create(&module_def);
@@ -57,7 +62,12 @@ PyMODINIT_FUNC PyInit__core() {
             PyModule_AddFunctions(module, bs::struct_function_defs) == 0 &&
             boltwire::json::add_decoder_to_module(module) &&
             PyModule_AddFunctions(module, boltwire::convert::convert_function_defs) == 0 &&
-            boltwire::json::add_to_module(module) && boltwire::http::client::add_http_types(module);
+            boltwire::json::add_to_module(module) && boltwire::http::client::add_http_types(module) &&
+            add_type(module, "UnsetType", &boltwire::py::UnsetType) &&
+            PyModule_AddObjectRef(module, "UNSET", boltwire::py::Unset) == 0 &&
+            add_type(module, "Raw", &boltwire::json::RawType) &&
+            PyModule_AddFunctions(module, boltwire::convert::to_builtins_defs) == 0 &&
+            PyModule_AddFunctions(module, boltwire::json::format_function_defs) == 0;
   Py_XDECREF(struct_class);
   if (!ok) {
     Py_DECREF(module);

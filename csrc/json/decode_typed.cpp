@@ -3,6 +3,7 @@
 #include "json/decode_any.hpp"
 #include "json/decode_number.hpp"
 #include "json/decode_string.hpp"
+#include "json/raw.hpp"
 #include "json/str_values.hpp"
 #include "py/ref.hpp"
 #include "struct/field_spec.hpp"
@@ -297,8 +298,16 @@ PyObject *decode_typed(TypedReader &r, const TypePlan *plan, const PathNode *pat
   uint64_t k = plan->kinds;
   if (r.pos >= r.end) return raise_malformed(r, "expected a value");
   PyObject *result;
-  if (BW_UNLIKELY(k & (sk::kAny | sk::kRaw))) {
+  if (BW_UNLIKELY(k & sk::kAny)) {
     result = decode_any(r);
+  } else if (BW_UNLIKELY(k & sk::kRaw)) {
+    // Raw: the value's exact bytes, checked but not converted.
+    const unsigned char *begin = r.pos;
+    if (!skip_value(r)) return nullptr;
+    PyObject *bytes = PyBytes_FromStringAndSize(reinterpret_cast<const char *>(begin), r.pos - begin);
+    if (bytes == nullptr) return nullptr;
+    result = PyObject_CallOneArg(reinterpret_cast<PyObject *>(&RawType), bytes);
+    Py_DECREF(bytes);
   } else {
     switch (*r.pos) {
       case '"':

@@ -8,6 +8,7 @@
 #include "json/encode_errors.hpp"
 #include "json/encode_value.hpp"
 #include "json/sorted_items.hpp"
+#include "py/dict_iter.hpp"
 
 namespace boltwire::json {
 
@@ -58,7 +59,7 @@ bool encode_dict_sorted(EncodeState &state, PyObject *obj) noexcept {
   }
   Py_ssize_t pos = 0;
   PyObject *key, *value;
-  while (PyDict_Next(obj, &pos, &key, &value)) {
+  while (py::dict_next(obj, &pos, &key, &value)) {
     if (!PyUnicode_Check(key)) return ordered_dict_needs_str_keys();
     Py_ssize_t n;
     const char *s = PyUnicode_AsUTF8AndSize(key, &n);
@@ -76,7 +77,7 @@ bool write_object_sorted(EncodeState &state, std::vector<KeyedItem> &items) noex
   if (items.empty()) return out.write("{}", 2);
   if (!out.put('{')) return false;
   for (const KeyedItem &item : items) {
-    if (!write_escaped(out, item.key.data(), item.key.size()) || !out.put(':') ||
+    if (!write_escaped(out, item.key.data(), item.key.size(), ':') ||
         !encode_value(state, item.value) || !out.put(','))
       return false;
   }
@@ -143,9 +144,10 @@ bool encode_dict(EncodeState &state, PyObject *obj) noexcept {
   size_t start = out.size() - 1;
   Py_ssize_t pos = 0;
   PyObject *key, *value;
-  while (PyDict_Next(obj, &pos, &key, &value)) {
-    bool key_ok = Py_IS_TYPE(key, &PyUnicode_Type) ? encode_str(state, key) : encode_dict_key(state, key);
-    if (!key_ok || !out.put(':') || !encode_value(state, value) || !out.put(',')) return false;
+  while (py::dict_next(obj, &pos, &key, &value)) {
+    bool key_ok = Py_IS_TYPE(key, &PyUnicode_Type) ? write_str(out, key, ':')
+                                                   : encode_dict_key(state, key) && out.put(':');
+    if (!key_ok || !encode_value(state, value) || !out.put(',')) return false;
   }
   return close_with(out, start, '}');
 }

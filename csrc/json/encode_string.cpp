@@ -9,41 +9,17 @@ namespace boltwire::json {
 
 namespace {
 
-// For bytes that need escaping: the char after the backslash, or 'u' for the \u00XX form.
-constexpr char escape_letter(unsigned char c) noexcept {
-  switch (c) {
-    case '"': return '"';
-    case '\\': return '\\';
-    case '\b': return 'b';
-    case '\t': return 't';
-    case '\n': return 'n';
-    case '\f': return 'f';
-    case '\r': return 'r';
-    default: return 'u';
-  }
-}
-
 constexpr char kHex[] = "0123456789abcdef";
 
-}  // namespace
-
-bool write_escaped(py::BytesWriter &out, const char *s, size_t n) noexcept {
-  if (!out.reserve(n + 2)) return false;
-  out.put_unchecked('"');
-  size_t i = find_escape(s, n);
-  if (BW_LIKELY(i == n)) {
-    out.write_unchecked(s, n);
-    out.put_unchecked('"');
-    return true;
-  }
-  size_t start = 0;
+// Continues a string whose s[0] needs an escape: writes escapes and the clean runs between them, then the
+// closing quote and `trailer` (when nonzero).
+[[gnu::noinline]] bool write_escaped_rest(py::BytesWriter &out, const char *s, size_t n, char trailer) noexcept {
+  size_t i = 0;
   while (true) {
-    // Copy the clean run [start, i), then the escape for s[i]; room for the rest plus one \u00XX.
-    if (!out.reserve((i - start) + 6 + (n - i) + 1)) return false;
-    out.write_unchecked(s + start, i - start);
-    if (i == n) break;
+    // s[i] needs an escape. Room for one \u00XX, the rest of the input, the quote and the trailer.
+    if (!out.reserve(6 + (n - i) + 2)) return false;
     auto c = static_cast<unsigned char>(s[i]);
-    char letter = escape_letter(c);
+    char letter = kEscapeLetter[c];
     char *p = out.cursor();
     p[0] = '\\';
     p[1] = letter;
@@ -52,18 +28,40 @@ bool write_escaped(py::BytesWriter &out, const char *s, size_t n) noexcept {
       p[3] = '0';
       p[4] = kHex[c >> 4];
       p[5] = kHex[c & 0xF];
-      out.advance(6);
+      p += 6;
     } else {
-      out.advance(2);
+      p += 2;
     }
-    start = i + 1;
-    i = start + find_escape(s + start, n - start);
+    ++i;
+    size_t run = copy_until_escape(p, s + i, n - i);
+    p += run;
+    i += run;
+    out.advance(static_cast<size_t>(p - out.cursor()));
+    if (i == n) break;
   }
   out.put_unchecked('"');
+  if (trailer != 0) out.put_unchecked(trailer);
   return true;
 }
 
-bool encode_str(EncodeState &state, PyObject *obj) noexcept {
+}  // namespace
+
+bool write_escaped(py::BytesWriter &out, const char *s, size_t n, char trailer) noexcept {
+  if (!out.reserve(n + 3)) return false;
+  char *p = out.cursor();
+  *p = '"';
+  size_t i = copy_until_escape(p + 1, s, n);
+  if (BW_LIKELY(i == n)) {
+    p[n + 1] = '"';
+    p[n + 2] = trailer;  // reserved; counted only when nonzero
+    out.advance(n + 2 + (trailer != 0));
+    return true;
+  }
+  out.advance(i + 1);
+  return write_escaped_rest(out, s + i, n - i, trailer);
+}
+
+bool write_str(py::BytesWriter &out, PyObject *obj, char trailer) noexcept {
   const char *s;
   Py_ssize_t n;
   if (BW_LIKELY(PyUnicode_IS_COMPACT_ASCII(obj))) {
@@ -73,8 +71,10 @@ bool encode_str(EncodeState &state, PyObject *obj) noexcept {
     s = PyUnicode_AsUTF8AndSize(obj, &n);  // cached on the object; raises on lone surrogates
     if (s == nullptr) return false;
   }
-  return write_escaped(state.out, s, static_cast<size_t>(n));
+  return write_escaped(out, s, static_cast<size_t>(n), trailer);
 }
+
+bool encode_str(EncodeState &state, PyObject *obj) noexcept { return write_str(state.out, obj, 0); }
 
 namespace {
 constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -9,7 +9,10 @@
 #include "json/encode_errors.hpp"
 #include "json/encode_types.hpp"
 #include "json/encode_value.hpp"
+#include "json/foreign_fields.hpp"
 #include "json/sorted_items.hpp"
+#include "json/struct_names.hpp"
+#include "py/unset.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/struct_meta.hpp"
 
@@ -57,31 +60,34 @@ bool encode_struct_sorted(EncodeState &state, PyObject *obj, const StructMetaObj
     int omitted = structs::read_field_omitting_default(obj, meta, i, omit, value);
     if (omitted < 0) return false;
     if (value == nullptr) return struct_field_unset(structs::field_name(meta, i));
-    if (omitted) continue;
+    if (omitted || py::is_unset(value)) continue;
     if (!push_item(items, PyTuple_GET_ITEM(meta->encode_fields, i), value)) return false;
   }
   return write_object_sorted(state, items);
 }
 
-bool encode_struct_object(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
+bool encode_struct_object(EncodeState &state, PyObject *obj, StructMetaObject *meta) noexcept {
+  StructNames names;
+  if (!get_struct_names(meta, names)) return false;
   py::BytesWriter &out = state.out;
-  if (!out.put('{')) return false;
+  size_t tag_size = names.size(0);
+  if (!out.reserve(1 + tag_size + 16)) return false;
+  out.put_unchecked('{');
   size_t start = out.size() - 1;
-  if (meta->tag != nullptr) {
-    if (!encode_str(state, meta->tag_field) || !out.put(':') || !encode_value(state, meta->tag) || !out.put(','))
-      return false;
-  }
+  write_name_unchecked(out, names, 0);
   bool omit = (meta->flags & structs::kOmitDefaults) != 0;
-  PyObject *names = meta->encode_fields;
   for (Py_ssize_t i = 0; i < meta->n_fields; ++i) {
     PyObject *value;
     int omitted = structs::read_field_omitting_default(obj, meta, i, omit, value);
-    if (omitted < 0) return false;
-    if (value == nullptr) return struct_field_unset(structs::field_name(meta, i));
-    if (omitted) continue;
-    if (!encode_str(state, PyTuple_GET_ITEM(names, i)) || !out.put(':') || !encode_value(state, value) ||
-        !out.put(','))
-      return false;
+    if (BW_UNLIKELY(omitted != 0)) {
+      if (omitted < 0) return false;
+      continue;
+    }
+    if (BW_UNLIKELY(value == nullptr)) return struct_field_unset(structs::field_name(meta, i));
+    if (BW_UNLIKELY(py::is_unset(value))) continue;
+    if (!out.reserve(names.size(i + 1) + 16)) return false;
+    write_name_unchecked(out, names, i + 1);
+    if (!encode_value(state, value) || !out.put(',')) return false;
   }
   if (out.size() == start + 1) return out.put('}');
   out.truncate(out.size() - 1);
@@ -89,8 +95,15 @@ bool encode_struct_object(EncodeState &state, PyObject *obj, const StructMetaObj
   return true;
 }
 
-// The names of a dataclass's real fields (not ClassVar / InitVar), cached per class; borrowed, or nullptr.
-// Sets *is_dataclass to false (no error) when the class has no __dataclass_fields__.
+struct RecursionScope {
+  bool entered = Py_EnterRecursiveCall(" while serializing an object") == 0;
+  ~RecursionScope() {
+    if (entered) Py_LeaveRecursiveCall();
+  }
+};
+
+}  // namespace
+
 PyObject *dataclass_field_names(PyTypeObject *tp, bool *is_dataclass) noexcept {
   *is_dataclass = true;
   PyObject *cached = PyDict_GetItemWithError(types.dataclass_cache, reinterpret_cast<PyObject *>(tp));
@@ -130,17 +143,8 @@ PyObject *dataclass_field_names(PyTypeObject *tp, bool *is_dataclass) noexcept {
   return rc < 0 ? nullptr : tuple;
 }
 
-struct RecursionScope {
-  bool entered = Py_EnterRecursiveCall(" while serializing an object") == 0;
-  ~RecursionScope() {
-    if (entered) Py_LeaveRecursiveCall();
-  }
-};
-
-}  // namespace
-
 bool encode_struct(EncodeState &state, PyObject *obj) noexcept {
-  const StructMetaObject *meta = structs::as_meta(Py_TYPE(obj));
+  StructMetaObject *meta = structs::as_meta(Py_TYPE(obj));
   RecursionScope scope;
   if (!scope.entered) return false;
   if (meta->flags & structs::kArrayLike) return encode_struct_array(state, obj, meta);
@@ -168,22 +172,25 @@ int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
   for (Py_ssize_t i = 0; ok && i < n; ++i) {
     PyObject *value = PyObject_GetAttr(obj, PyTuple_GET_ITEM(names, i));
     if (value == nullptr) ok = false;
-    else values.push_back(value);
+    else values.push_back(value);  // UNSET values are kept here and skipped when writing
   }
   if (ok) {
     if (state.options.order == Order::kSorted) {
       std::vector<KeyedItem> items;
-      for (Py_ssize_t i = 0; ok && i < n; ++i) ok = push_item(items, PyTuple_GET_ITEM(names, i), values[i]);
+      for (Py_ssize_t i = 0; ok && i < n; ++i) {
+        if (!py::is_unset(values[i])) ok = push_item(items, PyTuple_GET_ITEM(names, i), values[i]);
+      }
       ok = ok && write_object_sorted(state, items);
     } else {
       py::BytesWriter &out = state.out;
       ok = out.put('{');
+      size_t start = out.size() - 1;
       for (Py_ssize_t i = 0; ok && i < n; ++i) {
-        ok = encode_str(state, PyTuple_GET_ITEM(names, i)) && out.put(':') && encode_value(state, values[i]) &&
-             out.put(',');
+        if (py::is_unset(values[i])) continue;
+        ok = write_str(out, PyTuple_GET_ITEM(names, i), ':') && encode_value(state, values[i]) && out.put(',');
       }
       if (ok) {
-        if (n == 0) {
+        if (out.size() == start + 1) {
           ok = out.put('}');
         } else {
           out.truncate(out.size() - 1);
@@ -195,6 +202,46 @@ int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
   for (PyObject *v : values) Py_DECREF(v);
   Py_DECREF(names);
   return ok ? 1 : -1;
+}
+
+}  // namespace boltwire::json
+
+namespace boltwire::json {
+
+int encode_foreign(EncodeState &state, PyObject *obj) noexcept {
+  ForeignFields fields;
+  int rc = collect_foreign_fields(obj, fields);
+  if (rc <= 0) return rc;
+  RecursionScope scope;
+  if (!scope.entered) return -1;
+  py::BytesWriter &out = state.out;
+  if (fields.array_like) {
+    if (!out.put('[')) return -1;
+    size_t start = out.size() - 1;
+    for (const ForeignField &f : fields.items) {
+      if (!encode_value(state, f.value) || !out.put(',')) return -1;
+    }
+    if (out.size() == start + 1) return out.put(']') ? 1 : -1;
+    out.truncate(out.size() - 1);
+    out.put_unchecked(']');
+    return 1;
+  }
+  if (state.options.order == Order::kSorted) {
+    std::vector<KeyedItem> items;
+    for (const ForeignField &f : fields.items) {
+      if (!push_item(items, f.name, f.value)) return -1;
+    }
+    return write_object_sorted(state, items) ? 1 : -1;
+  }
+  if (!out.put('{')) return -1;
+  size_t start = out.size() - 1;
+  for (const ForeignField &f : fields.items) {
+    if (!write_str(out, f.name, ':') || !encode_value(state, f.value) || !out.put(',')) return -1;
+  }
+  if (out.size() == start + 1) return out.put('}') ? 1 : -1;
+  out.truncate(out.size() - 1);
+  out.put_unchecked('}');
+  return 1;
 }
 
 }  // namespace boltwire::json

@@ -6,6 +6,7 @@
 #include "json/encode_errors.hpp"
 #include "json/encode_types.hpp"
 #include "json/encode_value.hpp"
+#include "json/raw.hpp"
 #include "struct/struct_meta.hpp"
 
 namespace boltwire::json {
@@ -40,6 +41,10 @@ bool call_enc_hook(EncodeState &state, PyObject *obj) noexcept {
   if (tp == &PyBytes_Type || tp == &PyByteArray_Type || tp == &PyMemoryView_Type)
     return encode_bytes_like(state, obj);
   if (tp == &PySet_Type || tp == &PyFrozenSet_Type) return encode_set(state, obj);
+  if (tp == &RawType) {
+    auto *raw = reinterpret_cast<RawObject *>(obj);
+    return state.out.write(raw->data, static_cast<size_t>(raw->size));
+  }
   if (!load_lazy_types()) return false;
   if (tp == types.uuid || PyType_IsSubtype(tp, types.uuid)) return encode_uuid(state, obj);
   if (tp == types.decimal) return encode_decimal(state, obj);
@@ -53,6 +58,8 @@ bool call_enc_hook(EncodeState &state, PyObject *obj) noexcept {
   if (PyType_IsSubtype(tp, types.time)) return encode_time(state, obj);
   if (PyType_IsSubtype(tp, types.timedelta)) return encode_timedelta(state, obj);
   int rc = encode_dataclass(state, obj);
+  if (rc != 0) return rc > 0;
+  rc = encode_foreign(state, obj);
   if (rc != 0) return rc > 0;
   if (state.options.enc_hook != nullptr) return call_enc_hook(state, obj);
   return unsupported_type(obj);

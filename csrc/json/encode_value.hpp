@@ -16,15 +16,17 @@ bool encode_value(EncodeState &state, PyObject *obj) noexcept;
 bool encode_long(EncodeState &state, PyObject *obj) noexcept;
 bool encode_float(EncodeState &state, PyObject *obj) noexcept;
 // Writes a finite double in msgspec's layout (no quotes); `v` must be finite.
-void write_finite_double(py::BytesWriter &out, double v) noexcept;  // caller reserved 32 bytes
+void write_finite_double(py::BytesWriter &out, double v) noexcept;  // caller reserved kMaxDoubleChars bytes
 // Writes a float dict key's text: the number, or nan / inf / -inf (no quotes).
 bool write_float_key(py::BytesWriter &out, double v) noexcept;
 
 // encode_string.cpp
 bool encode_str(EncodeState &state, PyObject *obj) noexcept;
 bool encode_bytes_like(EncodeState &state, PyObject *obj) noexcept;  // bytes, bytearray, memoryview -> base64
-// Writes `"` + escaped UTF-8 bytes + `"`.
-bool write_escaped(py::BytesWriter &out, const char *s, size_t n) noexcept;
+// Writes `"` + escaped UTF-8 bytes + `"`, then `trailer` unless it is 0 (':' for object keys).
+bool write_escaped(py::BytesWriter &out, const char *s, size_t n, char trailer = 0) noexcept;
+// A str's text as a JSON string followed by `trailer` (unless 0); false on a lone surrogate.
+bool write_str(py::BytesWriter &out, PyObject *obj, char trailer) noexcept;
 
 // encode_containers.cpp
 bool encode_list(EncodeState &state, PyObject *obj) noexcept;
@@ -39,8 +41,14 @@ bool encode_dict_key(EncodeState &state, PyObject *key) noexcept;
 
 // encode_struct.cpp
 bool encode_struct(EncodeState &state, PyObject *obj) noexcept;
+// The names of a dataclass's real fields (not ClassVar / InitVar), cached per class; borrowed, or nullptr.
+// Sets *is_dataclass to false (no error) when the class has no __dataclass_fields__.
+PyObject *dataclass_field_names(PyTypeObject *tp, bool *is_dataclass) noexcept;
 // 1 when encoded, 0 when `obj` is not a dataclass instance, -1 on error.
 int encode_dataclass(EncodeState &state, PyObject *obj) noexcept;
+
+// attrs instances and msgspec Structs (see foreign_fields.hpp): 1 when encoded, 0 when neither, -1 on error.
+int encode_foreign(EncodeState &state, PyObject *obj) noexcept;
 
 // encode_datetime.cpp (each writes a quoted string; the *_text forms write it unquoted for keys)
 bool encode_datetime(EncodeState &state, PyObject *obj) noexcept;

@@ -12,6 +12,17 @@ namespace boltwire::json {
 namespace {
 
 constexpr Py_ssize_t kInitialCapacity = 64;
+// The first buffer is at most this big, whatever the previous output size. A single allocation above
+// glibc's mmap threshold (128 KiB by default) is a fresh mapping on every call, and writing into it costs
+// one page fault per 4 KiB (measured: 65 faults for a 260 KB output, about as long as the encode itself).
+// Growing by realloc from below the threshold extends the heap instead, whose pages stay mapped.
+constexpr Py_ssize_t kMaxInitialCapacity = 32 * 1024;
+
+// The starting capacity for an output expected to be about `hint` bytes.
+Py_ssize_t start_capacity(Py_ssize_t hint) noexcept {
+  if (hint < kInitialCapacity) return kInitialCapacity;
+  return hint > kMaxInitialCapacity ? kMaxInitialCapacity : hint;
+}
 
 struct EncoderObject {
   PyObject_HEAD
@@ -127,9 +138,7 @@ int Encoder_clear(PyObject *self_obj) {
 
 // Start near the previous output size (msgspec's idea), bounded so one huge document does not pin memory.
 Py_ssize_t next_capacity(const EncoderObject *self) noexcept {
-  Py_ssize_t hint = self->size_hint;
-  if (hint < kInitialCapacity) return kInitialCapacity;
-  return hint > (1 << 20) ? (1 << 20) : hint;
+  return start_capacity(self->size_hint);
 }
 
 PyObject *Encoder_encode(PyObject *self_obj, PyObject *obj) {
@@ -250,7 +259,7 @@ PyObject *json_encode(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObj
   if (!parse_enc_hook(slots[0], &options.enc_hook) || !parse_order(slots[1], &options.order)) return nullptr;
   // Like an Encoder, start near the previous output size (the GIL serialises access to the hint).
   static Py_ssize_t size_hint = kInitialCapacity;
-  Py_ssize_t capacity = size_hint < kInitialCapacity ? kInitialCapacity : (size_hint > (1 << 20) ? (1 << 20) : size_hint);
+  Py_ssize_t capacity = start_capacity(size_hint);
   PyObject *out = encode_to_bytes(options, args[0], capacity);
   if (out != nullptr) size_hint = PyBytes_GET_SIZE(out);
   return out;

@@ -7,7 +7,7 @@
 namespace boltwire::json {
 
 inline constexpr size_t kMaxIntChars = 21;     // "-9223372036854775808" / "18446744073709551615"
-inline constexpr size_t kMaxDoubleChars = 32;  // "-1.2345678901234567e-308" and plain forms up to 16 digits
+inline constexpr size_t kMaxDoubleChars = 64;  // room format_double may touch (it writes at most 25 chars)
 
 // Each writes at `dst` and returns the number of chars written.
 size_t write_u64(char *dst, uint64_t v) noexcept;

@@ -1,11 +1,117 @@
-// csrc/json/string_scan.hpp: the string kernel: find the next byte that JSON requires escaping.
-// Pure function over bytes; SSE2 on x86-64 (always present there), word-at-a-time elsewhere.
+// csrc/json/string_scan.hpp: the string kernel: copy bytes until one that JSON requires escaping.
+// Pure functions over bytes; SSE2 on x86-64 (always present there), word-at-a-time elsewhere. Inline, because
+// it runs once per string and most strings are short.
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace boltwire::json {
 
+namespace detail {
+constexpr char letter_for(unsigned c) noexcept {
+  switch (c) {
+    case '"': return '"';
+    case '\\': return '\\';
+    case '\b': return 'b';
+    case '\t': return 't';
+    case '\n': return 'n';
+    case '\f': return 'f';
+    case '\r': return 'r';
+    default: return c < 0x20 ? 'u' : 0;
+  }
+}
+struct EscapeTable {
+  char v[256];
+  constexpr EscapeTable() : v() {
+    for (unsigned c = 0; c < 256; ++c) v[c] = letter_for(c);
+  }
+  constexpr char operator[](unsigned char c) const noexcept { return v[c]; }
+};
+}  // namespace detail
+
+// For each byte: 0 when it is copied as is, else the char after the backslash ('u' for the \u00XX form).
+inline constexpr detail::EscapeTable kEscapeLetter{};
+
 // Index of the first byte in s[0, n) that is '"', '\\' or < 0x20; n when none. Bytes >= 0x80 (UTF-8) pass.
 size_t find_escape(const char *s, size_t n) noexcept;
+
+namespace detail {
+constexpr uint64_t kOnes = 0x0101010101010101ull;
+constexpr uint64_t kHigh = 0x8080808080808080ull;
+// Nonzero when some byte of w is '"', '\\' or < 0x20 (exact as a yes/no answer; positions may be off).
+inline uint64_t word_has_escape(uint64_t w) noexcept {
+  uint64_t q = w ^ (kOnes * '"');
+  uint64_t b = w ^ (kOnes * '\\');
+  return (((q - kOnes) & ~q) | ((b - kOnes) & ~b) | ((w - kOnes * 0x20) & ~w)) & kHigh;
+}
+inline size_t scan_bytes(const char *s, size_t from, size_t n) noexcept {
+  for (size_t i = from; i < n; ++i) {
+    if (kEscapeLetter[static_cast<unsigned char>(s[i])] != 0) return i;
+  }
+  return n;
+}
+}  // namespace detail
+
+// Copies s[0, i) to dst and returns i, the index of the first byte needing an escape (n when none). dst must
+// have room for n bytes; bytes of dst past i (up to n) may be overwritten with later input.
+inline size_t copy_until_escape(char *dst, const char *s, size_t n) noexcept {
+#if defined(__SSE2__)
+  if (n >= 16) {
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i control_max = _mm_set1_epi8(0x1F);
+    auto mask_of = [&](__m128i v) {
+      // x <= 0x1F (unsigned) exactly when max(x, 0x1F) == 0x1F.
+      __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, control_max), control_max);
+      __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), control);
+      return static_cast<unsigned>(_mm_movemask_epi8(hit));
+    };
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + i), v);
+      unsigned mask = mask_of(v);
+      if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
+    }
+    if (i < n) {
+      // The last 16 bytes, overlapping what was already checked; drop the overlap's bits.
+      size_t last = n - 16;
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + last));
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + last), v);
+      unsigned mask = mask_of(v) >> (i - last);
+      if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
+    }
+    return n;
+  }
+#endif
+  if (n >= 8) {
+    uint64_t a, b;
+    std::memcpy(&a, s, 8);
+    std::memcpy(&b, s + n - 8, 8);
+    std::memcpy(dst, &a, 8);
+    std::memcpy(dst + n - 8, &b, 8);
+    if ((detail::word_has_escape(a) | detail::word_has_escape(b)) == 0) return n;
+    return detail::scan_bytes(s, 0, n);
+  }
+  if (n >= 4) {
+    uint32_t a, b;
+    std::memcpy(&a, s, 4);
+    std::memcpy(&b, s + n - 4, 4);
+    std::memcpy(dst, &a, 4);
+    std::memcpy(dst + n - 4, &b, 4);
+    uint64_t w = (static_cast<uint64_t>(b) << 32) | a;
+    if (detail::word_has_escape(w) == 0) return n;
+    return detail::scan_bytes(s, 0, n);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (kEscapeLetter[static_cast<unsigned char>(s[i])] != 0) return i;
+    dst[i] = s[i];
+  }
+  return n;
+}
 
 }  // namespace boltwire::json

@@ -280,6 +280,8 @@ void clear_meta_refs(StructMetaObject *m) {
   Py_CLEAR(m->tag);
   Py_CLEAR(m->tag_field);
   Py_CLEAR(m->post_init);
+  Py_CLEAR(m->json_names);
+  Py_CLEAR(m->dict_template);
 }
 
 void StructMeta_dealloc(PyObject *self) {

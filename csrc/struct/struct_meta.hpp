@@ -55,6 +55,8 @@ struct StructMetaObject {
   Py_ssize_t hash_offset;    // slot holding the cached hash when cache_hash, else 0
   uint32_t flags;
   void *plan;                // reserved for the codec's cached TypePlan
+  PyObject *json_names;      // owned bytes: the JSON encoder's pre-escaped names, built on first encode, or NULL
+  PyObject *dict_template;   // owned tuple: to_builtins' template dict entry, built on first use, or NULL
 };
 
 // The native base of StructMeta: it owns the class layout above but no __new__, so that CPython still sees

@@ -1,7 +1,7 @@
 """boltwire: typed structs, JSON and HTTP for Python, with a C++20 core."""
 
 from boltwire import structs
-from boltwire._core import NODEFAULT, Struct, StructMeta, convert, field
+from boltwire._core import NODEFAULT, UNSET, Raw, Struct, StructMeta, UnsetType, convert, field, to_builtins
 from boltwire._defstruct import defstruct
 from boltwire._errors import BoltwireError, DecodeError, EncodeError, ValidationError
 from boltwire._meta import Meta
@@ -18,6 +18,8 @@ from boltwire.http import (
 
 __all__ = [
     "NODEFAULT",
+    "UNSET",
+    "Raw",
     "BoltwireError",
     "DecodeError",
     "EncodeError",
@@ -31,11 +33,13 @@ __all__ = [
     "SyncHTTPClient",
     "Struct",
     "StructMeta",
+    "UnsetType",
     "ValidationError",
     "convert",
     "defstruct",
     "field",
     "json",
     "structs",
+    "to_builtins",
 ]
 __version__ = "0.1.0"

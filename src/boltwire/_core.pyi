@@ -137,3 +137,27 @@ def convert(
     builtin_types: Iterable[type] | None = None,
     str_keys: bool = False,
 ) -> Any: ...
+
+class UnsetType:
+    """The type of UNSET: falsy, repr "UNSET", pickled and copied as the singleton."""
+
+    def __bool__(self) -> Literal[False]: ...
+
+UNSET: Final[UnsetType]
+
+class Raw:
+    """Already-encoded JSON that the encoder writes verbatim."""
+
+    def __init__(self, msg: bytes | bytearray | memoryview | str = b"", /) -> None: ...
+    def __len__(self) -> int: ...
+    def __buffer__(self, flags: int, /) -> memoryview: ...
+    def copy(self) -> Raw: ...
+
+def to_builtins(
+    obj: Any,
+    *,
+    builtin_types: Iterable[type] | None = None,
+    str_keys: bool = False,
+    enc_hook: Callable[[Any], Any] | None = None,
+    order: Literal[None, "deterministic", "sorted"] = None,
+) -> Any: ...

@@ -19,7 +19,7 @@ import typing
 import uuid
 from typing import Any
 
-from boltwire._core import NODEFAULT, Factory, StructMeta
+from boltwire._core import NODEFAULT, Factory, Raw, StructMeta, UnsetType
 
 _SIMPLE = {
     Any: "any",
@@ -250,10 +250,10 @@ def describe(annotation: Any) -> tuple[Any, ...]:
         return ("dataclass", cls, _dataclass_fields(cls, mapping))
     if _is_attrs(cls):
         return ("dataclass", cls, _attrs_fields(cls, mapping))
-    if getattr(cls, "__module__", None) == "boltwire._core" and getattr(cls, "__name__", "") in {"Raw", "UnsetType"}:
-        return (cls.__name__.lower(),)
+    if cls is Raw:
+        return ("raw",)
+    if cls is UnsetType:
+        return ("unset",)
     if isinstance(cls, type):
-        if cls.__name__ == "UnsetType" and cls.__module__.startswith("boltwire"):
-            return ("unset",)
         return ("custom", cls)
     raise TypeError(f"Type '{t!r}' is not supported")

@@ -6,6 +6,7 @@ from boltwire._core import JsonDecoder as Decoder
 from boltwire._core import JsonEncoder as Encoder
 from boltwire._core import json_decode as decode
 from boltwire._core import json_encode as encode
+from boltwire._core import json_format as format  # noqa: A001 (msgspec's name)
 from boltwire._json_schema import schema, schema_components
 
-__all__ = ["Decoder", "Encoder", "decode", "encode", "schema", "schema_components"]
+__all__ = ["Decoder", "Encoder", "decode", "encode", "format", "schema", "schema_components"]

@@ -3,7 +3,7 @@ from typing import Any, Generic, Literal, TypeVar, overload
 
 T = TypeVar("T")
 
-__all__ = ["Decoder", "Encoder", "decode", "encode", "schema", "schema_components"]
+__all__ = ["Decoder", "Encoder", "decode", "encode", "format", "schema", "schema_components"]
 
 class Encoder:
     def __init__(
@@ -111,3 +111,8 @@ def schema_components(
     schema_hook: Callable[[type], dict[str, Any]] | None = None,
     ref_template: str = "#/$defs/{name}",
 ) -> tuple[tuple[dict[str, Any], ...], dict[str, Any]]: ...
+
+@overload
+def format(buf: str, /, *, indent: int = 2) -> str: ...
+@overload
+def format(buf: bytes | bytearray | memoryview, /, *, indent: int = 2) -> bytes: ...
