@@ -22,9 +22,15 @@ PyObject *make_float(Reader &r, const unsigned char *begin, const unsigned char 
   return PyFloat_FromDouble(value);
 }
 
-PyObject *make_big_int(const unsigned char *begin, const unsigned char *stop) {
+PyObject *make_big_int(const Reader &r, const unsigned char *begin, const unsigned char *stop) {
   std::string text(reinterpret_cast<const char *>(begin), static_cast<size_t>(stop - begin));
-  return PyLong_FromString(text.c_str(), nullptr, 10);
+  PyObject *value = PyLong_FromString(text.c_str(), nullptr, 10);
+  if (value == nullptr && PyErr_ExceptionMatches(PyExc_ValueError)) {
+    // More digits than sys.get_int_max_str_digits() allows: malformed input, not a bare ValueError.
+    PyErr_Clear();
+    return raise_malformed_at(r, static_cast<size_t>(begin - r.start), "integer has too many digits");
+  }
+  return value;
 }
 
 }  // namespace
@@ -83,7 +89,7 @@ PyObject *decode_number(Reader &r) {
     int64_t value = static_cast<int64_t>(magnitude);
     return PyLong_FromLongLong(negative ? -value : value);
   }
-  return make_big_int(begin, p);
+  return make_big_int(r, begin, p);
 }
 
 }  // namespace boltwire::json
