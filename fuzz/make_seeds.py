@@ -88,6 +88,10 @@ def main() -> None:
                b"\x06\x03\x00\x01\x01\x03\x05", b"\x08\x02\x03\x00k\x00\x06\x01\x00"]
     for i, recipe in enumerate(recipes):
         write("fuzz_json_encode_roundtrip", f"recipe{i:02d}", recipe)
+    # atheris_api: the first byte picks the check (0 struct, 1 encode, 2 decode), the rest its arguments.
+    for i, seed in enumerate([b"\x00\x01\x02", b"\x01\x0b\x03ABC\x08\x02", b'\x02\x10{"a":[1,2.5,null]}\x01',
+                              b"\x02\x08[1,\xff]\x05", b"\x00\x02\x02\x07x\x04\x03abc"]):
+        write("atheris_api", f"seed{i:02d}", seed)
 
 
 if __name__ == "__main__":

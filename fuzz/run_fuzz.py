@@ -24,15 +24,19 @@ FUZZ_DIR = Path(__file__).resolve().parent
 ROOT = FUZZ_DIR.parent
 
 # Per-target libFuzzer options; a new target gets the defaults unless listed.
-PYTHON_TARGETS = {"fuzz_json_untyped", "fuzz_json_encode_roundtrip"}
+PYTHON_TARGETS = {"fuzz_json_untyped", "fuzz_json_encode_roundtrip", "atheris_api"}
+# Atheris targets: fuzz/NAME.py run by this interpreter with atheris's ASan runtime preloaded, over the sanitized
+# package that the libFuzzer Python targets use (its coverage counters feed atheris's libFuzzer).
+ATHERIS_TARGETS = {"atheris_api"}
 OPTIONS = {
     "fuzz_http_response": ["-max_len=8192", f"-dict={FUZZ_DIR / 'dicts/http.dict'}"],
     "fuzz_chunked": ["-max_len=4096", f"-dict={FUZZ_DIR / 'dicts/http.dict'}"],
     "fuzz_json_untyped": ["-max_len=12288", f"-dict={FUZZ_DIR / 'dicts/json.dict'}"],
     "fuzz_json_encode_roundtrip": ["-max_len=4096"],
+    "atheris_api": ["-max_len=2048"],
 }
 MAX_RESTARTS = 8  # a target that keeps crashing at once is not started again and again
-EXECS = re.compile(r"stat::number_of_executed_units:\s*(\d+)")
+EXECS = re.compile(r"stat::number_of_executed_units:\s*(\d+)|^Done (\d+) runs", re.MULTILINE)
 PROGRESS = re.compile(r"^#(\d+)\s", re.MULTILINE)
 ARTIFACT = re.compile(r"Test unit written to (\S+)")
 
@@ -58,7 +62,16 @@ def run_target(binary: Path, name: str, seconds: int) -> tuple[int, int, list[st
         if left < 1:
             break
         log = work / f"log-{attempt}.txt"
-        cmd = [str(binary / name), f"-max_total_time={left}", "-print_final_stats=1", "-timeout=25",
+        if name in ATHERIS_TARGETS:
+            import atheris  # noqa: PLC0415 (only this target needs it)
+
+            env["LD_PRELOAD"] = str(Path(atheris.path()) / "asan_with_fuzzer.so")
+            env["PYTHONMALLOC"] = "malloc"
+            env["PYTHONPATH"] = str(binary.parent / "pkg")
+            program = [sys.executable, str(FUZZ_DIR / f"{name}.py")]
+        else:
+            program = [str(binary / name)]
+        cmd = [*program, f"-max_total_time={left}", "-print_final_stats=1", "-timeout=25",
                "-rss_limit_mb=4096", f"-artifact_prefix={crashes_dir}/", *OPTIONS.get(name, []), str(corpus)]
         if seeds.is_dir():
             cmd.append(str(seeds))
@@ -68,7 +81,7 @@ def run_target(binary: Path, name: str, seconds: int) -> tuple[int, int, list[st
         text = log.read_text(errors="replace")
         found = EXECS.findall(text)
         if found:
-            execs += int(found[-1])
+            execs += int(found[-1][0] or found[-1][1])
         else:  # crashed before the final stats: take the last progress line
             progress = PROGRESS.findall(text)
             execs += int(progress[-1]) if progress else 0
