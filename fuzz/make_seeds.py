@@ -88,6 +88,15 @@ def main() -> None:
                b"\x06\x03\x00\x01\x01\x03\x05", b"\x08\x02\x03\x00k\x00\x06\x01\x00"]
     for i, recipe in enumerate(recipes):
         write("fuzz_json_encode_roundtrip", f"recipe{i:02d}", recipe)
+    # fuzz_request_writer: strings end at "\\ " (FuzzedDataProvider); integers come from the end: framing (last
+    # byte), content length (8 bytes before it), header count (the byte before those).
+    heads = [(b"GET\\ /a?b=1\\ example.com:8080\\ Accept\\ */*\\ X-Id\\  42 \\ ", 2, 0, 0),
+             (b"POST\\ /upload\\ 127.0.0.1\\ Content-Type\\ application/json\\ ", 1, 1, 17),
+             (b"PUT\\ *\\ [::1]:80\\ ", 0, 2, 0),
+             (b"GET\\ /\\ h\\ X\\ a\r\nInjected: 1\\ ", 1, 0, 0),
+             (b"GET\\ /\\ h\\ Host\\ evil\\ ", 1, 0, 0)]
+    for i, (payload, count, framing, length) in enumerate(heads):
+        write("fuzz_request_writer", f"head{i:02d}", payload + bytes([count]) + struct.pack(">Q", length) + bytes([framing]))
     # atheris_api: the first byte picks the check (0 struct, 1 encode, 2 decode), the rest its arguments.
     for i, seed in enumerate([b"\x00\x01\x02", b"\x01\x0b\x03ABC\x08\x02", b'\x02\x10{"a":[1,2.5,null]}\x01',
                               b"\x02\x08[1,\xff]\x05", b"\x00\x02\x02\x07x\x04\x03abc"]):
