@@ -25,6 +25,7 @@ RESULTS = HERE / "results"
 SECTIONS = {
     "structs": "bench_structs",
     "gc": "bench_gc",
+    "library": "bench_library",
 }
 
 # Reported in the header and the JSON so that numbers can be compared across runs.

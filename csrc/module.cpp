@@ -1,4 +1,5 @@
 // csrc/module.cpp: PyInit for boltwire._core; registers the types and functions of each layer. Wiring only.
+#include "convert/convert.hpp"
 #include "json/decode_entry.hpp"
 #include "json/encoder.hpp"
 #include "py/names.hpp"
@@ -44,6 +45,7 @@ PyMODINIT_FUNC PyInit__core() {
   if (!boltwire::py::init_names() || !bs::init_field_spec() || !bs::init_struct_config() ||
       !bs::init_struct_meta() || !bs::init_struct_object())
     return nullptr;
+  bs::set_init_validator(boltwire::convert::validate_struct_fields);
   PyObject *module = PyModule_Create(&module_def);
   if (module == nullptr) return nullptr;
   PyObject *struct_class = make_struct_class();
@@ -52,7 +54,8 @@ PyMODINIT_FUNC PyInit__core() {
             add_type(module, "Factory", &bs::FactoryType) && add_type(module, "Field", &bs::FieldSpecType) &&
             PyModule_AddObjectRef(module, "NODEFAULT", bs::NoDefault) == 0 &&
             PyModule_AddFunctions(module, bs::struct_function_defs) == 0 &&
-            PyModule_AddFunctions(module, boltwire::json::decoder_function_defs) == 0 &&
+            boltwire::json::add_decoder_to_module(module) &&
+            PyModule_AddFunctions(module, boltwire::convert::convert_function_defs) == 0 &&
             boltwire::json::add_to_module(module);
   Py_XDECREF(struct_class);
   if (!ok) {

@@ -14,6 +14,8 @@ constexpr size_t kKeyCacheSize = 512;
 constexpr size_t kMaxCachedKey = 24;
 PyObject *key_cache[kKeyCacheSize];
 
+}  // namespace
+
 PyObject *decode_key(Reader &r) {
   const unsigned char *content = r.pos + 1;
   const unsigned char *p = content;
@@ -38,6 +40,8 @@ PyObject *decode_key(Reader &r) {
   r.pos = p + 1;
   return key;
 }
+
+namespace {
 
 // ---- literals, arrays, objects ------------------------------------------------------------------------
 

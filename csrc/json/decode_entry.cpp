@@ -1,36 +1,286 @@
-// csrc/json/decode_entry.cpp: input buffer handling for the decoder's Python entry points.
+// csrc/json/decode_entry.cpp: input buffer handling and the Python faces of the decoder (json.decode,
+// Decoder with decode / decode_lines).
 #include "json/decode_entry.hpp"
 #include "json/decode_any.hpp"
+#include "json/decode_typed.hpp"
+#include "py/ref.hpp"
+#include "schema/plan_builder.hpp"
+#include <cstring>
 
 namespace boltwire::json {
 namespace {
 
-PyObject *json_decode_any(PyObject *, PyObject *buf) {
+using py::Object;
+using schema::TypePlan;
+
+// Options shared by json.decode and Decoder.
+struct DecodeOptions {
+  const TypePlan *plan = nullptr;  // nullptr means Any
+  bool strict = true;
+  PyObject *dec_hook = nullptr;
+  PyObject *float_hook = nullptr;
+  bool forbid_unknown_fields = false;
+};
+
+// Runs `fn(data, size)` over the bytes of `buf` (bytes, bytearray, memoryview or str).
+template <typename Fn>
+PyObject *with_buffer(PyObject *buf, Fn &&fn) {
+  if (PyBytes_CheckExact(buf)) {
+    return fn(reinterpret_cast<const unsigned char *>(PyBytes_AS_STRING(buf)), static_cast<size_t>(PyBytes_GET_SIZE(buf)));
+  }
   if (PyUnicode_Check(buf)) {
     Py_ssize_t size;
     const char *data = PyUnicode_AsUTF8AndSize(buf, &size);
     if (data == nullptr) return nullptr;
-    return decode_document_any(reinterpret_cast<const unsigned char *>(data), static_cast<size_t>(size));
-  }
-  if (PyBytes_CheckExact(buf)) {
-    return decode_document_any(reinterpret_cast<const unsigned char *>(PyBytes_AS_STRING(buf)),
-                               static_cast<size_t>(PyBytes_GET_SIZE(buf)));
+    return fn(reinterpret_cast<const unsigned char *>(data), static_cast<size_t>(size));
   }
   Py_buffer view;
   if (PyObject_GetBuffer(buf, &view, PyBUF_CONTIG_RO) < 0) {
+    PyErr_Clear();
     PyErr_Format(PyExc_TypeError, "Expected bytes, bytearray, memoryview or str, got %.200s", Py_TYPE(buf)->tp_name);
     return nullptr;
   }
-  PyObject *result = decode_document_any(static_cast<const unsigned char *>(view.buf), static_cast<size_t>(view.len));
+  PyObject *result = fn(static_cast<const unsigned char *>(view.buf), static_cast<size_t>(view.len));
   PyBuffer_Release(&view);
   return result;
 }
 
-}  // namespace
+PyObject *decode_with(const DecodeOptions &o, const unsigned char *data, size_t size) {
+  if (o.plan == nullptr && o.float_hook == nullptr && !o.forbid_unknown_fields) return decode_document_any(data, size);
+  TypedReader r;
+  r.start = r.pos = data;
+  r.end = data + size;
+  r.strict = o.strict;
+  r.dec_hook = o.dec_hook;
+  r.float_hook = o.float_hook;
+  r.forbid_unknown_fields = o.forbid_unknown_fields;
+  static const TypePlan any_plan = [] {
+    TypePlan p;
+    p.kinds = schema::kAny;
+    return p;
+  }();
+  return decode_document_typed(r, o.plan != nullptr ? o.plan : &any_plan);
+}
 
-PyMethodDef decoder_function_defs[] = {
-    {"_json_decode_any", json_decode_any, METH_O, "Decode JSON into builtin Python objects."},
+// A plan for `type`, or nullptr for Any (the untyped fast path). `ok` is false on error.
+const TypePlan *resolve_plan(PyObject *type, bool &ok) {
+  ok = true;
+  if (type == nullptr) return nullptr;
+  const TypePlan *plan = schema::plan_for(type);
+  if (plan == nullptr) {
+    ok = false;
+    return nullptr;
+  }
+  return plan->kinds == schema::kAny && !plan->constraints.any() ? nullptr : plan;
+}
+
+bool check_hook(PyObject *hook, const char *name) {
+  if (hook != nullptr && hook != Py_None && !PyCallable_Check(hook)) {
+    PyErr_Format(PyExc_TypeError, "%s must be callable", name);
+    return false;
+  }
+  return true;
+}
+
+// ---- json.decode(buf, *, type=Any, strict=True, dec_hook=None) -------------------------------------------------
+
+PyObject *json_decode(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+  if (nargs != 1) {
+    PyErr_Format(PyExc_TypeError, "decode() takes exactly 1 positional argument (%zd given)", nargs);
+    return nullptr;
+  }
+  PyObject *type = nullptr, *strict = nullptr, *dec_hook = nullptr;
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t i = 0; i < nkw; i++) {
+    const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i));
+    PyObject *value = args[nargs + i];
+    if (name == nullptr) return nullptr;
+    if (strcmp(name, "type") == 0) {
+      type = value;
+    } else if (strcmp(name, "strict") == 0) {
+      strict = value;
+    } else if (strcmp(name, "dec_hook") == 0) {
+      dec_hook = value;
+    } else {
+      PyErr_Format(PyExc_TypeError, "decode() got an unexpected keyword argument '%s'", name);
+      return nullptr;
+    }
+  }
+  if (!check_hook(dec_hook, "dec_hook")) return nullptr;
+  DecodeOptions o;
+  bool ok;
+  o.plan = resolve_plan(type, ok);
+  if (!ok) return nullptr;
+  if (strict != nullptr) {
+    int truth = PyObject_IsTrue(strict);
+    if (truth < 0) return nullptr;
+    o.strict = truth;
+  }
+  o.dec_hook = dec_hook == Py_None ? nullptr : dec_hook;
+  return with_buffer(args[0], [&](const unsigned char *d, size_t n) { return decode_with(o, d, n); });
+}
+
+PyObject *json_decode_any(PyObject *, PyObject *buf) {
+  return with_buffer(buf, [](const unsigned char *d, size_t n) { return decode_document_any(d, n); });
+}
+
+// ---- Decoder ------------------------------------------------------------------------------------------------
+
+struct DecoderObject {
+  PyObject_HEAD
+  PyObject *type;
+  PyObject *dec_hook;
+  PyObject *float_hook;
+  DecodeOptions options;
+};
+
+int Decoder_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
+  auto *self = reinterpret_cast<DecoderObject *>(self_obj);
+  static const char *keywords[] = {"type", "strict", "dec_hook", "float_hook", "forbid_unknown_fields", nullptr};
+  PyObject *type = nullptr, *dec_hook = Py_None, *float_hook = Py_None;
+  int strict = 1, forbid_unknown_fields = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$pOOp:Decoder", const_cast<char **>(keywords), &type, &strict,
+                                   &dec_hook, &float_hook, &forbid_unknown_fields))
+    return -1;
+  if (!check_hook(dec_hook, "dec_hook") || !check_hook(float_hook, "float_hook")) return -1;
+  bool ok;
+  const TypePlan *plan = resolve_plan(type, ok);
+  if (!ok) return -1;
+  if (type == nullptr) {
+    Object typing = Object::steal(PyImport_ImportModule("typing"));
+    if (!typing) return -1;
+    type = PyObject_GetAttrString(typing.get(), "Any");
+    if (type == nullptr) return -1;
+    Py_XSETREF(self->type, type);
+  } else {
+    Py_XSETREF(self->type, Py_NewRef(type));
+  }
+  Py_XSETREF(self->dec_hook, Py_NewRef(dec_hook));
+  Py_XSETREF(self->float_hook, Py_NewRef(float_hook));
+  self->options.plan = plan;
+  self->options.strict = strict;
+  self->options.dec_hook = dec_hook == Py_None ? nullptr : dec_hook;
+  self->options.float_hook = float_hook == Py_None ? nullptr : float_hook;
+  self->options.forbid_unknown_fields = forbid_unknown_fields;
+  return 0;
+}
+
+PyObject *Decoder_decode(PyObject *self_obj, PyObject *buf) {
+  auto *self = reinterpret_cast<DecoderObject *>(self_obj);
+  return with_buffer(buf, [&](const unsigned char *d, size_t n) { return decode_with(self->options, d, n); });
+}
+
+// One value per line (JSON Lines); blank lines are skipped.
+PyObject *Decoder_decode_lines(PyObject *self_obj, PyObject *buf) {
+  auto *self = reinterpret_cast<DecoderObject *>(self_obj);
+  return with_buffer(buf, [&](const unsigned char *d, size_t n) -> PyObject * {
+    Object out = Object::steal(PyList_New(0));
+    if (!out) return nullptr;
+    const unsigned char *p = d, *end = d + n;
+    while (p < end) {
+      const unsigned char *nl = static_cast<const unsigned char *>(memchr(p, '\n', static_cast<size_t>(end - p)));
+      const unsigned char *line_end = nl ? nl : end;
+      const unsigned char *q = p;
+      while (q < line_end && (*q == ' ' || *q == '\t' || *q == '\r')) q++;
+      if (q < line_end) {
+        PyObject *value = decode_with(self->options, p, static_cast<size_t>(line_end - p));
+        if (value == nullptr || PyList_Append(out.get(), value) < 0) {
+          Py_XDECREF(value);
+          return nullptr;
+        }
+        Py_DECREF(value);
+      }
+      p = nl ? nl + 1 : end;
+    }
+    return out.release();
+  });
+}
+
+PyObject *Decoder_repr(PyObject *self_obj) {
+  auto *self = reinterpret_cast<DecoderObject *>(self_obj);
+  return PyUnicode_FromFormat("Decoder(%R)", self->type);
+}
+
+int Decoder_traverse(PyObject *self_obj, visitproc visit, void *arg) {
+  auto *self = reinterpret_cast<DecoderObject *>(self_obj);
+  Py_VISIT(self->type);
+  Py_VISIT(self->dec_hook);
+  Py_VISIT(self->float_hook);
+  return 0;
+}
+
+int Decoder_clear(PyObject *self_obj) {
+  auto *self = reinterpret_cast<DecoderObject *>(self_obj);
+  Py_CLEAR(self->type);
+  Py_CLEAR(self->dec_hook);
+  Py_CLEAR(self->float_hook);
+  self->options = DecodeOptions{};
+  return 0;
+}
+
+void Decoder_dealloc(PyObject *self) {
+  PyObject_GC_UnTrack(self);
+  Decoder_clear(self);
+  Py_TYPE(self)->tp_free(self);
+}
+
+PyObject *Decoder_get_strict(PyObject *self, void *) {
+  return PyBool_FromLong(reinterpret_cast<DecoderObject *>(self)->options.strict);
+}
+
+PyObject *Decoder_get_forbid_unknown_fields(PyObject *self, void *) {
+  return PyBool_FromLong(reinterpret_cast<DecoderObject *>(self)->options.forbid_unknown_fields);
+}
+
+PyMethodDef Decoder_methods[] = {
+    {"decode", Decoder_decode, METH_O, "decode(buf): decode one JSON document as the Decoder's type."},
+    {"decode_lines", Decoder_decode_lines, METH_O, "decode_lines(buf): decode newline-delimited JSON into a list."},
     {},
 };
+
+PyMemberDef Decoder_members[] = {
+    {"type", T_OBJECT, offsetof(DecoderObject, type), READONLY, "The type decoded into."},
+    {"dec_hook", T_OBJECT, offsetof(DecoderObject, dec_hook), READONLY, "The decoding hook, or None."},
+    {"float_hook", T_OBJECT, offsetof(DecoderObject, float_hook), READONLY, "The untyped-float hook, or None."},
+    {},
+};
+
+PyGetSetDef Decoder_getset[] = {
+    {"strict", Decoder_get_strict, nullptr, "Whether lax conversions are refused.", nullptr},
+    {"forbid_unknown_fields", Decoder_get_forbid_unknown_fields, nullptr,
+     "Whether unknown object keys are errors for every Struct, dataclass and TypedDict.", nullptr},
+    {},
+};
+
+PyTypeObject DecoderType = {
+    .ob_base = PyVarObject_HEAD_INIT(nullptr, 0) .tp_name = "boltwire.json.Decoder",
+    .tp_basicsize = sizeof(DecoderObject),
+    .tp_dealloc = Decoder_dealloc,
+    .tp_repr = Decoder_repr,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "Decoder(type=Any, *, strict=True, dec_hook=None, float_hook=None, forbid_unknown_fields=False)",
+    .tp_traverse = Decoder_traverse,
+    .tp_clear = Decoder_clear,
+    .tp_methods = Decoder_methods,
+    .tp_members = Decoder_members,
+    .tp_getset = Decoder_getset,
+    .tp_init = Decoder_init,
+    .tp_new = PyType_GenericNew,
+};
+
+PyMethodDef decoder_functions[] = {
+    {"_json_decode_any", json_decode_any, METH_O, "Decode JSON into builtin Python objects."},
+    {"json_decode", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(json_decode)),
+     METH_FASTCALL | METH_KEYWORDS, "decode(buf, *, type=Any, strict=True, dec_hook=None)"},
+    {},
+};
+
+}  // namespace
+
+bool add_decoder_to_module(PyObject *module) {
+  if (PyType_Ready(&DecoderType) < 0) return false;
+  if (PyModule_AddObjectRef(module, "JsonDecoder", reinterpret_cast<PyObject *>(&DecoderType)) < 0) return false;
+  return PyModule_AddFunctions(module, decoder_functions) == 0;
+}
 
 }  // namespace boltwire::json

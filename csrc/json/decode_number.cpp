@@ -6,90 +6,114 @@
 
 namespace boltwire::json {
 namespace {
-
 inline bool is_digit(unsigned char c) noexcept { return c >= '0' && c <= '9'; }
-
-PyObject *make_float(Reader &r, const unsigned char *begin, const unsigned char *stop) {
-  double value = 0;
-  auto [ptr, ec] = std::from_chars(reinterpret_cast<const char *>(begin), reinterpret_cast<const char *>(stop), value);
-  if (ec == std::errc::result_out_of_range) {
-    // Beyond double's range: strtod gives the IEEE answer (+-inf on overflow, 0 on underflow).
-    std::string text(reinterpret_cast<const char *>(begin), static_cast<size_t>(stop - begin));
-    value = std::strtod(text.c_str(), nullptr);
-  } else if (ec != std::errc() || ptr != reinterpret_cast<const char *>(stop)) {
-    return raise_malformed_at(r, static_cast<size_t>(begin - r.start), "invalid number");
-  }
-  return PyFloat_FromDouble(value);
-}
-
-PyObject *make_big_int(const Reader &r, const unsigned char *begin, const unsigned char *stop) {
-  std::string text(reinterpret_cast<const char *>(begin), static_cast<size_t>(stop - begin));
-  PyObject *value = PyLong_FromString(text.c_str(), nullptr, 10);
-  if (value == nullptr && PyErr_ExceptionMatches(PyExc_ValueError)) {
-    // More digits than sys.get_int_max_str_digits() allows: malformed input, not a bare ValueError.
-    PyErr_Clear();
-    return raise_malformed_at(r, static_cast<size_t>(begin - r.start), "integer has too many digits");
-  }
-  return value;
-}
-
 }  // namespace
 
-PyObject *decode_number(Reader &r) {
-  const unsigned char *begin = r.pos, *p = r.pos, *end = r.end;
-  bool negative = false;
+bool scan_number(Reader &r, NumberToken &t) {
+  const unsigned char *p = r.pos, *end = r.end;
+  t.begin = p;
+  t.negative = false;
+  t.is_float = false;
+  t.magnitude = 0;
+  t.digits = 0;
   if (*p == '-') {
-    negative = true;
+    t.negative = true;
     p++;
   }
   if (p >= end || !is_digit(*p)) {
     r.pos = p;
-    return raise_malformed(r, "invalid number");
+    raise_malformed(r, "invalid number");
+    return false;
   }
   // Integer part: "0" alone or a non-zero digit followed by digits (no leading zeros).
-  uint64_t magnitude = 0;
-  int digits = 0;
   if (*p == '0') {
     p++;
-    digits = 1;
+    t.digits = 1;
     if (p < end && is_digit(*p)) {
       r.pos = p;
-      return raise_malformed(r, "invalid number (leading zero)");
+      raise_malformed(r, "invalid number (leading zero)");
+      return false;
     }
   } else {
+    uint64_t magnitude = 0;
+    const unsigned char *digits_begin = p;
     while (p < end && is_digit(*p)) {
-      if (digits < 19) magnitude = magnitude * 10 + (*p - '0');
-      digits++;
+      magnitude = magnitude * 10 + (*p - '0');  // wraps past 19 digits; only trusted up to 18
       p++;
     }
+    t.digits = static_cast<int>(p - digits_begin);
+    t.magnitude = magnitude;
   }
-  bool is_float = false;
   if (p < end && *p == '.') {
     p++;
     if (p >= end || !is_digit(*p)) {
       r.pos = p;
-      return raise_malformed(r, "invalid number");
+      raise_malformed(r, "invalid number");
+      return false;
     }
     while (p < end && is_digit(*p)) p++;
-    is_float = true;
+    t.is_float = true;
   }
   if (p < end && (*p == 'e' || *p == 'E')) {
     p++;
     if (p < end && (*p == '+' || *p == '-')) p++;
     if (p >= end || !is_digit(*p)) {
       r.pos = p;
-      return raise_malformed(r, "invalid number");
+      raise_malformed(r, "invalid number");
+      return false;
     }
     while (p < end && is_digit(*p)) p++;
-    is_float = true;
+    t.is_float = true;
   }
   r.pos = p;
-  if (is_float) return make_float(r, begin, p);
-  if (digits <= 18) {
-    int64_t value = static_cast<int64_t>(magnitude);
-    return PyLong_FromLongLong(negative ? -value : value);
+  t.end = p;
+  return true;
+}
+
+PyObject *number_to_int(const NumberToken &t) {
+  if (t.digits <= 18) return PyLong_FromLongLong(t.as_int64());
+  std::string text(reinterpret_cast<const char *>(t.begin), static_cast<size_t>(t.end - t.begin));
+  PyObject *value = PyLong_FromString(text.c_str(), nullptr, 10);
+  if (value == nullptr && PyErr_ExceptionMatches(PyExc_ValueError)) {
+    // More digits than sys.get_int_max_str_digits() allows: malformed input, not a bare ValueError (found by
+    // fuzz_json_untyped).
+    PyErr_Clear();
+    if (PyObject *cls = decode_error_type()) PyErr_SetString(cls, "JSON is malformed: integer has too many digits");
   }
-  return make_big_int(r, begin, p);
+  return value;
+}
+
+bool number_to_double(const Reader &r, const NumberToken &t, double &out) {
+  if (t.fits_int64() && t.digits <= 15) {  // exactly representable
+    out = static_cast<double>(t.as_int64());
+    return true;
+  }
+  auto [ptr, ec] = std::from_chars(reinterpret_cast<const char *>(t.begin), reinterpret_cast<const char *>(t.end), out);
+  if (ec == std::errc::result_out_of_range) {
+    // Beyond double's range: strtod gives the IEEE answer (+-inf on overflow, 0 on underflow).
+    std::string text(reinterpret_cast<const char *>(t.begin), static_cast<size_t>(t.end - t.begin));
+    out = std::strtod(text.c_str(), nullptr);
+  } else if (ec != std::errc() || ptr != reinterpret_cast<const char *>(t.end)) {
+    raise_malformed_at(r, static_cast<size_t>(t.begin - r.start), "invalid number");
+    return false;
+  }
+  return true;
+}
+
+PyObject *decode_number(Reader &r) {
+  NumberToken t;
+  if (!scan_number(r, t)) return nullptr;
+  if (!t.is_float) return number_to_int(t);
+  if (BW_UNLIKELY(r.float_hook != nullptr)) {
+    PyObject *text = PyUnicode_FromStringAndSize(reinterpret_cast<const char *>(t.begin), t.end - t.begin);
+    if (text == nullptr) return nullptr;
+    PyObject *value = PyObject_CallOneArg(r.float_hook, text);
+    Py_DECREF(text);
+    return value;
+  }
+  double value;
+  if (!number_to_double(r, t, value)) return nullptr;
+  return PyFloat_FromDouble(value);
 }
 
 }  // namespace boltwire::json

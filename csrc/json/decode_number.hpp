@@ -4,6 +4,28 @@
 
 namespace boltwire::json {
 
+// One scanned number: its text and, for integers of up to 18 digits, its magnitude.
+struct NumberToken {
+  const unsigned char *begin;
+  const unsigned char *end;
+  uint64_t magnitude;
+  int digits;  // digits in the integer part
+  bool negative;
+  bool is_float;  // has a fraction or an exponent
+
+  bool fits_int64() const noexcept { return !is_float && digits <= 18; }
+  int64_t as_int64() const noexcept {
+    return negative ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+  }
+};
+
+// Scans a number starting at r.pos ('-' or a digit) and moves past it; false with DecodeError set.
+bool scan_number(Reader &r, NumberToken &t);
+// The token as an int (exact at any size); only for !is_float tokens.
+PyObject *number_to_int(const NumberToken &t);
+// The token as a double (integers too); false with DecodeError set when the text cannot be read.
+bool number_to_double(const Reader &r, const NumberToken &t, double &out);
+
 // Parses a number starting at r.pos ('-' or a digit). Integers become int (exact at any size; a 64-bit fast
 // path), numbers with a fraction or exponent become float (shortest round-trip via std::from_chars).
 PyObject *decode_number(Reader &r);

@@ -18,6 +18,7 @@ struct Reader {
   const unsigned char *pos;
   const unsigned char *end;
   int depth = 0;
+  PyObject *float_hook = nullptr;  // Decoder(float_hook=...): called with the text of untyped floats
 
   bool at_end() const noexcept { return pos >= end; }
   size_t offset() const noexcept { return static_cast<size_t>(pos - start); }

@@ -6,15 +6,14 @@
 namespace boltwire::json {
 namespace {
 
-// True when any byte of `word` is '"', '\\', a control character (< 0x20) or non-ASCII (>= 0x80).
-inline bool word_needs_attention(uint64_t word) noexcept {
+// The high bit of each byte of `word` that is '"', '\\', a control character or non-ASCII; exact up to and
+// including the lowest flagged byte.
+inline uint64_t attention_mask(uint64_t word) noexcept {
   constexpr uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
   uint64_t quote = word ^ (ones * '"');
   uint64_t backslash = word ^ (ones * '\\');
-  uint64_t has_quote = (quote - ones) & ~quote;
-  uint64_t has_backslash = (backslash - ones) & ~backslash;
-  uint64_t has_control = (word - ones * 0x20) & ~word;
-  return ((has_quote | has_backslash | has_control) & highs) != 0 || (word & highs) != 0;
+  return (((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((word - ones * 0x20) & ~word) | word) &
+         highs;
 }
 
 int hex_value(unsigned char c) noexcept {
@@ -153,10 +152,16 @@ PyObject *decode_string(Reader &r) {
   const unsigned char *p = content, *end = r.end;
   bool ascii = true;
   while (true) {
+    // Eight bytes at a time; the lowest flagged byte of the mask is exactly the first byte that needs a look
+    // (later flags may be false positives from borrows, which the byte checks below never rely on).
     while (end - p >= 8) {
       uint64_t word;
       memcpy(&word, p, 8);
-      if (word_needs_attention(word)) break;
+      uint64_t mask = attention_mask(word);
+      if (mask != 0) {
+        p += __builtin_ctzll(mask) >> 3;
+        break;
+      }
       p += 8;
     }
     if (p >= end) {
@@ -178,7 +183,13 @@ PyObject *decode_string(Reader &r) {
   }
   size_t offset = static_cast<size_t>(content - r.start);
   r.pos = p + 1;
-  return make_str(r, offset, reinterpret_cast<const char *>(content), static_cast<size_t>(p - content), ascii, false);
+  size_t size = static_cast<size_t>(p - content);
+  if (ascii) {
+    PyObject *s = PyUnicode_New(static_cast<Py_ssize_t>(size), 127);
+    if (s != nullptr) memcpy(PyUnicode_DATA(s), content, size);
+    return s;
+  }
+  return make_str(r, offset, reinterpret_cast<const char *>(content), size, false, false);
 }
 
 }  // namespace boltwire::json

@@ -8,3 +8,20 @@ inline int PyObject_GetOptionalAttr(PyObject *obj, PyObject *name, PyObject **re
   return _PyObject_LookupAttr(obj, name, result);
 }
 #endif
+
+#if PY_VERSION_HEX < 0x030C0000
+// 3.12 replaced the (type, value, traceback) triple with one exception object.
+inline PyObject *PyErr_GetRaisedException() {
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  if (type == nullptr) return nullptr;
+  PyErr_NormalizeException(&type, &value, &traceback);
+  if (traceback != nullptr) PyException_SetTraceback(value, traceback);
+  Py_XDECREF(type);
+  Py_XDECREF(traceback);
+  return value;
+}
+inline void PyErr_SetRaisedException(PyObject *exc) {
+  PyErr_Restore(Py_NewRef(reinterpret_cast<PyObject *>(Py_TYPE(exc))), exc, PyException_GetTraceback(exc));
+}
+#endif

@@ -22,6 +22,7 @@ constexpr BoolOption kBoolOptions[] = {
     {"dict", kDict},
     {"cache_hash", kCacheHash},
     {"repr_omit_defaults", kReprOmitDefaults},
+    {"validate_on_init", kValidateOnInit},
 };
 
 // Pops `key` from kwargs; returns a new reference or an empty Ref when absent.

@@ -25,6 +25,7 @@ void add_base_fields(PyObject *bases, std::vector<FieldDraft> &drafts) {
     PyObject *base = PyTuple_GET_ITEM(bases, b);
     if (!PyType_Check(base) || !is_struct_type(reinterpret_cast<PyTypeObject *>(base))) continue;
     StructMetaObject *meta = as_meta(reinterpret_cast<PyTypeObject *>(base));
+    PyObject *base_aliases = PyDict_GetItemString(reinterpret_cast<PyTypeObject *>(base)->tp_dict, "__struct_aliases__");
     for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
       PyObject *name = PyTuple_GET_ITEM(meta->fields, i);
       FieldDraft *d = find_draft(drafts, name);
@@ -35,6 +36,8 @@ void add_base_fields(PyObject *bases, std::vector<FieldDraft> &drafts) {
       d->explicit_name = py::Object::borrow(PyTuple_GET_ITEM(meta->encode_fields, i));
       d->kw_only = i >= meta->n_fields - meta->n_kw_only;
       d->inherited = true;
+      if (base_aliases != nullptr && PyTuple_Check(base_aliases) && i < PyTuple_GET_SIZE(base_aliases))
+        d->aliases = py::Object::borrow(PyTuple_GET_ITEM(base_aliases, i));
     }
   }
 }
@@ -90,6 +93,7 @@ bool make_default_entry(PyObject *field, PyObject *value, FieldDraft &draft) {
   if (Py_TYPE(value) == &FieldSpecType) {
     auto *spec = reinterpret_cast<FieldSpecObject *>(value);
     draft.explicit_name = py::Object::borrow(spec->name);
+    draft.aliases = py::Object::borrow(spec->aliases);
     if (spec->default_factory != NoDefault) {
       draft.default_entry = py::Object::steal(make_factory(spec->default_factory));
       return static_cast<bool>(draft.default_entry);

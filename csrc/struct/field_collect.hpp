@@ -9,6 +9,7 @@ struct FieldDraft {
   py::Object name;           // interned str
   py::Object default_entry;  // NODEFAULT, a Factory, or the value
   py::Object explicit_name;  // from field(name=...), or None
+  py::Object aliases;        // tuple[str] from field(aliases=...), possibly empty
   bool kw_only = false;
   bool inherited = false;    // defined by a Struct base, so its slot already exists
 };

@@ -111,6 +111,7 @@ void FieldSpec_dealloc(PyObject *self) {
   Py_CLEAR(f->default_value);
   Py_CLEAR(f->default_factory);
   Py_CLEAR(f->name);
+  Py_CLEAR(f->aliases);
   Py_TYPE(self)->tp_free(self);
 }
 int FieldSpec_traverse(PyObject *self, visitproc visit, void *arg) {
@@ -121,6 +122,10 @@ int FieldSpec_traverse(PyObject *self, visitproc visit, void *arg) {
 }
 PyObject *FieldSpec_repr(PyObject *self) {
   auto *f = reinterpret_cast<FieldSpecObject *>(self);
+  if (PyTuple_GET_SIZE(f->aliases) != 0) {
+    return PyUnicode_FromFormat("field(default=%R, default_factory=%R, name=%R, aliases=%R)", f->default_value,
+                                f->default_factory, f->name, f->aliases);
+  }
   return PyUnicode_FromFormat("field(default=%R, default_factory=%R, name=%R)", f->default_value,
                               f->default_factory, f->name);
 }
@@ -128,6 +133,7 @@ PyMemberDef FieldSpec_members[] = {
     {"default", T_OBJECT_EX, offsetof(FieldSpecObject, default_value), READONLY, nullptr},
     {"default_factory", T_OBJECT_EX, offsetof(FieldSpecObject, default_factory), READONLY, nullptr},
     {"name", T_OBJECT_EX, offsetof(FieldSpecObject, name), READONLY, nullptr},
+    {"aliases", T_OBJECT_EX, offsetof(FieldSpecObject, aliases), READONLY, nullptr},
     {},
 };
 }  // namespace
@@ -145,7 +151,7 @@ PyTypeObject FieldSpecType = {
 
 PyObject *field_function(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
   if (nargs != 0) return py::type_error("field() takes no positional arguments");
-  PyObject *default_value = NoDefault, *default_factory = NoDefault, *name = Py_None;
+  PyObject *default_value = NoDefault, *default_factory = NoDefault, *name = Py_None, *aliases = nullptr;
   Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t i = 0; i < nkw; i++) {
     PyObject *key = PyTuple_GET_ITEM(kwnames, i);
@@ -156,6 +162,8 @@ PyObject *field_function(PyObject *, PyObject *const *args, Py_ssize_t nargs, Py
       default_factory = value;
     } else if (PyUnicode_CompareWithASCIIString(key, "name") == 0) {
       name = value;
+    } else if (PyUnicode_CompareWithASCIIString(key, "aliases") == 0) {
+      aliases = value;
     } else {
       return py::type_error("field() got an unexpected keyword argument '%U'", key);
     }
@@ -165,8 +173,29 @@ PyObject *field_function(PyObject *, PyObject *const *args, Py_ssize_t nargs, Py
   if (default_factory != NoDefault && !PyCallable_Check(default_factory))
     return py::type_error("default_factory must be callable, got %R", default_factory);
   if (name != Py_None && !PyUnicode_CheckExact(name)) return py::type_error("name must be a str or None, got %R", name);
+  // aliases: an iterable of str (a lone str would be read as its characters, so it is refused).
+  PyObject *alias_tuple = aliases == nullptr || aliases == Py_None ? PyTuple_New(0)
+                          : PyUnicode_Check(aliases)               ? nullptr
+                                                                   : PySequence_Tuple(aliases);
+  if (alias_tuple == nullptr) {
+    if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
+      PyErr_Clear();
+      return py::type_error("aliases must be an iterable of str, got %R", aliases);
+    }
+    return nullptr;
+  }
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(alias_tuple); i++) {
+    if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(alias_tuple, i))) {
+      Py_DECREF(alias_tuple);
+      return py::type_error("aliases must be an iterable of str, got %R", aliases);
+    }
+  }
   auto *f = PyObject_GC_New(FieldSpecObject, &FieldSpecType);
-  if (f == nullptr) return nullptr;
+  if (f == nullptr) {
+    Py_DECREF(alias_tuple);
+    return nullptr;
+  }
+  f->aliases = alias_tuple;
   f->default_value = Py_NewRef(default_value);
   f->default_factory = Py_NewRef(default_factory);
   f->name = Py_NewRef(name);

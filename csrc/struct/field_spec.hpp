@@ -19,6 +19,7 @@ struct FieldSpecObject {
   PyObject *default_value;    // NODEFAULT when absent
   PyObject *default_factory;  // NODEFAULT when absent
   PyObject *name;             // str or None
+  PyObject *aliases;          // tuple[str]: extra input names accepted when decoding (boltwire's own option)
 };
 extern PyTypeObject FieldSpecType;
 

@@ -8,7 +8,7 @@ namespace {
 struct StructConfigObject {
   PyObject_HEAD
   char frozen, eq, order, kw_only, array_like, gc, repr_omit_defaults, omit_defaults, forbid_unknown_fields,
-      weakref, dict, cache_hash;
+      weakref, dict, cache_hash, validate_on_init;
   PyObject *tag;
   PyObject *tag_field;
 };
@@ -23,7 +23,10 @@ void StructConfig_dealloc(PyObject *self) {
 PyObject *StructConfig_repr(PyObject *self) {
   auto *c = reinterpret_cast<StructConfigObject *>(self);
   auto b = [](char v) { return v ? "True" : "False"; };
-  return PyUnicode_FromFormat(
+  return PyUnicode_FromFormat(c->validate_on_init ?
+      "StructConfig(frozen=%s, eq=%s, order=%s, kw_only=%s, array_like=%s, gc=%s, repr_omit_defaults=%s, "
+      "omit_defaults=%s, forbid_unknown_fields=%s, weakref=%s, dict=%s, cache_hash=%s, tag=%R, tag_field=%R, "
+      "validate_on_init=True)" :
       "StructConfig(frozen=%s, eq=%s, order=%s, kw_only=%s, array_like=%s, gc=%s, repr_omit_defaults=%s, "
       "omit_defaults=%s, forbid_unknown_fields=%s, weakref=%s, dict=%s, cache_hash=%s, tag=%R, tag_field=%R)",
       b(c->frozen), b(c->eq), b(c->order), b(c->kw_only), b(c->array_like), b(c->gc), b(c->repr_omit_defaults),
@@ -39,6 +42,7 @@ PyMemberDef StructConfig_members[] = {
     BW_CONFIG_BOOL(repr_omit_defaults), BW_CONFIG_BOOL(omit_defaults),
     BW_CONFIG_BOOL(forbid_unknown_fields), BW_CONFIG_BOOL(weakref),
     BW_CONFIG_BOOL(dict),          BW_CONFIG_BOOL(cache_hash),
+    BW_CONFIG_BOOL(validate_on_init),
     {"tag", T_OBJECT, offsetof(StructConfigObject, tag), READONLY, nullptr},
     {"tag_field", T_OBJECT, offsetof(StructConfigObject, tag_field), READONLY, nullptr},
     {},
@@ -72,6 +76,7 @@ PyObject *make_struct_config(uint32_t flags, PyObject *tag, PyObject *tag_field)
   c->weakref = (flags & kWeakref) != 0;
   c->dict = (flags & kDict) != 0;
   c->cache_hash = (flags & kCacheHash) != 0;
+  c->validate_on_init = (flags & kValidateOnInit) != 0;
   c->tag = Py_XNewRef(tag);
   c->tag_field = Py_XNewRef(tag_field);
   return reinterpret_cast<PyObject *>(c);

@@ -223,12 +223,16 @@ PyObject *StructMeta_new(PyObject *, PyObject *args, PyObject *kwargs) {
   Object fields = Object::steal(PyTuple_New(n));
   Object defaults = Object::steal(PyTuple_New(n));
   Object explicit_names = Object::steal(PyTuple_New(n));
-  if (!fields || !defaults || !explicit_names) return nullptr;
+  Object aliases = Object::steal(PyTuple_New(n));
+  if (!fields || !defaults || !explicit_names || !aliases) return nullptr;
   for (Py_ssize_t i = 0; i < n; i++) {
     FieldDraft &d = cf.fields[i];
     PyTuple_SET_ITEM(fields.get(), i, Py_NewRef(d.name.get()));
     PyTuple_SET_ITEM(defaults.get(), i, Py_NewRef(d.default_entry.get()));
     PyTuple_SET_ITEM(explicit_names.get(), i, Py_NewRef(d.explicit_name.get()));
+    PyObject *field_aliases = d.aliases ? d.aliases.get() : PyTuple_New(0);
+    if (field_aliases == nullptr) return nullptr;
+    PyTuple_SET_ITEM(aliases.get(), i, d.aliases ? Py_NewRef(field_aliases) : field_aliases);
   }
   Object encode_fields = build_encode_fields(opts, fields.get(), explicit_names.get());
   if (!encode_fields) return nullptr;
@@ -251,6 +255,7 @@ PyObject *StructMeta_new(PyObject *, PyObject *args, PyObject *kwargs) {
       PyDict_SetItem(ns_out, py::names.struct_encode_fields, encode_fields.get()) < 0 ||
       PyDict_SetItem(ns_out, py::names.struct_defaults, struct_defaults.get()) < 0 ||
       PyDict_SetItem(ns_out, py::names.struct_config, config.get()) < 0 ||
+      PyDict_SetItemString(ns_out, "__struct_aliases__", aliases.get()) < 0 ||
       PyDict_SetItem(ns_out, py::names.match_args, match_args.get()) < 0 || !set_hash_policy(ns_out, opts.flags))
     return nullptr;
 

@@ -34,6 +34,8 @@ enum StructFlag : uint32_t {
   kReprOmitDefaults = 1u << 11,
   // Derived: instances use CPython's generic allocation and slot functions (dict / weakref layouts).
   kGenericLayout = 1u << 12,
+  // boltwire's own option (not in msgspec): __init__ validates its arguments like convert(strict=True).
+  kValidateOnInit = 1u << 13,
 };
 
 struct StructMetaObject {

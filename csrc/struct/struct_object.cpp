@@ -107,6 +107,12 @@ Py_ssize_t find_field_index(const StructMetaObject *meta, PyObject *name, Py_ssi
   return -1;
 }
 
+namespace {
+InitValidator init_validator = nullptr;
+}  // namespace
+
+void set_init_validator(InitValidator validator) noexcept { init_validator = validator; }
+
 PyObject *Struct_vectorcall(PyObject *cls, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
   auto *tp = reinterpret_cast<PyTypeObject *>(cls);
   const StructMetaObject *meta = as_meta(tp);
@@ -162,6 +168,7 @@ PyObject *Struct_vectorcall(PyObject *cls, PyObject *const *args, size_t nargsf,
       goto error;
     }
   }
+  if (BW_UNLIKELY(meta->flags & kValidateOnInit) && init_validator != nullptr && !init_validator(self)) goto error;
   if (track && PyType_IS_GC(tp) && !PyObject_GC_IsTracked(self)) PyObject_GC_Track(self);
   if (meta->post_init != nullptr) {
     PyObject *result = PyObject_CallOneArg(meta->post_init, self);

@@ -27,6 +27,11 @@ int Struct_clear(PyObject *self);
 // Index of the field called `name`, or -1. Pointer comparison first (names are interned).
 Py_ssize_t find_field_index(const StructMetaObject *meta, PyObject *name, Py_ssize_t start_hint) noexcept;
 
+// validate_on_init: the validator the convert layer installs at module init (struct/ cannot see TypePlans).
+// It checks and converts every field of a freshly initialised instance; false with ValidationError set.
+using InitValidator = bool (*)(PyObject *self);
+void set_init_validator(InitValidator validator) noexcept;
+
 bool init_struct_object();
 
 }  // namespace boltwire::structs

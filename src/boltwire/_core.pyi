@@ -21,11 +21,11 @@ class Field:
     name: str | None
 
 @overload
-def field(*, default: _T, name: str | None = None) -> _T: ...
+def field(*, default: _T, name: str | None = None, aliases: Iterable[str] = ()) -> _T: ...
 @overload
-def field(*, default_factory: Callable[[], _T], name: str | None = None) -> _T: ...
+def field(*, default_factory: Callable[[], _T], name: str | None = None, aliases: Iterable[str] = ()) -> _T: ...
 @overload
-def field(*, name: str | None = None) -> Any: ...
+def field(*, name: str | None = None, aliases: Iterable[str] = ()) -> Any: ...
 
 class StructConfig:
     frozen: bool
@@ -40,6 +40,7 @@ class StructConfig:
     weakref: bool
     dict: bool
     cache_hash: bool
+    validate_on_init: bool
     tag: str | int | None
     tag_field: str | None
 
@@ -74,6 +75,7 @@ class StructMeta(type):
         weakref: bool = False,
         dict: bool = False,
         cache_hash: bool = False,
+        validate_on_init: bool = False,
         **kwargs: Any,
     ) -> _T: ...
 
@@ -101,6 +103,7 @@ class Struct(metaclass=StructMeta):
         weakref: bool = False,
         dict: bool = False,
         cache_hash: bool = False,
+        validate_on_init: bool = False,
     ) -> None: ...
     def __copy__(self: _S) -> _S: ...
     def __replace__(self: _S, **changes: Any) -> _S: ...
@@ -111,3 +114,26 @@ def asdict(struct: Struct) -> dict[str, Any]: ...
 def astuple(struct: Struct) -> tuple[Any, ...]: ...
 def force_setattr(struct: Struct, name: str, value: Any) -> None: ...
 def _rebuild_struct(cls: type[_S], values: tuple[Any, ...]) -> _S: ...
+
+@overload
+def convert(
+    obj: Any,
+    type: type[_T],
+    *,
+    strict: bool = True,
+    from_attributes: bool = False,
+    dec_hook: Callable[[type, Any], Any] | None = None,
+    builtin_types: Iterable[type] | None = None,
+    str_keys: bool = False,
+) -> _T: ...
+@overload
+def convert(
+    obj: Any,
+    type: Any,
+    *,
+    strict: bool = True,
+    from_attributes: bool = False,
+    dec_hook: Callable[[type, Any], Any] | None = None,
+    builtin_types: Iterable[type] | None = None,
+    str_keys: bool = False,
+) -> Any: ...

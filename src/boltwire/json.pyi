@@ -1,7 +1,9 @@
 from collections.abc import Callable, Iterable
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar, overload
 
-__all__ = ["Encoder", "encode"]
+T = TypeVar("T")
+
+__all__ = ["Decoder", "Encoder", "decode", "encode", "schema", "schema_components"]
 
 class Encoder:
     def __init__(
@@ -31,3 +33,81 @@ def encode(
     enc_hook: Callable[[Any], Any] | None = None,
     order: Literal[None, "deterministic", "sorted"] = None,
 ) -> bytes: ...
+
+class Decoder(Generic[T]):
+    @overload
+    def __init__(
+        self: Decoder[Any],
+        *,
+        strict: bool = True,
+        dec_hook: Callable[[type, Any], Any] | None = None,
+        float_hook: Callable[[str], Any] | None = None,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self,
+        type: type[T],
+        *,
+        strict: bool = True,
+        dec_hook: Callable[[type, Any], Any] | None = None,
+        float_hook: Callable[[str], Any] | None = None,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self,
+        type: Any,
+        *,
+        strict: bool = True,
+        dec_hook: Callable[[type, Any], Any] | None = None,
+        float_hook: Callable[[str], Any] | None = None,
+    ) -> None: ...
+    @property
+    def type(self) -> Any: ...
+    @property
+    def strict(self) -> bool: ...
+    @property
+    def dec_hook(self) -> Callable[[type, Any], Any] | None: ...
+    @property
+    def float_hook(self) -> Callable[[str], Any] | None: ...
+    def decode(self, buf: bytes | bytearray | memoryview | str, /) -> T: ...
+    def decode_lines(self, buf: bytes | bytearray | memoryview | str, /) -> list[T]: ...
+
+@overload
+def decode(
+    buf: bytes | bytearray | memoryview | str,
+    /,
+    *,
+    strict: bool = True,
+    dec_hook: Callable[[type, Any], Any] | None = None,
+) -> Any: ...
+@overload
+def decode(
+    buf: bytes | bytearray | memoryview | str,
+    /,
+    *,
+    type: type[T],
+    strict: bool = True,
+    dec_hook: Callable[[type, Any], Any] | None = None,
+) -> T: ...
+@overload
+def decode(
+    buf: bytes | bytearray | memoryview | str,
+    /,
+    *,
+    type: Any,
+    strict: bool = True,
+    dec_hook: Callable[[type, Any], Any] | None = None,
+) -> Any: ...
+
+def schema(
+    type: Any,
+    *,
+    schema_hook: Callable[[type], dict[str, Any]] | None = None,
+    ref_template: str = "#/$defs/{name}",
+) -> dict[str, Any]: ...
+def schema_components(
+    types: Iterable[Any],
+    *,
+    schema_hook: Callable[[type], dict[str, Any]] | None = None,
+    ref_template: str = "#/$defs/{name}",
+) -> tuple[tuple[dict[str, Any], ...], dict[str, Any]]: ...

@@ -1,0 +1,312 @@
+// csrc/json/decode_typed.cpp: the typed decoder's dispatch, scalars and arrays.
+#include "json/decode_typed.hpp"
+#include "json/decode_any.hpp"
+#include "json/decode_number.hpp"
+#include "json/decode_string.hpp"
+#include "json/str_values.hpp"
+#include "py/ref.hpp"
+#include "struct/field_spec.hpp"
+#include <cmath>
+#include <cstring>
+#include <string>
+
+namespace boltwire::json {
+
+using py::Object;
+using schema::Constraints;
+using schema::PathNode;
+using schema::raise_validation;
+using schema::TypePlan;
+namespace sk = schema;
+
+PyObject *raise_expected(const TypePlan *plan, const char *got, const PathNode *path) {
+  std::string expected = schema::describe_expected(plan);
+  return raise_validation(path, "Expected `%s`, got `%s`", expected.c_str(), got);
+}
+
+bool enter_nested(Reader &r) {
+  if (++r.depth > kMaxDepth) {
+    raise_malformed(r, "maximum nesting depth exceeded");
+    return false;
+  }
+  return true;
+}
+
+bool skip_value(Reader &r) {
+  PyObject *v = decode_any(r);
+  Py_XDECREF(v);
+  return v != nullptr;
+}
+
+namespace {
+
+bool match_literal(Reader &r, const char *text, size_t size) {
+  if (static_cast<size_t>(r.end - r.pos) < size || memcmp(r.pos, text, size) != 0) {
+    size_t i = 0;
+    while (r.pos + i < r.end && i < size && r.pos[i] == static_cast<unsigned char>(text[i])) i++;
+    raise_malformed_at(r, r.offset() + i, "invalid character");
+    return false;
+  }
+  r.pos += size;
+  return true;
+}
+
+PyObject *custom_from(TypedReader &r, const TypePlan *plan, PyObject *value, const char *got, const PathNode *path) {
+  // msgspec's rule: the hook's result (or the raw value when there is no hook) must be an instance.
+  Object owned = Object::steal(value);
+  if (r.dec_hook != nullptr) {
+    PyObject *args[2] = {plan->custom_type, value};
+    owned = Object::steal(PyObject_Vectorcall(r.dec_hook, args, 2, nullptr));
+    if (!owned) return schema::reraise_as_validation(path);
+  }
+  int ok = PyObject_IsInstance(owned.get(), plan->custom_type);
+  if (ok < 0) return nullptr;
+  if (!ok) {
+    return raise_validation(path, "Expected `%s`, got `%s`",
+                            reinterpret_cast<PyTypeObject *>(plan->custom_type)->tp_name, got);
+  }
+  return owned.release();
+}
+
+PyObject *decode_typed_string(TypedReader &r, const TypePlan *plan, const PathNode *path) {
+  uint64_t k = plan->kinds;
+  Object s = Object::steal(decode_string(r));
+  if (!s) return nullptr;
+  if ((k & sk::kStr) && !plan->constraints.any()) return s.release();
+  constexpr uint64_t lax_kinds = sk::kInt | sk::kFloat | sk::kBool | sk::kNone;
+  if ((k & sk::kStrLike) || (!r.strict && (k & lax_kinds))) return value_from_str(s.get(), plan, r.strict, path);
+  if (k & sk::kCustom) return custom_from(r, plan, s.release(), "str", path);
+  return raise_expected(plan, "str", path);
+}
+
+PyObject *decode_typed_number(TypedReader &r, const TypePlan *plan, const PathNode *path) {
+  NumberToken t;
+  if (!scan_number(r, t)) return nullptr;
+  uint64_t k = plan->kinds;
+  const Constraints &c = plan->constraints;
+  if (!t.is_float) {
+    if (k & sk::kInt) {
+      if (t.fits_int64()) {
+        if ((c.flags & Constraints::kIntAny) && !schema::check_int(c, t.as_int64(), path)) return nullptr;
+        return PyLong_FromLongLong(t.as_int64());
+      }
+      PyObject *v = number_to_int(t);
+      if (v != nullptr && (c.flags & Constraints::kIntAny) && !schema::check_int_object(c, v, path)) Py_CLEAR(v);
+      return v;
+    }
+    if (k & sk::kIntLookup) {
+      Object v = Object::steal(number_to_int(t));
+      if (!v) return nullptr;
+      PyObject *member = PyDict_GetItemWithError(plan->int_lookup, v.get());
+      if (member != nullptr) return Py_NewRef(member);
+      if (PyErr_Occurred()) return nullptr;
+      return raise_validation(path, "Invalid enum value %R", v.get());
+    }
+  }
+  if (k & sk::kFloat) {
+    double d;
+    if (!number_to_double(r, t, d)) return nullptr;
+    if (!std::isfinite(d)) return raise_validation(path, "Number out of range");
+    if ((c.flags & Constraints::kFloatAny) && !schema::check_float(c, d, path)) return nullptr;
+    return PyFloat_FromDouble(d);
+  }
+  if (k & sk::kDecimal) {
+    Object text = Object::steal(PyUnicode_FromStringAndSize(reinterpret_cast<const char *>(t.begin), t.end - t.begin));
+    if (!text) return nullptr;
+    return value_from_str(text.get(), plan, true, path);
+  }
+  if (!r.strict) {
+    double d;
+    if (!number_to_double(r, t, d)) return nullptr;
+    if ((k & sk::kInt) && t.is_float && std::isfinite(d) && d == std::floor(d)) {
+      if ((c.flags & Constraints::kIntAny) && std::fabs(d) < 9e18 && !schema::check_int(c, static_cast<int64_t>(d), path))
+        return nullptr;
+      return PyLong_FromDouble(d);
+    }
+    if ((k & sk::kBool) && !t.is_float && t.fits_int64() && (t.as_int64() == 0 || t.as_int64() == 1))
+      return Py_NewRef(t.as_int64() ? Py_True : Py_False);
+    if (k & sk::kDateTime) return datetime_from_timestamp(d, path);
+    if (k & sk::kTimeDelta) return timedelta_from_seconds(d, path);
+  }
+  if (k & sk::kCustom) {
+    PyObject *v = decode_number(*(r.pos = t.begin, &r));
+    return v == nullptr ? nullptr : custom_from(r, plan, v, t.is_float ? "float" : "int", path);
+  }
+  return raise_expected(plan, t.is_float ? "float" : "int", path);
+}
+
+// list / set / frozenset / tuple from a JSON array.
+PyObject *decode_typed_sequence(TypedReader &r, const TypePlan *plan, const PathNode *path) {
+  uint64_t k = plan->kinds;
+  if (!enter_nested(r)) return nullptr;
+  r.pos++;
+  Object out = Object::steal((k & (sk::kSet | sk::kFrozenSet)) ? (k & sk::kSet ? PySet_New(nullptr) : PyFrozenSet_New(nullptr))
+                                                               : PyList_New(0));
+  if (!out) return nullptr;
+  const TypePlan *item_plan = plan->item;
+  PathNode node{path, nullptr, 0};
+  r.skip_whitespace();
+  if (r.pos < r.end && *r.pos == ']') {
+    r.pos++;
+  } else {
+    while (true) {
+      r.skip_whitespace();
+      PyObject *item = decode_typed(r, item_plan, &node);
+      if (item == nullptr) return nullptr;
+      int rc = PyList_CheckExact(out.get()) ? PyList_Append(out.get(), item) : PySet_Add(out.get(), item);
+      Py_DECREF(item);
+      if (rc < 0) return nullptr;
+      node.index++;
+      r.skip_whitespace();
+      if (r.pos < r.end && *r.pos == ',') {
+        r.pos++;
+        r.skip_whitespace();
+        if (r.pos < r.end && *r.pos == ']') return raise_malformed(r, "trailing comma in array");
+        continue;
+      }
+      if (r.pos < r.end && *r.pos == ']') {
+        r.pos++;
+        break;
+      }
+      return raise_malformed(r, "expected ',' or ']'");
+    }
+  }
+  r.depth--;
+  const Constraints &c = plan->constraints;
+  if (c.any() && !schema::check_array_length(c, node.index, path)) return nullptr;
+  if (k & sk::kVarTuple) return PyList_AsTuple(out.get());
+  return out.release();
+}
+
+// A fixed-length tuple or a NamedTuple from a JSON array.
+PyObject *decode_fixed_array(TypedReader &r, const TypePlan *plan, const PathNode *path) {
+  bool named = plan->kinds & sk::kNamedTuple;
+  const sk::ObjectPlan *op = plan->object_plan;
+  Py_ssize_t max = named ? op->n_fields : static_cast<Py_ssize_t>(plan->items.size());
+  Py_ssize_t min = max;
+  if (named) {  // required fields come first in a NamedTuple
+    min = 0;
+    for (Py_ssize_t i = 0; i < op->n_fields; i++)
+      if (PyTuple_GET_ITEM(op->defaults, i) == structs::NoDefault) min = i + 1;
+  }
+  auto length_error = [&]() -> PyObject * {
+    if (min == max) return raise_validation(path, "Expected `array` of length %zd", max);
+    return raise_validation(path, "Expected `array` of length %zd to %zd", min, max);
+  };
+  if (!enter_nested(r)) return nullptr;
+  r.pos++;
+  Object out = Object::steal(PyTuple_New(max));
+  if (!out) return nullptr;
+  PathNode node{path, nullptr, 0};
+  r.skip_whitespace();
+  if (r.pos < r.end && *r.pos == ']') {
+    r.pos++;
+  } else {
+    while (true) {
+      r.skip_whitespace();
+      if (node.index >= max) return length_error();
+      const TypePlan *ip = named ? op->field_plans[node.index] : plan->items[node.index];
+      PyObject *item = decode_typed(r, ip, &node);
+      if (item == nullptr) return nullptr;
+      PyTuple_SET_ITEM(out.get(), node.index, item);
+      node.index++;
+      r.skip_whitespace();
+      if (r.pos < r.end && *r.pos == ',') {
+        r.pos++;
+        r.skip_whitespace();
+        if (r.pos < r.end && *r.pos == ']') return raise_malformed(r, "trailing comma in array");
+        continue;
+      }
+      if (r.pos < r.end && *r.pos == ']') {
+        r.pos++;
+        break;
+      }
+      return raise_malformed(r, "expected ',' or ']'");
+    }
+  }
+  r.depth--;
+  if (node.index < min) return length_error();
+  if (!named) return out.release();
+  for (Py_ssize_t i = node.index; i < max; i++) PyTuple_SET_ITEM(out.get(), i, Py_NewRef(PyTuple_GET_ITEM(op->defaults, i)));
+  return PyObject_Call(op->cls, out.get(), nullptr);
+}
+
+PyObject *decode_typed_array(TypedReader &r, const TypePlan *plan, const PathNode *path) {
+  uint64_t k = plan->kinds;
+  if (k & (sk::kList | sk::kSet | sk::kFrozenSet | sk::kVarTuple)) return decode_typed_sequence(r, plan, path);
+  if (k & (sk::kFixedTuple | sk::kNamedTuple)) return decode_fixed_array(r, plan, path);
+  if (k & sk::kStructArray) return decode_struct_array(r, plan, path);
+  if (k & sk::kCustom) {
+    PyObject *v = decode_any(r);
+    return v == nullptr ? nullptr : custom_from(r, plan, v, "array", path);
+  }
+  return raise_expected(plan, "array", path);
+}
+
+}  // namespace
+
+PyObject *decode_typed(TypedReader &r, const TypePlan *plan, const PathNode *path) {
+  uint64_t k = plan->kinds;
+  if (r.pos >= r.end) return raise_malformed(r, "expected a value");
+  PyObject *result;
+  if (BW_UNLIKELY(k & (sk::kAny | sk::kRaw))) {
+    result = decode_any(r);
+  } else {
+    switch (*r.pos) {
+      case '"':
+        result = decode_typed_string(r, plan, path);
+        break;
+      case '{':
+        result = decode_typed_object(r, plan, path);
+        break;
+      case '[':
+        result = decode_typed_array(r, plan, path);
+        break;
+      case 't':
+      case 'f': {
+        bool value = *r.pos == 't';
+        if (!match_literal(r, value ? "true" : "false", value ? 4 : 5)) return nullptr;
+        if (k & sk::kBool) {
+          result = Py_NewRef(value ? Py_True : Py_False);
+        } else if (k & sk::kCustom) {
+          result = custom_from(r, plan, Py_NewRef(value ? Py_True : Py_False), "bool", path);
+        } else {
+          return raise_expected(plan, "bool", path);
+        }
+        break;
+      }
+      case 'n':
+        if (!match_literal(r, "null", 4)) return nullptr;
+        if (k & sk::kNone) return Py_NewRef(Py_None);
+        if (k & sk::kCustom) {
+          result = custom_from(r, plan, Py_NewRef(Py_None), "null", path);
+          break;
+        }
+        return raise_expected(plan, "null", path);
+      case '-': case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
+        result = decode_typed_number(r, plan, path);
+        break;
+      default:
+        return raise_malformed(r, "invalid character");
+    }
+  }
+  if (BW_UNLIKELY(plan->constraints.flags & Constraints::kValidator) && result != nullptr &&
+      !schema::run_validator(plan->constraints, result, path)) {
+    Py_CLEAR(result);
+  }
+  return result;
+}
+
+PyObject *decode_document_typed(TypedReader &r, const TypePlan *plan) {
+  r.skip_whitespace();
+  PyObject *value = decode_typed(r, plan, nullptr);
+  if (value == nullptr) return nullptr;
+  r.skip_whitespace();
+  if (!r.at_end()) {
+    Py_DECREF(value);
+    return raise_malformed(r, "trailing characters");
+  }
+  return value;
+}
+
+}  // namespace boltwire::json

@@ -1,0 +1,39 @@
+// csrc/json/decode_typed.hpp: the typed decoder: JSON straight into the objects a TypePlan describes.
+//
+// Overview: decode_typed() looks at the next input byte and the plan's kind bits and calls the one reader
+// that fits (a string, a number, an array, an object...). Objects become Structs, dataclasses, TypedDicts or
+// dicts in the same pass; nothing is built twice. Validation errors carry a PathNode chain (schema/).
+#pragma once
+#include "json/decode_reader.hpp"
+#include "schema/error_path.hpp"
+#include "schema/type_plan.hpp"
+
+namespace boltwire::json {
+
+// The decoder's options for one call, carried with the input cursor.
+struct TypedReader : Reader {
+  bool strict = true;
+  PyObject *dec_hook = nullptr;    // called as dec_hook(type, obj) for custom types
+  bool forbid_unknown_fields = false;  // Decoder-level: unknown keys are errors for every object-like class
+};
+
+// Decodes one value at r.pos (whitespace skipped) as `plan`. New reference, or nullptr with an error set.
+PyObject *decode_typed(TypedReader &r, const schema::TypePlan *plan, const schema::PathNode *path);
+// Whole-document entry: one value, optional surrounding whitespace, nothing else.
+PyObject *decode_document_typed(TypedReader &r, const schema::TypePlan *plan);
+
+// Object-shaped readers (decode_typed_objects.cpp).
+PyObject *decode_typed_object(TypedReader &r, const schema::TypePlan *plan, const schema::PathNode *path);
+PyObject *decode_struct_array(TypedReader &r, const schema::TypePlan *plan, const schema::PathNode *path);
+
+// Completes a Struct whose fields were set from input: fills unset fields from defaults (missing required
+// ones are a ValidationError), starts GC tracking when a value needs it, runs __post_init__. Steals `self`.
+PyObject *finish_struct(PyObject *self, bool track, const schema::PathNode *path);
+
+// Helpers shared by the readers.
+[[gnu::cold]] PyObject *raise_expected(const schema::TypePlan *plan, const char *got, const schema::PathNode *path);
+bool enter_nested(Reader &r);
+// Skips one value (validating it); false with DecodeError set.
+bool skip_value(Reader &r);
+
+}  // namespace boltwire::json

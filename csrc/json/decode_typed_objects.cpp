@@ -1,0 +1,584 @@
+// csrc/json/decode_typed_objects.cpp: JSON objects into dicts, Structs (tagged or not), dataclasses and
+// TypedDicts, and array_like Structs from JSON arrays.
+#include "json/decode_any.hpp"
+#include "json/decode_number.hpp"
+#include "json/decode_string.hpp"
+#include "json/decode_typed.hpp"
+#include "json/str_values.hpp"
+#include "py/ref.hpp"
+#include "struct/field_spec.hpp"
+#include "struct/struct_meta.hpp"
+#include "struct/struct_object.hpp"
+#include <cstring>
+#include <vector>
+
+namespace boltwire::json {
+namespace {
+
+using py::Object;
+using schema::Constraints;
+using schema::ObjectPlan;
+using schema::PathNode;
+using schema::raise_validation;
+using schema::TypePlan;
+namespace sk = schema;
+
+// ---- keys -------------------------------------------------------------------------------------------------
+
+// An object key as UTF-8: a view into the input when it has no escapes and is ASCII, else an owned str.
+struct KeyView {
+  const char *data = nullptr;
+  size_t size = 0;
+  Object owned;
+};
+
+bool read_key(Reader &r, KeyView &key) {
+  const unsigned char *content = r.pos + 1, *p = content, *end = r.end;
+  while (p < end && *p != '"' && *p != '\\' && *p >= 0x20 && *p < 0x80) p++;
+  if (p < end && *p == '"') {
+    key.data = reinterpret_cast<const char *>(content);
+    key.size = static_cast<size_t>(p - content);
+    r.pos = p + 1;
+    return true;
+  }
+  key.owned = Object::steal(decode_string(r));  // escapes, non-ASCII (validated) or malformed
+  if (!key.owned) return false;
+  Py_ssize_t size;
+  key.data = PyUnicode_AsUTF8AndSize(key.owned.get(), &size);
+  key.size = static_cast<size_t>(size);
+  return key.data != nullptr;
+}
+
+// Reads `"key" :` (whitespace allowed around the colon) with r.pos at the opening quote.
+bool read_key_and_colon(Reader &r, KeyView &key) {
+  if (!read_key(r, key)) return false;
+  r.skip_whitespace();
+  if (r.pos >= r.end || *r.pos != ':') {
+    raise_malformed(r, "expected ':'");
+    return false;
+  }
+  r.pos++;
+  r.skip_whitespace();
+  return true;
+}
+
+// After a member: consumes ',' (true, more follows) or '}' (true, done = true).
+bool next_member(Reader &r, bool &done) {
+  r.skip_whitespace();
+  if (r.pos < r.end && *r.pos == ',') {
+    r.pos++;
+    r.skip_whitespace();
+    if (r.pos >= r.end || *r.pos != '"') {
+      raise_malformed(r, r.pos < r.end && *r.pos == '}' ? "trailing comma in object" : "expected '\"'");
+      return false;
+    }
+    return true;
+  }
+  if (r.pos < r.end && *r.pos == '}') {
+    r.pos++;
+    r.depth--;
+    done = true;
+    return true;
+  }
+  raise_malformed(r, "expected ',' or '}'");
+  return false;
+}
+
+// Opens an object: consumes '{' and whitespace. done = true for `{}`.
+bool open_object(Reader &r, bool &done) {
+  if (!enter_nested(r)) return false;
+  r.pos++;
+  r.skip_whitespace();
+  done = false;
+  if (r.pos < r.end && *r.pos == '}') {
+    r.pos++;
+    r.depth--;
+    done = true;
+    return true;
+  }
+  if (r.pos >= r.end || *r.pos != '"') {
+    raise_malformed(r, "expected '\"'");
+    return false;
+  }
+  return true;
+}
+
+// True (and r.pos after the colon and whitespace) when the key at r.pos is exactly `name`.
+inline bool match_expected_key(Reader &r, const sk::FieldName &name) {
+  size_t n = name.utf8.size();
+  if (!name.plain) return false;
+  const unsigned char *content = r.pos + 1;
+  if (static_cast<size_t>(r.end - content) <= n + 1 || content[n] != '"' || memcmp(content, name.utf8.data(), n) != 0)
+    return false;
+  const unsigned char *p = content + n + 1;
+  if (*p == ':') {
+    p++;
+  } else {
+    while (p < r.end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) p++;
+    if (p >= r.end || *p != ':') return false;
+    p++;
+  }
+  r.pos = p;
+  r.skip_whitespace();
+  return true;
+}
+
+// Index of the field named `key`, trying the one after the previous match first (keys usually arrive in
+// declared order), or -1.
+inline Py_ssize_t find_field(const ObjectPlan *op, const KeyView &key, size_t &hint) {
+  const auto &names = op->names;
+  size_t count = names.size();
+  if (hint < count) {
+    const auto &e = names[hint];
+    if (e.utf8.size() == key.size && memcmp(e.utf8.data(), key.data, key.size) == 0) return e.index + 0 * (hint++);
+  }
+  for (size_t i = 0; i < count; i++) {
+    const auto &e = names[i];
+    if (e.utf8.size() == key.size && memcmp(e.utf8.data(), key.data, key.size) == 0) {
+      hint = i + 1;
+      return e.index;
+    }
+  }
+  return -1;
+}
+
+bool is_tag_key(const std::string &tag_field, const KeyView &key) {
+  return !tag_field.empty() && tag_field.size() == key.size && memcmp(tag_field.data(), key.data, key.size) == 0;
+}
+
+PyObject *key_str(const KeyView &key) {
+  return key.owned ? Py_NewRef(key.owned.get()) : PyUnicode_DecodeUTF8(key.data, static_cast<Py_ssize_t>(key.size), nullptr);
+}
+
+// Reads a tag value (a str or an int, as the tags in play allow) at r.pos. `tag_node` is its path.
+PyObject *read_tag_value(Reader &r, bool str_tags, bool int_tags, const PathNode *tag_node) {
+  if (r.pos < r.end && *r.pos == '"' && str_tags) return decode_string(r);
+  if (r.pos < r.end && (*r.pos == '-' || (*r.pos >= '0' && *r.pos <= '9')) && int_tags) {
+    NumberToken t;
+    if (!scan_number(r, t)) return nullptr;
+    if (!t.is_float) return number_to_int(t);
+  }
+  if (r.pos >= r.end) return raise_malformed(r, "expected a value");
+  if (!skip_value(r)) return nullptr;
+  return raise_validation(tag_node, "Expected `%s`", str_tags && int_tags ? "int | str" : str_tags ? "str" : "int");
+}
+
+// A str tag without escapes, read in place: true and the bytes in `view` when the value at r.pos is such a
+// string (r.pos moves past it); false with r.pos unchanged otherwise.
+bool read_plain_str(Reader &r, KeyView &view) {
+  if (r.pos >= r.end || *r.pos != '"') return false;
+  const unsigned char *content = r.pos + 1, *p = content;
+  while (p < r.end && *p != '"' && *p != '\\' && *p >= 0x20 && *p < 0x80) p++;
+  if (p >= r.end || *p != '"') return false;
+  view.data = reinterpret_cast<const char *>(content);
+  view.size = static_cast<size_t>(p - content);
+  r.pos = p + 1;
+  return true;
+}
+
+// Checks the tag value in the input against the class's own tag.
+bool check_own_tag(Reader &r, const ObjectPlan *op, const PathNode *path) {
+  KeyView view;
+  if (!op->tag_value_utf8.empty() && read_plain_str(r, view)) {
+    if (view.size == op->tag_value_utf8.size() && memcmp(view.data, op->tag_value_utf8.data(), view.size) == 0)
+      return true;
+    r.pos -= view.size + 2;  // re-read through the general path for the error
+  }
+  PathNode tag_node{path, op->tag_field, 0};
+  bool is_str = PyUnicode_Check(op->tag_value);
+  Object value = Object::steal(read_tag_value(r, is_str, !is_str, &tag_node));
+  if (!value) return false;
+  int eq = PyObject_RichCompareBool(value.get(), op->tag_value, Py_EQ);
+  if (eq < 0) return false;
+  if (!eq) {
+    raise_validation(&tag_node, "Invalid value %R", value.get());
+    return false;
+  }
+  return true;
+}
+
+// ---- Structs ------------------------------------------------------------------------------------------------
+
+PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const PathNode *path, bool done);
+
+}  // namespace
+
+PyObject *finish_struct(PyObject *self, bool track, const PathNode *path) {
+  PyTypeObject *tp = Py_TYPE(self);
+  structs::StructMetaObject *meta = structs::as_meta(tp);
+  for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
+    PyObject **slot = structs::field_slot(self, meta, i);
+    if (*slot != nullptr) continue;
+    PyObject *entry = PyTuple_GET_ITEM(meta->defaults, i);
+    if (entry == structs::NoDefault) {
+      Py_DECREF(self);
+      return raise_validation(path, "Object missing required field `%U`", PyTuple_GET_ITEM(meta->encode_fields, i));
+    }
+    PyObject *value = structs::produce_default(entry);
+    if (value == nullptr) {
+      Py_DECREF(self);
+      return nullptr;
+    }
+    *slot = value;
+    track |= structs::may_be_tracked(value);
+  }
+  if (track && PyType_IS_GC(tp) && !PyObject_GC_IsTracked(self)) PyObject_GC_Track(self);
+  if (meta->post_init != nullptr) {
+    PyObject *r = PyObject_CallOneArg(meta->post_init, self);
+    if (r == nullptr) {
+      Py_DECREF(self);
+      return schema::reraise_as_validation(path);
+    }
+    Py_DECREF(r);
+  }
+  return self;
+}
+
+namespace {
+
+PyObject *decode_struct_object(TypedReader &r, const ObjectPlan *op, const PathNode *path) {
+  bool done;
+  if (!open_object(r, done)) return nullptr;
+  return decode_struct_members(r, op, path, done);
+}
+
+// Reads the members of an object already opened (r.pos at a key, or done) into a new instance of op's class.
+PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const PathNode *path, bool done) {
+  auto *tp = reinterpret_cast<PyTypeObject *>(op->cls);
+  structs::StructMetaObject *meta = structs::as_meta(tp);
+  PyObject *self = structs::alloc_instance(tp);
+  if (self == nullptr) return nullptr;
+  bool track = false;
+  size_t hint = 0;
+  KeyView key;
+  while (!done) {
+    Py_ssize_t index;
+    // Fast path: the key is the next declared field, spelled without escapes; no scan for the closing quote.
+    if (hint < op->names.size() && match_expected_key(r, op->names[hint])) {
+      index = op->names[hint++].index;
+    } else {
+      key.owned.reset();
+      if (!read_key_and_colon(r, key)) goto error;
+      index = find_field(op, key, hint);
+    }
+    {
+      if (index >= 0) {
+        PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
+        PyObject *value = decode_typed(r, op->field_plans[index], &node);
+        if (value == nullptr) goto error;
+        PyObject **slot = structs::field_slot(self, meta, index);
+        Py_XSETREF(*slot, value);
+        track |= structs::may_be_tracked(value);
+      } else if (is_tag_key(op->tag_field_utf8, key)) {
+        if (!check_own_tag(r, op, path)) goto error;
+      } else if (op->forbid_unknown_fields || r.forbid_unknown_fields) {
+        Object name = Object::steal(key_str(key));
+        if (name) raise_validation(path, "Object contains unknown field `%U`", name.get());
+        goto error;
+      } else if (!skip_value(r)) {
+        goto error;
+      }
+    }
+    if (!next_member(r, done)) goto error;
+  }
+  return finish_struct(self, track, path);
+error:
+  Py_DECREF(self);
+  return nullptr;
+}
+
+// Finds the tag of a tagged union in the object at r.pos (without consuming it) and returns the member.
+const ObjectPlan *select_tagged_member(TypedReader &r, const sk::StructUnion *u, const PathNode *path) {
+  TypedReader scan = r;
+  bool done;
+  if (!open_object(scan, done)) return nullptr;
+  KeyView key;
+  while (!done) {
+    key.owned.reset();
+    if (!read_key_and_colon(scan, key)) return nullptr;
+    if (is_tag_key(u->tag_field_utf8, key)) {
+      PathNode tag_node{path, u->tag_field, 0};
+      KeyView view;
+      if (u->str_tags && read_plain_str(scan, view)) {
+        for (const ObjectPlan *m : u->members) {
+          const std::string &t = m->tag_value_utf8;
+          if (t.size() == view.size && memcmp(t.data(), view.data, view.size) == 0) return m;
+        }
+        scan.pos -= view.size + 2;
+      }
+      Object value = Object::steal(read_tag_value(scan, u->str_tags, u->int_tags, &tag_node));
+      if (!value) return nullptr;
+      PyObject *index = PyDict_GetItemWithError(u->by_tag, value.get());
+      if (index == nullptr) {
+        if (!PyErr_Occurred()) raise_validation(&tag_node, "Invalid value %R", value.get());
+        return nullptr;
+      }
+      return u->members[PyLong_AsSsize_t(index)];
+    }
+    if (!skip_value(scan) || !next_member(scan, done)) return nullptr;
+  }
+  raise_validation(path, "Object missing required field `%U`", u->tag_field);
+  return nullptr;
+}
+
+// ---- dicts ---------------------------------------------------------------------------------------------------
+
+// A dict key (already a str) converted to the key plan's type.
+PyObject *key_from_str(TypedReader &r, PyObject *s, const TypePlan *key_plan, const PathNode *key_node) {
+  uint64_t k = key_plan->kinds;
+  if (k & (sk::kAny | sk::kStr)) {
+    if ((k & sk::kStr) && key_plan->constraints.any() && !schema::check_str(key_plan->constraints, s, key_node))
+      return nullptr;
+    return Py_NewRef(s);
+  }
+  if (k & (sk::kInt | sk::kIntLookup | sk::kFloat)) {
+    // JSON object keys are strings: numeric keys are read from their text (msgspec's rule).
+    Py_ssize_t size;
+    const char *text = PyUnicode_AsUTF8AndSize(s, &size);
+    if (text == nullptr) return nullptr;
+    Reader kr{reinterpret_cast<const unsigned char *>(text), reinterpret_cast<const unsigned char *>(text),
+              reinterpret_cast<const unsigned char *>(text) + size};
+    NumberToken t;
+    bool numeric = size > 0 && (text[0] == '-' || (text[0] >= '0' && text[0] <= '9')) && scan_number(kr, t) &&
+                   kr.at_end() && (!t.is_float || (k & sk::kFloat));
+    if (!numeric) {
+      PyErr_Clear();
+      if (k & sk::kStrLike) return value_from_str(s, key_plan, r.strict, key_node);
+      return raise_expected(key_plan, "str", key_node);
+    }
+    TypedReader sub = r;
+    static_cast<Reader &>(sub) = Reader{reinterpret_cast<const unsigned char *>(text),
+                                        reinterpret_cast<const unsigned char *>(text),
+                                        reinterpret_cast<const unsigned char *>(text) + size};
+    return decode_typed(sub, key_plan, key_node);
+  }
+  return value_from_str(s, key_plan, r.strict, key_node);
+}
+
+PyObject *decode_typed_dict(TypedReader &r, const TypePlan *plan, const PathNode *path) {
+  bool done;
+  if (!open_object(r, done)) return nullptr;
+  Object dict = Object::steal(PyDict_New());
+  if (!dict) return nullptr;
+  const TypePlan *key_plan = plan->key, *value_plan = plan->value;
+  bool plain_keys = (key_plan->kinds & (sk::kStr | sk::kAny)) && !key_plan->constraints.any();
+  PathNode key_node{path, nullptr, PathNode::kDictKey};
+  PathNode value_node{path, nullptr, PathNode::kDictValue};
+  while (!done) {
+    Object key = Object::steal(plain_keys ? decode_key(r) : decode_string(r));
+    if (!key) return nullptr;
+    if (!plain_keys) {
+      key = Object::steal(key_from_str(r, key.get(), key_plan, &key_node));
+      if (!key) return nullptr;
+    }
+    r.skip_whitespace();
+    if (r.pos >= r.end || *r.pos != ':') return raise_malformed(r, "expected ':'");
+    r.pos++;
+    r.skip_whitespace();
+    Object value = Object::steal(decode_typed(r, value_plan, &value_node));
+    if (!value || PyDict_SetItem(dict.get(), key.get(), value.get()) < 0) return nullptr;
+    if (!next_member(r, done)) return nullptr;
+  }
+  const Constraints &c = plan->constraints;
+  if (c.any() && !schema::check_object_length(c, PyDict_GET_SIZE(dict.get()), path)) return nullptr;
+  return dict.release();
+}
+
+// ---- dataclasses and TypedDicts ------------------------------------------------------------------------------
+
+PyObject *decode_class_object(TypedReader &r, const TypePlan *plan, const PathNode *path) {
+  const ObjectPlan *op = plan->object_plan;
+  bool typed_dict = plan->kinds & sk::kTypedDict;
+  bool done;
+  if (!open_object(r, done)) return nullptr;
+  std::vector<Object> values(static_cast<size_t>(op->n_fields));
+  size_t hint = 0;
+  KeyView key;
+  while (!done) {
+    key.owned.reset();
+    if (!read_key_and_colon(r, key)) return nullptr;
+    Py_ssize_t index = find_field(op, key, hint);
+    if (index >= 0) {
+      PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
+      PyObject *value = decode_typed(r, op->field_plans[index], &node);
+      if (value == nullptr) return nullptr;
+      values[index] = Object::steal(value);
+    } else if (r.forbid_unknown_fields) {
+      Object name = Object::steal(key_str(key));
+      if (name) raise_validation(path, "Object contains unknown field `%U`", name.get());
+      return nullptr;
+    } else if (!skip_value(r)) {
+      return nullptr;
+    }
+    if (!next_member(r, done)) return nullptr;
+  }
+  if (typed_dict) {
+    Object dict = Object::steal(PyDict_New());
+    if (!dict) return nullptr;
+    for (Py_ssize_t i = 0; i < op->n_fields; i++) {
+      if (!values[i]) {
+        if (op->required[i])
+          return raise_validation(path, "Object missing required field `%U`", PyTuple_GET_ITEM(op->encode_names, i));
+        continue;
+      }
+      if (PyDict_SetItem(dict.get(), PyTuple_GET_ITEM(op->field_names, i), values[i].get()) < 0) return nullptr;
+    }
+    return dict.release();
+  }
+  std::vector<PyObject *> args(static_cast<size_t>(op->n_fields));
+  for (Py_ssize_t i = 0; i < op->n_fields; i++) {
+    if (!values[i]) {
+      PyObject *entry = PyTuple_GET_ITEM(op->defaults, i);
+      if (entry == structs::NoDefault)
+        return raise_validation(path, "Object missing required field `%U`", PyTuple_GET_ITEM(op->encode_names, i));
+      values[i] = Object::steal(structs::produce_default(entry));
+      if (!values[i]) return nullptr;
+    }
+    args[i] = values[i].get();
+  }
+  PyObject *result = PyObject_Vectorcall(op->cls, args.data(), 0, op->field_names);
+  if (result == nullptr) return schema::reraise_as_validation(path);
+  return result;
+}
+
+}  // namespace
+
+PyObject *decode_typed_object(TypedReader &r, const TypePlan *plan, const PathNode *path) {
+  uint64_t k = plan->kinds;
+  if (k & sk::kStruct) {
+    const ObjectPlan *op = plan->struct_plan;
+    if (plan->struct_union == nullptr) return decode_struct_object(r, op, path);
+    // Fast path: the tag is the first member (as encoders write it): pick the class and read on.
+    const sk::StructUnion *u = plan->struct_union;
+    TypedReader scan = r;
+    bool done;
+    KeyView key, view;
+    if (open_object(scan, done) && !done && read_key_and_colon(scan, key) && is_tag_key(u->tag_field_utf8, key) &&
+        u->str_tags && read_plain_str(scan, view)) {
+      for (const ObjectPlan *m : u->members) {
+        const std::string &t = m->tag_value_utf8;
+        if (t.size() == view.size && memcmp(t.data(), view.data, view.size) == 0) {
+          static_cast<Reader &>(r) = scan;
+          if (!next_member(r, done)) return nullptr;
+          return decode_struct_members(r, m, path, done);
+        }
+      }
+    }
+    PyErr_Clear();  // the general path below reports any error with its proper position
+    if ((op = select_tagged_member(r, u, path)) == nullptr) return nullptr;
+    return decode_struct_object(r, op, path);
+  }
+  if (k & sk::kDict) return decode_typed_dict(r, plan, path);
+  if (k & (sk::kDataclass | sk::kTypedDict)) return decode_class_object(r, plan, path);
+  if (k & sk::kCustom) {
+    PyObject *v = decode_any(r);
+    if (v == nullptr) return nullptr;
+    Object owned = Object::steal(v);
+    if (r.dec_hook == nullptr) {
+      return raise_validation(path, "Expected `%s`, got `object`",
+                              reinterpret_cast<PyTypeObject *>(plan->custom_type)->tp_name);
+    }
+    PyObject *args[2] = {plan->custom_type, v};
+    PyObject *result = PyObject_Vectorcall(r.dec_hook, args, 2, nullptr);
+    if (result == nullptr) return schema::reraise_as_validation(path);
+    return result;
+  }
+  return raise_expected(plan, "object", path);
+}
+
+PyObject *decode_struct_array(TypedReader &r, const TypePlan *plan, const PathNode *path) {
+  if (!enter_nested(r)) return nullptr;
+  r.pos++;
+  r.skip_whitespace();
+  const ObjectPlan *op = plan->struct_plan;
+  PathNode node{path, nullptr, 0};
+  bool empty = r.pos < r.end && *r.pos == ']';
+  if (plan->struct_union != nullptr || op->tag_value != nullptr) {
+    if (empty) {
+      const sk::StructUnion *u = plan->struct_union;
+      return raise_validation(path, "Expected `array` of at least length 1, got 0");
+      (void)u;
+    }
+    bool str_tags = plan->struct_union ? plan->struct_union->str_tags : PyUnicode_Check(op->tag_value);
+    bool int_tags = plan->struct_union ? plan->struct_union->int_tags : !str_tags;
+    Object tag = Object::steal(read_tag_value(r, str_tags, int_tags, &node));
+    if (!tag) return nullptr;
+    if (plan->struct_union != nullptr) {
+      PyObject *index = PyDict_GetItemWithError(plan->struct_union->by_tag, tag.get());
+      if (index == nullptr) return PyErr_Occurred() ? nullptr : raise_validation(&node, "Invalid value %R", tag.get());
+      op = plan->struct_union->members[PyLong_AsSsize_t(index)];
+    } else {
+      int eq = PyObject_RichCompareBool(tag.get(), op->tag_value, Py_EQ);
+      if (eq <= 0) return eq < 0 ? nullptr : raise_validation(&node, "Invalid value %R", tag.get());
+    }
+    node.index = 1;
+    r.skip_whitespace();
+    if (r.pos < r.end && *r.pos == ',') {
+      r.pos++;
+      r.skip_whitespace();
+    } else {
+      empty = true;
+    }
+  }
+  Py_ssize_t offset = node.index;
+  auto *tp = reinterpret_cast<PyTypeObject *>(op->cls);
+  structs::StructMetaObject *meta = structs::as_meta(tp);
+  Py_ssize_t required = 0;
+  for (Py_ssize_t i = 0; i < meta->n_fields; i++)
+    if (PyTuple_GET_ITEM(meta->defaults, i) == structs::NoDefault) required = i + 1;
+  PyObject *self = structs::alloc_instance(tp);
+  if (self == nullptr) return nullptr;
+  bool track = false;
+  if (empty && r.pos < r.end && *r.pos == ']') {
+    r.pos++;
+  } else {
+    while (true) {
+      Py_ssize_t field = node.index - offset;
+      if (r.pos >= r.end) {
+        Py_DECREF(self);
+        return raise_malformed(r, "expected a value");
+      }
+      if (field < meta->n_fields) {
+        PyObject *value = decode_typed(r, op->field_plans[field], &node);
+        if (value == nullptr) {
+          Py_DECREF(self);
+          return nullptr;
+        }
+        *structs::field_slot(self, meta, field) = value;
+        track |= structs::may_be_tracked(value);
+      } else if (op->forbid_unknown_fields || r.forbid_unknown_fields) {
+        Py_DECREF(self);
+        return raise_validation(path, "Expected `array` of at most length %zd, got %zd", meta->n_fields + offset,
+                                node.index + 1);
+      } else if (!skip_value(r)) {
+        Py_DECREF(self);
+        return nullptr;
+      }
+      node.index++;
+      r.skip_whitespace();
+      if (r.pos < r.end && *r.pos == ',') {
+        r.pos++;
+        r.skip_whitespace();
+        if (r.pos < r.end && *r.pos == ']') {
+          Py_DECREF(self);
+          return raise_malformed(r, "trailing comma in array");
+        }
+        continue;
+      }
+      if (r.pos < r.end && *r.pos == ']') {
+        r.pos++;
+        break;
+      }
+      Py_DECREF(self);
+      return raise_malformed(r, "expected ',' or ']'");
+    }
+  }
+  r.depth--;
+  if (node.index - offset < required) {
+    Py_DECREF(self);
+    return raise_validation(path, "Expected `array` of at least length %zd, got %zd", required + offset, node.index);
+  }
+  return finish_struct(self, track, path);
+}
+
+}  // namespace boltwire::json

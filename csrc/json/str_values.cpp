@@ -1,0 +1,447 @@
+// csrc/json/str_values.cpp: parsers for the str-like kinds (RFC 3339, ISO 8601 durations, UUID, base64).
+#include "json/str_values.hpp"
+#include "py/ref.hpp"
+#include <cmath>
+#include <cstring>
+#include <datetime.h>
+#include <string>
+
+namespace boltwire::json {
+namespace {
+
+using py::Object;
+using schema::PathNode;
+using schema::raise_validation;
+using schema::TypePlan;
+
+bool ensure_datetime_api() {
+  if (PyDateTimeAPI == nullptr) PyDateTime_IMPORT;
+  return PyDateTimeAPI != nullptr;
+}
+
+inline bool digit(char c) noexcept { return c >= '0' && c <= '9'; }
+
+// Reads `n` digits at p into out.
+bool read_digits(const char *&p, const char *end, int n, int &out) {
+  if (end - p < n) return false;
+  int v = 0;
+  for (int i = 0; i < n; i++) {
+    if (!digit(p[i])) return false;
+    v = v * 10 + (p[i] - '0');
+  }
+  out = v;
+  p += n;
+  return true;
+}
+
+bool is_leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+int days_in_month(int y, int m) {
+  static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return m == 2 && is_leap(y) ? 29 : days[m - 1];
+}
+
+bool parse_date(const char *&p, const char *end, int &y, int &m, int &d) {
+  if (!read_digits(p, end, 4, y) || p >= end || *p++ != '-' || !read_digits(p, end, 2, m) || p >= end ||
+      *p++ != '-' || !read_digits(p, end, 2, d))
+    return false;
+  return y >= 1 && m >= 1 && m <= 12 && d >= 1 && d <= days_in_month(y, m);
+}
+
+// RFC 3339 partial-time with optional fraction (rounded to microseconds; `carry` set when it rounds up to
+// the next second).
+bool parse_clock(const char *&p, const char *end, int &h, int &mi, int &s, int &us, bool &carry) {
+  carry = false;
+  us = 0;
+  if (!read_digits(p, end, 2, h) || p >= end || *p++ != ':' || !read_digits(p, end, 2, mi) || p >= end ||
+      *p++ != ':' || !read_digits(p, end, 2, s))
+    return false;
+  if (h > 23 || mi > 59 || s > 59) return false;
+  if (p < end && *p == '.') {
+    p++;
+    int n = 0;
+    long frac = 0;
+    bool round_up = false;
+    while (p < end && digit(*p)) {
+      if (n < 6) {
+        frac = frac * 10 + (*p - '0');
+      } else if (n == 6) {
+        round_up = *p >= '5';
+      }
+      n++;
+      p++;
+    }
+    if (n == 0) return false;
+    for (int i = n; i < 6; i++) frac *= 10;
+    if (round_up) frac++;
+    if (frac == 1000000) {
+      frac = 0;
+      carry = true;
+    }
+    us = static_cast<int>(frac);
+  }
+  return true;
+}
+
+PyObject *utc() { return PyDateTime_TimeZone_UTC; }
+
+// Parses "Z" or "+HH:MM" at p; tz gets a new reference (nullptr for naive). False when malformed.
+bool parse_offset(const char *&p, const char *end, PyObject *&tz) {
+  tz = nullptr;
+  if (p >= end) return true;
+  if (*p == 'Z' || *p == 'z') {
+    p++;
+    tz = Py_NewRef(utc());
+    return true;
+  }
+  if (*p != '+' && *p != '-') return false;
+  int sign = *p++ == '-' ? -1 : 1;
+  int oh, om;
+  if (!read_digits(p, end, 2, oh) || p >= end || *p++ != ':' || !read_digits(p, end, 2, om) || oh > 23 || om > 59)
+    return false;
+  int minutes = sign * (oh * 60 + om);
+  if (minutes == 0) {
+    tz = Py_NewRef(utc());
+    return true;
+  }
+  Object delta = Object::steal(PyDelta_FromDSU(0, minutes * 60, 0));
+  if (!delta) return false;
+  tz = PyTimeZone_FromOffset(delta.get());
+  return tz != nullptr;
+}
+
+PyObject *add_second(PyObject *value) {
+  Object one = Object::steal(PyDelta_FromDSU(0, 1, 0));
+  return one ? PyNumber_Add(value, one.get()) : nullptr;
+}
+
+PyObject *parse_datetime(const char *p, const char *end, const PathNode *path) {
+  int y, m, d, h, mi, s, us;
+  bool carry;
+  PyObject *tz = nullptr;
+  if (!parse_date(p, end, y, m, d) || p >= end || (*p != 'T' && *p != 't' && *p != ' ') ||
+      !parse_clock(++p, end, h, mi, s, us, carry) || !parse_offset(p, end, tz) || p != end) {
+    Py_XDECREF(tz);
+    if (PyErr_Occurred()) return nullptr;
+    return raise_validation(path, "Invalid RFC3339 encoded datetime");
+  }
+  PyObject *value = PyDateTimeAPI->DateTime_FromDateAndTime(y, m, d, h, mi, s, us, tz ? tz : Py_None,
+                                                            PyDateTimeAPI->DateTimeType);
+  Py_XDECREF(tz);
+  if (value != nullptr && carry) Py_SETREF(value, add_second(value));
+  return value;
+}
+
+PyObject *parse_date_value(const char *p, const char *end, const PathNode *path) {
+  int y, m, d;
+  if (!parse_date(p, end, y, m, d) || p != end) return raise_validation(path, "Invalid RFC3339 encoded date");
+  return PyDate_FromDate(y, m, d);
+}
+
+PyObject *parse_time_value(const char *p, const char *end, const PathNode *path) {
+  int h, mi, s, us;
+  bool carry;
+  PyObject *tz = nullptr;
+  if (!parse_clock(p, end, h, mi, s, us, carry) || !parse_offset(p, end, tz) || p != end) {
+    Py_XDECREF(tz);
+    if (PyErr_Occurred()) return nullptr;
+    return raise_validation(path, "Invalid RFC3339 encoded time");
+  }
+  if (carry) {  // 23:59:59.9999995 has nowhere to carry to in a time: clamp, as a time cannot wrap
+    us = 999999;
+  }
+  PyObject *value = PyDateTimeAPI->Time_FromTime(h, mi, s, us, tz ? tz : Py_None, PyDateTimeAPI->TimeType);
+  Py_XDECREF(tz);
+  return value;
+}
+
+// ISO 8601 duration as msgspec reads it: [+-]P[nD][T[nH][nM][n[.f]S]], units D, H, M, S only.
+PyObject *parse_duration(const char *p, const char *end, const PathNode *path) {
+  const char *bad = "Invalid ISO8601 duration";
+  int sign = 1;
+  if (p < end && (*p == '-' || *p == '+')) sign = *p++ == '-' ? -1 : 1;
+  if (p >= end || *p++ != 'P' || p >= end) return raise_validation(path, bad);
+  double days = 0, seconds = 0;
+  long long micros = 0;
+  bool in_time = false, any = false;
+  int last_rank = -1;
+  while (p < end) {
+    if (*p == 'T') {
+      if (in_time) return raise_validation(path, bad);
+      in_time = true;
+      p++;
+      if (p >= end) return raise_validation(path, bad);
+      continue;
+    }
+    if (!digit(*p)) return raise_validation(path, bad);
+    long long whole = 0;
+    int n = 0;
+    while (p < end && digit(*p)) {
+      if (++n > 15) return raise_validation(path, "Duration is out of range");
+      whole = whole * 10 + (*p++ - '0');
+    }
+    long long frac_us = 0;
+    bool has_frac = false;
+    if (p < end && (*p == '.' || *p == ',')) {
+      p++;
+      has_frac = true;
+      int fd = 0;
+      while (p < end && digit(*p)) {
+        if (fd < 6) frac_us = frac_us * 10 + (*p - '0');
+        fd++;
+        p++;
+      }
+      if (fd == 0) return raise_validation(path, bad);
+      for (int i = fd; i < 6; i++) frac_us *= 10;
+    }
+    if (p >= end) return raise_validation(path, bad);
+    char unit = *p++;
+    int rank;
+    if (!in_time && unit == 'D') {
+      rank = 0;
+    } else if (in_time && (unit == 'H' || unit == 'M' || unit == 'S')) {
+      rank = unit == 'H' ? 1 : unit == 'M' ? 2 : 3;
+    } else if (unit == 'Y' || unit == 'W' || (!in_time && unit == 'M')) {
+      return raise_validation(path, "Only units 'D', 'H', 'M', and 'S' are supported when parsing ISO8601 durations");
+    } else {
+      return raise_validation(path, bad);
+    }
+    if (rank <= last_rank || (has_frac && rank != 3)) return raise_validation(path, bad);
+    last_rank = rank;
+    any = true;
+    if (rank == 0) days += static_cast<double>(whole);
+    if (rank == 1) seconds += static_cast<double>(whole) * 3600;
+    if (rank == 2) seconds += static_cast<double>(whole) * 60;
+    if (rank == 3) {
+      seconds += static_cast<double>(whole);
+      micros = frac_us;
+    }
+  }
+  if (!any) return raise_validation(path, bad);
+  if (days > 999999999 || seconds > 86400.0 * 999999999) return raise_validation(path, "Duration is out of range");
+  long long total_seconds = static_cast<long long>(seconds);
+  long long d = static_cast<long long>(days) + total_seconds / 86400;
+  long long s = total_seconds % 86400;
+  PyObject *value = PyDelta_FromDSU(static_cast<int>(sign * d), static_cast<int>(sign * s), static_cast<int>(sign * micros));
+  if (value == nullptr && PyErr_ExceptionMatches(PyExc_OverflowError)) {
+    PyErr_Clear();
+    return raise_validation(path, "Duration is out of range");
+  }
+  return value;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+PyObject *parse_uuid(PyObject *text, const char *p, const char *end, const PathNode *path) {
+  // 32 hex digits, with hyphens either nowhere or at the canonical 8-4-4-4-12 positions.
+  Py_ssize_t size = end - p;
+  bool hyphens = size == 36;
+  if (size != 32 && size != 36) return raise_validation(path, "Invalid UUID");
+  int n = 0;
+  for (Py_ssize_t i = 0; i < size; i++) {
+    if (hyphens && (i == 8 || i == 13 || i == 18 || i == 23)) {
+      if (p[i] != '-') return raise_validation(path, "Invalid UUID");
+      continue;
+    }
+    if (hex_digit(p[i]) < 0) return raise_validation(path, "Invalid UUID");
+    n++;
+  }
+  static PyObject *uuid_cls = nullptr;
+  if (uuid_cls == nullptr) {
+    Object module = Object::steal(PyImport_ImportModule("uuid"));
+    if (!module) return nullptr;
+    uuid_cls = PyObject_GetAttrString(module.get(), "UUID");
+    if (uuid_cls == nullptr) return nullptr;
+  }
+  return PyObject_CallOneArg(uuid_cls, text);
+}
+
+int base64_value(unsigned char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+// RFC 4648 §4 base64 with padding; returns the decoded bytes in `out`.
+bool decode_base64(const char *p, const char *end, std::string &out) {
+  size_t size = static_cast<size_t>(end - p);
+  if (size % 4 != 0) return false;
+  out.clear();
+  out.reserve(size / 4 * 3);
+  for (size_t i = 0; i < size; i += 4) {
+    int v[4];
+    int pad = 0;
+    for (int j = 0; j < 4; j++) {
+      unsigned char c = static_cast<unsigned char>(p[i + j]);
+      if (c == '=' && i + 4 == size && j >= 2) {
+        v[j] = 0;
+        pad++;
+      } else {
+        if (pad > 0) return false;
+        v[j] = base64_value(c);
+        if (v[j] < 0) return false;
+      }
+    }
+    uint32_t triple = (v[0] << 18) | (v[1] << 12) | (v[2] << 6) | v[3];
+    out.push_back(static_cast<char>(triple >> 16));
+    if (pad < 2) out.push_back(static_cast<char>((triple >> 8) & 0xFF));
+    if (pad < 1) out.push_back(static_cast<char>(triple & 0xFF));
+  }
+  return true;
+}
+
+PyObject *decimal_from(PyObject *text, const PathNode *path) {
+  static PyObject *decimal_cls = nullptr;
+  if (decimal_cls == nullptr) {
+    Object module = Object::steal(PyImport_ImportModule("decimal"));
+    if (!module) return nullptr;
+    decimal_cls = PyObject_GetAttrString(module.get(), "Decimal");
+    if (decimal_cls == nullptr) return nullptr;
+  }
+  PyObject *value = PyObject_CallOneArg(decimal_cls, text);
+  if (value == nullptr) {
+    PyErr_Clear();
+    return raise_validation(path, "Invalid decimal string");
+  }
+  return value;
+}
+
+// Lax mode: "123", "1.5", "true", "null" for the plan's number / bool / null kinds. nullptr with no error
+// set when the text reads as none of them.
+PyObject *lax_from_str(PyObject *text, const char *p, const char *end, const TypePlan *plan, const PathNode *path) {
+  Py_ssize_t size = end - p;
+  uint64_t k = plan->kinds;
+  if ((k & schema::kBool) && ((size == 4 && memcmp(p, "true", 4) == 0) || (size == 1 && *p == '1')))
+    return Py_NewRef(Py_True);
+  if ((k & schema::kBool) && ((size == 5 && memcmp(p, "false", 5) == 0) || (size == 1 && *p == '0')))
+    return Py_NewRef(Py_False);
+  if ((k & schema::kNone) && size == 4 && memcmp(p, "null", 4) == 0) return Py_NewRef(Py_None);
+  if (k & (schema::kInt | schema::kFloat)) {
+    if (size == 0 || !(digit(*p) || *p == '-' || *p == '+' || *p == '.' || *p == 'n' || *p == 'i' || *p == 'N' ||
+                       *p == 'I'))
+      return nullptr;
+    Object number = Object::steal(PyFloat_FromString(text));
+    if (!number) {
+      PyErr_Clear();
+      return nullptr;
+    }
+    double v = PyFloat_AS_DOUBLE(number.get());
+    if (k & schema::kInt) {
+      bool integral_text = true;
+      for (const char *q = (*p == '-' || *p == '+') ? p + 1 : p; q < end; q++) integral_text &= digit(*q);
+      if (integral_text && size < 19) {
+        PyObject *i = PyLong_FromString(std::string(p, static_cast<size_t>(size)).c_str(), nullptr, 10);
+        if (i != nullptr && plan->constraints.any() && !schema::check_int_object(plan->constraints, i, path)) {
+          Py_DECREF(i);
+          return nullptr;
+        }
+        return i;
+      }
+      if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9.007199254740992e15) {
+        if (plan->constraints.any() && !schema::check_int(plan->constraints, static_cast<int64_t>(v), path))
+          return nullptr;
+        return PyLong_FromDouble(v);
+      }
+    }
+    if (k & schema::kFloat) {
+      if (plan->constraints.any() && !schema::check_float(plan->constraints, v, path)) return nullptr;
+      return number.release();
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+PyObject *value_from_str(PyObject *text, const TypePlan *plan, bool strict, const PathNode *path) {
+  if (!ensure_datetime_api()) return nullptr;
+  uint64_t k = plan->kinds;
+  Py_ssize_t size;
+  const char *p = PyUnicode_AsUTF8AndSize(text, &size);
+  if (p == nullptr) return nullptr;
+  const char *end = p + size;
+  const schema::Constraints &c = plan->constraints;
+  if (k & schema::kStr) {
+    if (c.any() && !schema::check_str(c, text, path)) return nullptr;
+    return Py_NewRef(text);
+  }
+  if (k & schema::kStrLookup) {
+    PyObject *member = PyDict_GetItemWithError(plan->str_lookup, text);
+    if (member != nullptr) return Py_NewRef(member);
+    if (PyErr_Occurred()) return nullptr;
+    if (strict || (k & ~schema::kStrLookup) == 0) return raise_validation(path, "Invalid enum value %R", text);
+  }
+  PyObject *value = nullptr;
+  const char *type_name = nullptr;
+  if (k & schema::kDateTime) {
+    value = parse_datetime(p, end, path);
+    type_name = "datetime";
+  } else if (k & schema::kDate) {
+    value = parse_date_value(p, end, path);
+  } else if (k & schema::kTime) {
+    value = parse_time_value(p, end, path);
+    type_name = "time";
+  } else if (k & schema::kTimeDelta) {
+    value = parse_duration(p, end, path);
+  } else if (k & schema::kUuid) {
+    value = parse_uuid(text, p, end, path);
+  } else if (k & schema::kDecimal) {
+    value = decimal_from(text, path);
+  } else if (k & (schema::kBytes | schema::kByteArray | schema::kMemoryView)) {
+    std::string raw;
+    if (!decode_base64(p, end, raw)) return raise_validation(path, "Invalid base64 encoded string");
+    if (c.any() && !schema::check_bytes_length(c, static_cast<Py_ssize_t>(raw.size()), path)) return nullptr;
+    if (k & schema::kBytes) return PyBytes_FromStringAndSize(raw.data(), static_cast<Py_ssize_t>(raw.size()));
+    Object array = Object::steal(PyByteArray_FromStringAndSize(raw.data(), static_cast<Py_ssize_t>(raw.size())));
+    if (!array || (k & schema::kByteArray)) return array.release();
+    return PyMemoryView_FromObject(array.get());
+  } else if (!strict) {
+    if (PyObject *lax = lax_from_str(text, p, end, plan, path)) return lax;
+    if (PyErr_Occurred()) return nullptr;
+    // Lax: a timestamp in a string for datetime is msgspec behaviour too, handled above by kind order.
+  }
+  if (value == nullptr) {
+    if (PyErr_Occurred()) return nullptr;
+    if (!strict && (k & schema::kStrLookup)) return raise_validation(path, "Invalid enum value %R", text);
+    std::string expected = schema::describe_expected(plan);
+    return raise_validation(path, "Expected `%s`, got `str`", expected.c_str());
+  }
+  if (type_name != nullptr && c.any() && !schema::check_tz(c, value, type_name, path)) {
+    Py_DECREF(value);
+    return nullptr;
+  }
+  return value;
+}
+
+PyObject *datetime_from_timestamp(double seconds, const PathNode *path) {
+  if (!ensure_datetime_api()) return nullptr;
+  if (!std::isfinite(seconds)) return raise_validation(path, "Invalid epoch timestamp");
+  Object args = Object::steal(Py_BuildValue("(dO)", seconds, utc()));
+  if (!args) return nullptr;
+  PyObject *value = PyDateTimeAPI->DateTime_FromTimestamp(reinterpret_cast<PyObject *>(PyDateTimeAPI->DateTimeType),
+                                                          args.get(), nullptr);
+  if (value == nullptr && (PyErr_ExceptionMatches(PyExc_OverflowError) || PyErr_ExceptionMatches(PyExc_ValueError) ||
+                           PyErr_ExceptionMatches(PyExc_OSError))) {
+    PyErr_Clear();
+    return raise_validation(path, "Timestamp is out of range");
+  }
+  return value;
+}
+
+PyObject *timedelta_from_seconds(double seconds, const PathNode *path) {
+  if (!ensure_datetime_api()) return nullptr;
+  if (!std::isfinite(seconds) || std::fabs(seconds) > 86399999999999.0) return raise_validation(path, "Duration is out of range");
+  double whole = std::trunc(seconds);
+  long long s = static_cast<long long>(whole);
+  int us = static_cast<int>(std::llround((seconds - whole) * 1e6));
+  return PyDelta_FromDSU(static_cast<int>(s / 86400), static_cast<int>(s % 86400), us);
+}
+
+}  // namespace boltwire::json

@@ -1,0 +1,106 @@
+// csrc/schema/error_path.cpp: renders PathNode chains and raises ValidationError.
+#include "schema/error_path.hpp"
+#include "py/compat.hpp"
+#include <cstdarg>
+#include <vector>
+
+namespace boltwire::schema {
+
+PyObject *validation_error_type() {
+  static PyObject *cls = nullptr;
+  if (cls == nullptr) {
+    PyObject *module = PyImport_ImportModule("boltwire._errors");
+    if (module == nullptr) return nullptr;
+    cls = PyObject_GetAttrString(module, "ValidationError");
+    Py_DECREF(module);
+  }
+  return cls;
+}
+
+namespace {
+
+// Renders `$`, `$.a[0]`, `$[...]` for the chain ending at `node` (outermost first).
+PyObject *render_path(const PathNode *node) {
+  std::vector<const PathNode *> chain;
+  for (; node != nullptr; node = node->parent) chain.push_back(node);
+  PyObject *parts = PyList_New(0);
+  if (parts == nullptr) return nullptr;
+  bool ok = true;
+  auto add = [&](PyObject *s) {
+    ok = ok && s != nullptr && PyList_Append(parts, s) == 0;
+    Py_XDECREF(s);
+  };
+  add(PyUnicode_FromString("$"));
+  for (auto it = chain.rbegin(); ok && it != chain.rend(); ++it) {
+    const PathNode *n = *it;
+    if (n->key != nullptr) {
+      add(PyUnicode_FromFormat(".%U", n->key));
+    } else if (n->index == PathNode::kDictValue) {
+      add(PyUnicode_FromString("[...]"));
+    } else if (n->index >= 0) {
+      add(PyUnicode_FromFormat("[%zd]", n->index));
+    }
+  }
+  PyObject *result = nullptr;
+  if (ok) {
+    PyObject *empty = PyUnicode_FromString("");
+    if (empty != nullptr) result = PyUnicode_Join(empty, parts);
+    Py_XDECREF(empty);
+  }
+  Py_DECREF(parts);
+  return result;
+}
+
+}  // namespace
+
+PyObject *raise_validation_str(const PathNode *path, PyObject *message) {
+  PyObject *cls = validation_error_type();
+  if (cls == nullptr) return nullptr;
+  PyObject *full;
+  if (path == nullptr) {
+    full = Py_NewRef(message);
+  } else if (path->key == nullptr && path->index == PathNode::kDictKey) {
+    PyObject *where = render_path(path->parent);
+    full = where == nullptr ? nullptr : PyUnicode_FromFormat("%U - at `key` in `%U`", message, where);
+    Py_XDECREF(where);
+  } else {
+    PyObject *where = render_path(path);
+    full = where == nullptr ? nullptr : PyUnicode_FromFormat("%U - at `%U`", message, where);
+    Py_XDECREF(where);
+  }
+  if (full != nullptr) {
+    PyErr_SetObject(cls, full);
+    Py_DECREF(full);
+  }
+  return nullptr;
+}
+
+PyObject *raise_validation(const PathNode *path, const char *fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  PyObject *message = PyUnicode_FromFormatV(fmt, args);
+  va_end(args);
+  if (message == nullptr) return nullptr;
+  raise_validation_str(path, message);
+  Py_DECREF(message);
+  return nullptr;
+}
+
+PyObject *reraise_as_validation(const PathNode *path) {
+  if (!PyErr_ExceptionMatches(PyExc_TypeError) && !PyErr_ExceptionMatches(PyExc_ValueError)) return nullptr;
+  PyObject *exc = PyErr_GetRaisedException();
+  PyObject *message = PyObject_Str(exc);
+  if (message != nullptr) {
+    raise_validation_str(path, message);
+    Py_DECREF(message);
+    // Chain the original so tracebacks still show where it came from.
+    PyObject *validation = PyErr_GetRaisedException();
+    PyException_SetCause(validation, Py_NewRef(exc));
+    PyException_SetContext(validation, Py_NewRef(exc));
+    PyErr_SetRaisedException(validation);
+  }
+  Py_DECREF(exc);
+  return nullptr;
+}
+
+}  // namespace boltwire::schema

@@ -1,0 +1,124 @@
+// csrc/schema/type_plan.hpp: TypePlan, the frozen description of a type that the decoder and convert branch on.
+//
+// Overview: an annotation (int, list[Item], Order | None, Annotated[str, Meta(...)]) is turned into a TypePlan
+// once (plan_builder.cpp) and cached. A plan is a bitmask of accepted kinds plus the details those kinds need:
+// the element plan of a list, the key/value plans of a dict, the field table of a Struct, the lookup table of
+// an Enum. A union is one plan with several kind bits set; the decoder picks by the next input byte and the
+// bits, never by isinstance chains.
+// Invariants:
+//   - A plan is immutable once built; it is freed only with its owner (a Decoder, a class, or the cache).
+//   - At most one of struct_plan / struct_union / object_plan is set for the object kinds, and at most one
+//     array-like kind (list, set, frozenset, var tuple, fixed tuple, array-like Struct, NamedTuple) is set.
+//   - ObjectPlan::field_plans has n_fields entries; names holds one entry per accepted input name.
+#pragma once
+#include "py/python.hpp"
+#include "schema/constraints.hpp"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace boltwire::schema {
+
+enum PlanKind : uint64_t {
+  kAny = 1ull << 0,
+  kNone = 1ull << 1,
+  kBool = 1ull << 2,
+  kInt = 1ull << 3,
+  kFloat = 1ull << 4,
+  kStr = 1ull << 5,
+  kBytes = 1ull << 6,
+  kByteArray = 1ull << 7,
+  kMemoryView = 1ull << 8,
+  kDateTime = 1ull << 9,
+  kDate = 1ull << 10,
+  kTime = 1ull << 11,
+  kTimeDelta = 1ull << 12,
+  kUuid = 1ull << 13,
+  kDecimal = 1ull << 14,
+  kList = 1ull << 15,
+  kSet = 1ull << 16,
+  kFrozenSet = 1ull << 17,
+  kVarTuple = 1ull << 18,
+  kFixedTuple = 1ull << 19,
+  kDict = 1ull << 20,
+  kStruct = 1ull << 21,       // a Struct (or tagged union of Structs) read from a JSON object
+  kStructArray = 1ull << 22,  // an array_like Struct (or tagged union of them) read from a JSON array
+  kDataclass = 1ull << 23,    // dataclasses and attrs classes
+  kTypedDict = 1ull << 24,
+  kNamedTuple = 1ull << 25,
+  kIntLookup = 1ull << 26,    // IntEnum / int Literal values
+  kStrLookup = 1ull << 27,    // Enum / str Literal values
+  kCustom = 1ull << 28,       // any other class: dec_hook or isinstance
+  kRaw = 1ull << 29,
+  kUnset = 1ull << 30,
+};
+
+inline constexpr uint64_t kStrLike = kStr | kBytes | kByteArray | kMemoryView | kDateTime | kDate | kTime |
+                                     kTimeDelta | kUuid | kDecimal | kStrLookup;
+inline constexpr uint64_t kArrayKinds = kList | kSet | kFrozenSet | kVarTuple | kFixedTuple | kStructArray | kNamedTuple;
+inline constexpr uint64_t kObjectKinds = kDict | kStruct | kDataclass | kTypedDict;
+
+struct TypePlan;
+
+// The input-name table of an object-like class: one entry per accepted name (encoded names, then aliases).
+struct FieldName {
+  std::string utf8;
+  Py_ssize_t index;  // field index
+  bool plain;        // no byte needs escaping in JSON, so the input spells it exactly as utf8
+};
+
+// The field table of a Struct, dataclass, TypedDict or NamedTuple.
+struct ObjectPlan {
+  PyObject *cls = nullptr;           // borrowed: the class (or alias root) owns the plan that owns this table
+  Py_ssize_t n_fields = 0;
+  std::vector<TypePlan *> field_plans;
+  std::vector<FieldName> names;      // names[i] for i < n_fields is field i's encoded name
+  PyObject *field_names = nullptr;   // tuple[str]: attribute names (TypedDict keys, dataclass kwargs)
+  PyObject *encode_names = nullptr;  // tuple[str]: names as they appear in the input (error messages)
+  PyObject *defaults = nullptr;      // tuple: NODEFAULT / Factory / value per field (non-Struct kinds)
+  std::vector<bool> required;        // TypedDict
+  // Struct tag: the field name and this class's value (str or int), or nullptr.
+  PyObject *tag_field = nullptr;
+  std::string tag_field_utf8;
+  PyObject *tag_value = nullptr;
+  std::string tag_value_utf8;        // the tag as it appears in JSON when it is a str
+  bool forbid_unknown_fields = false;
+  bool array_like = false;
+  bool building = true;
+};
+
+// A tagged union of Structs: the tag value in the input picks the class.
+struct StructUnion {
+  PyObject *tag_field = nullptr;  // str
+  std::string tag_field_utf8;
+  PyObject *by_tag = nullptr;     // dict: tag value (str or int) -> int index into members
+  std::vector<ObjectPlan *> members;
+  bool int_tags = false;
+  bool str_tags = false;
+};
+
+struct TypePlan {
+  uint64_t kinds = 0;
+  Constraints constraints;
+  TypePlan *item = nullptr;                 // list / set / frozenset / var tuple
+  TypePlan *key = nullptr;                  // dict
+  TypePlan *value = nullptr;                // dict
+  std::vector<TypePlan *> items;            // fixed tuple
+  ObjectPlan *struct_plan = nullptr;        // kStruct / kStructArray with a single class
+  StructUnion *struct_union = nullptr;      // kStruct / kStructArray with several tagged classes
+  ObjectPlan *object_plan = nullptr;        // dataclass / TypedDict / NamedTuple
+  PyObject *int_lookup = nullptr;           // dict int -> member / value
+  PyObject *str_lookup = nullptr;           // dict str -> member / value
+  PyObject *custom_type = nullptr;          // kCustom
+  PyObject *annotation = nullptr;           // what the plan was built from
+  ObjectPlan *owned_object = nullptr;       // set on the cached root plan of a class: it owns that class's table
+  PyObject *held_class = nullptr;           // strong reference keeping a borrowed ObjectPlan's class alive
+};
+
+// Frees a plan tree (object plans are freed only by the node that owns them).
+void free_plan(TypePlan *plan) noexcept;
+
+// `int | str | null`: the JSON-side names of the kinds a plan accepts, as msgspec spells them in errors.
+std::string describe_expected(const TypePlan *plan);
+
+}  // namespace boltwire::schema

@@ -1,0 +1,245 @@
+"""Annotation introspection for the native type planner (csrc/schema/plan_builder.cpp).
+
+The planner calls `describe(annotation)` once per annotation while it builds a TypePlan; the result is a flat
+tuple `(kind, *details)` whose child annotations are left unresolved, so the planner recurses (and detects
+recursive Struct types) itself. Everything here runs once per type, never per decoded value, which is why it
+is Python: `typing` already knows how to resolve forward references, generics and aliases.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import dataclasses
+import datetime
+import decimal
+import enum
+import sys
+import types
+import typing
+import uuid
+from typing import Any
+
+from boltwire._core import NODEFAULT, Factory, StructMeta
+
+_SIMPLE = {
+    Any: "any",
+    object: "any",
+    type(None): "none",
+    None: "none",
+    bool: "bool",
+    int: "int",
+    float: "float",
+    str: "str",
+    bytes: "bytes",
+    bytearray: "bytearray",
+    memoryview: "memoryview",
+    datetime.datetime: "datetime",
+    datetime.date: "date",
+    datetime.time: "time",
+    datetime.timedelta: "timedelta",
+    uuid.UUID: "uuid",
+    decimal.Decimal: "decimal",
+}
+_ARRAYS = {
+    list: "list",
+    set: "set",
+    frozenset: "frozenset",
+    collections.abc.Sequence: "list",
+    collections.abc.MutableSequence: "list",
+    collections.abc.Collection: "list",
+    collections.abc.Iterable: "list",
+    collections.abc.Set: "frozenset",
+    collections.abc.MutableSet: "set",
+    typing.List: "list",
+    typing.Set: "set",
+    typing.FrozenSet: "frozenset",
+    typing.Sequence: "list",
+    typing.MutableSequence: "list",
+    typing.Collection: "list",
+    typing.Iterable: "list",
+    typing.AbstractSet: "frozenset",
+    typing.MutableSet: "set",
+}
+_MAPPINGS = {dict, collections.abc.Mapping, collections.abc.MutableMapping, typing.Dict, typing.Mapping,
+             typing.MutableMapping}
+_UNION_TYPES = (typing.Union, types.UnionType)
+_TypeAliasType = getattr(typing, "TypeAliasType", None)
+
+
+def _resolve_hints(cls: type) -> dict[str, Any]:
+    module = sys.modules.get(cls.__module__)
+    return typing.get_type_hints(cls, globalns=vars(module) if module else None, include_extras=True)
+
+
+def _generic_mapping(annotation: Any) -> tuple[Any, dict[Any, Any]]:
+    origin = typing.get_origin(annotation)
+    if origin is None:
+        return annotation, {}
+    params = getattr(origin, "__parameters__", ())
+    return origin, dict(zip(params, typing.get_args(annotation)))
+
+
+def _substitute(tp: Any, mapping: dict[Any, Any]) -> Any:
+    if not mapping:
+        return tp
+    if isinstance(tp, typing.TypeVar):
+        return mapping.get(tp, tp)
+    params = getattr(tp, "__parameters__", ())
+    if params:
+        return tp[tuple(mapping.get(p, p) for p in params)]
+    return tp
+
+
+def _typevar_bound(tv: typing.TypeVar) -> Any:
+    if tv.__bound__ is not None:
+        return tv.__bound__
+    if tv.__constraints__:
+        return typing.Union[tv.__constraints__]
+    return Any
+
+
+def struct_field_types(annotation: Any) -> tuple[Any, ...]:
+    """The resolved type of every field of a Struct class or generic alias (`Box[int]`), in field order."""
+    cls, mapping = _generic_mapping(annotation)
+    hints = _resolve_hints(cls)
+    out = []
+    for name in cls.__struct_fields__:
+        tp = _substitute(hints.get(name, Any), mapping)
+        out.append(_typevar_bound(tp) if isinstance(tp, typing.TypeVar) else tp)
+    return tuple(out)
+
+
+def _default_entry(default: Any, factory: Any) -> Any:
+    if default is not dataclasses.MISSING and default is not NODEFAULT:
+        return default
+    if factory is not dataclasses.MISSING and factory is not NODEFAULT:
+        return Factory(factory)
+    return NODEFAULT
+
+
+def _dataclass_fields(cls: type, mapping: dict[Any, Any]) -> tuple[tuple[str, Any, Any], ...]:
+    hints = _resolve_hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        if not f.init:
+            continue
+        out.append((f.name, _substitute(hints.get(f.name, Any), mapping), _default_entry(f.default, f.default_factory)))
+    return tuple(out)
+
+
+def _attrs_fields(cls: type, mapping: dict[Any, Any]) -> tuple[tuple[str, Any, Any], ...]:
+    import attrs
+
+    hints = _resolve_hints(cls)
+    out = []
+    for a in attrs.fields(cls):
+        if not a.init:
+            continue
+        default = a.default
+        if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+            entry = Factory(default.factory) if not default.takes_self else NODEFAULT
+        elif default is attrs.NOTHING:
+            entry = NODEFAULT
+        else:
+            entry = default
+        out.append((a.alias or a.name, _substitute(hints.get(a.name, a.type or Any), mapping), entry))
+    return tuple(out)
+
+
+def _is_attrs(cls: Any) -> bool:
+    return isinstance(cls, type) and hasattr(cls, "__attrs_attrs__")
+
+
+def _is_typeddict(cls: Any) -> bool:
+    return isinstance(cls, type) and issubclass(cls, dict) and hasattr(cls, "__total__")
+
+
+def _is_namedtuple(cls: Any) -> bool:
+    return isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")
+
+
+def describe(annotation: Any) -> tuple[Any, ...]:
+    """One level of `annotation`, as `(kind, *details)`; see the module docstring."""
+    t = annotation
+    if isinstance(t, str):
+        raise TypeError(f"Type '{t!r}' is not supported (unresolved forward reference)")
+    if isinstance(t, typing.ForwardRef):
+        raise TypeError(f"Type '{t!r}' is not supported (unresolved forward reference)")
+    try:
+        simple = _SIMPLE.get(t)
+    except TypeError:  # unhashable annotation objects
+        simple = None
+    if simple is not None:
+        return (simple,)
+    if isinstance(t, typing.TypeVar):
+        return ("alias", _typevar_bound(t))
+    if isinstance(t, typing.NewType):
+        return ("alias", t.__supertype__)
+    if _TypeAliasType is not None and isinstance(t, _TypeAliasType):
+        return ("alias", t.__value__)
+    origin = typing.get_origin(t)
+    args = typing.get_args(t)
+    if _TypeAliasType is not None and isinstance(origin, _TypeAliasType):
+        params = origin.__type_params__
+        return ("alias", _substitute(origin.__value__, dict(zip(params, args))))
+    if origin is typing.Annotated:
+        return ("annotated", args[0], tuple(args[1:]))
+    if origin is typing.Final or t is typing.Final:
+        return ("alias", args[0] if args else Any)
+    if origin is typing.ClassVar:
+        raise TypeError(f"Type '{t!r}' is not supported")
+    if origin in _UNION_TYPES:
+        return ("union", tuple(args))
+    if origin is typing.Literal:
+        values = []
+        for a in args:
+            if typing.get_origin(a) is typing.Literal:
+                values.extend(typing.get_args(a))
+            else:
+                values.append(a)
+        for v in values:
+            if v is not None and type(v) not in (int, str) and not isinstance(v, enum.Enum):
+                raise TypeError(f"Literal may only contain None/integers/strings - type `{t!r}` is not supported")
+        return ("literal", tuple(values))
+    if t is tuple or t is typing.Tuple:
+        return ("vartuple", Any)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return ("vartuple", args[0])
+        if args == ((),):
+            return ("tuple", ())
+        return ("tuple", tuple(args))
+    kind = _ARRAYS.get(origin if origin is not None else t)
+    if kind is not None:
+        return (kind, args[0] if args else Any)
+    if (origin if origin is not None else t) in _MAPPINGS:
+        return ("dict", args[0] if args else Any, args[1] if len(args) > 1 else Any)
+    cls = origin if origin is not None else t
+    if isinstance(cls, StructMeta):
+        return ("struct", cls)
+    if isinstance(cls, type) and issubclass(cls, enum.Enum):
+        return ("enum", cls)
+    mapping = _generic_mapping(t)[1]
+    if _is_typeddict(cls):
+        hints = _resolve_hints(cls)
+        required = getattr(cls, "__required_keys__", frozenset(hints) if cls.__total__ else frozenset())
+        fields = tuple((name, _substitute(tp, mapping), name in required) for name, tp in hints.items())
+        return ("typeddict", cls, fields)
+    if _is_namedtuple(cls):
+        hints = _resolve_hints(cls) if getattr(cls, "__annotations__", None) else {}
+        defaults = getattr(cls, "_field_defaults", {})
+        fields = tuple(
+            (name, _substitute(hints.get(name, Any), mapping), defaults.get(name, NODEFAULT)) for name in cls._fields
+        )
+        return ("namedtuple", cls, fields)
+    if dataclasses.is_dataclass(cls) and isinstance(cls, type):
+        return ("dataclass", cls, _dataclass_fields(cls, mapping))
+    if _is_attrs(cls):
+        return ("dataclass", cls, _attrs_fields(cls, mapping))
+    if getattr(cls, "__module__", None) == "boltwire._core" and getattr(cls, "__name__", "") in {"Raw", "UnsetType"}:
+        return (cls.__name__.lower(),)
+    if isinstance(cls, type):
+        if cls.__name__ == "UnsetType" and cls.__module__.startswith("boltwire"):
+            return ("unset",)
+        return ("custom", cls)
+    raise TypeError(f"Type '{t!r}' is not supported")
