@@ -97,6 +97,22 @@ def main() -> None:
              (b"GET\\ /\\ h\\ Host\\ evil\\ ", 1, 0, 0)]
     for i, (payload, count, framing, length) in enumerate(heads):
         write("fuzz_request_writer", f"head{i:02d}", payload + bytes([count]) + struct.pack(">Q", length) + bytes([framing]))
+    # fuzz_json_typed: byte 0 picks the type plan (json_checks.TYPED_PLANS; bit 7: strict=False), the rest is JSON.
+    typed = [
+        (0, b'{"inner": {"a": 1, "b": ["x"]}, "opt": null, "scores": {"m": 1.5, "n": 2}, "when": "2024-01-02T03:04:05Z"}'),
+        (0, b'{"inner": {"a": 1}, "opt": {"a": 2, "b": []}, "extra": [1, {"x": null}]}'),
+        (1, b'[{"type": "cat", "name": "tom", "lives": 3}, {"type": "dog", "name": "rex", "good": false}]'),
+        (1, b'[{"name": "tom", "type": "cat"}, {"type": "bird"}]'),
+        (2, b'{"a": "abc", "b": "z"}'), (2, b'{"a": "ABC"}'), (3, b'[1, 2.5, "s"]'), (3, b"[1, 2]"),
+        (4, b"0.5"), (4, b"-1"), (4, b"1e400"), (5, b"null"), (5, b'"s"'), (5, b"12345678901234567890"),
+        (6, b"[1, 2, 3]"), (6, b"[1, 2, 3, 4]"), (7, b'[[1, "a"], [2]]'),
+        (8, b'{"someField": 1, "otherField": null, "blob": "aGk="}'), (8, b'{"someField": 1, "unknown": 2}'),
+        (9, b'["c232ab00-9414-11ec-b3c8-9e6bdeced846", null]'), (10, b"[3, 6, 9]"), (10, b"[4]"),
+        (11, b'{"k": [1, {"inner": {"a": 2}}]}'), (12, b'"1.25"'), (12, b"1.25"), (13, b'{"type": "dog", "name": ""}'),
+        (0x80 | 3, b'["1", "2.5", "s"]'), (0x80 | 0, b'{"inner": {"a": "7"}}'),
+    ]
+    for i, (plan, doc) in enumerate(typed):
+        write("fuzz_json_typed", f"plan{plan:02x}-{i:02d}", bytes([plan]) + doc)
     # atheris_api: the first byte picks the check (0 struct, 1 encode, 2 decode), the rest its arguments.
     for i, seed in enumerate([b"\x00\x01\x02", b"\x01\x0b\x03ABC\x08\x02", b'\x02\x10{"a":[1,2.5,null]}\x01',
                               b"\x02\x08[1,\xff]\x05", b"\x00\x02\x02\x07x\x04\x03abc"]):

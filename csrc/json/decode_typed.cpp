@@ -119,9 +119,14 @@ PyObject *decode_typed_number(TypedReader &r, const TypePlan *plan, const PathNo
     double d;
     if (!number_to_double(r, t, d)) return nullptr;
     if ((k & sk::kInt) && t.is_float && std::isfinite(d) && d == std::floor(d)) {
-      if ((c.flags & Constraints::kIntAny) && std::fabs(d) < 9e18 && !schema::check_int(c, static_cast<int64_t>(d), path))
-        return nullptr;
-      return PyLong_FromDouble(d);
+      if (std::fabs(d) < 9e18) {
+        if ((c.flags & Constraints::kIntAny) && !schema::check_int(c, static_cast<int64_t>(d), path)) return nullptr;
+        return PyLong_FromDouble(d);
+      }
+      // Past int64 the constraints are checked on the int object (they were skipped: found by fuzz_json_typed).
+      PyObject *v = PyLong_FromDouble(d);
+      if (v != nullptr && (c.flags & Constraints::kIntAny) && !schema::check_int_object(c, v, path)) Py_CLEAR(v);
+      return v;
     }
     if ((k & sk::kBool) && !t.is_float && t.fits_int64() && (t.as_int64() == 0 || t.as_int64() == 1))
       return Py_NewRef(t.as_int64() ? Py_True : Py_False);

@@ -26,6 +26,12 @@ bool is_meta(PyObject *obj) {
          strcmp(tp->tp_name, "boltwire._meta.Meta") == 0;
 }
 
+bool int_bound_unsupported() {
+  PyErr_SetString(PyExc_ValueError,
+                  "Integer bounds constraints (`ge`, `le`, ...) that don't fit in an int64 are currently not supported");
+  return false;
+}
+
 bool as_int64(PyObject *v, int64_t &out) {
   int overflow = 0;
   long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
@@ -59,10 +65,26 @@ bool collect_one(PyObject *meta, uint64_t kinds, Constraints &out) {
     }
     if (kinds & kInt) {
       int64_t x;
+      // Bounds past int64 used to be dropped silently (or cast with undefined behaviour): rejected, as msgspec does
+      // (found by fuzz_json_typed).
+      if (PyLong_Check(v) && !as_int64(v, x)) {
+        Py_DECREF(v);
+        return int_bound_unsupported();
+      }
       if (as_int64(v, x) || PyFloat_Check(v)) {
         if (PyFloat_Check(v)) {
           double d = PyFloat_AS_DOUBLE(v);
-          x = static_cast<int64_t>(i == 0 ? std::floor(d) : i == 1 ? std::ceil(d) : i == 2 ? std::ceil(d) : std::floor(d));
+          d = i == 0 ? std::floor(d) : i == 1 ? std::ceil(d) : i == 2 ? std::ceil(d) : std::floor(d);
+          if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) {
+            Py_DECREF(v);
+            return int_bound_unsupported();
+          }
+          x = static_cast<int64_t>(d);
+        }
+        if ((i == 0 && x == INT64_MAX) || (i == 2 && x == INT64_MIN)) {
+          Py_DECREF(v);
+          PyErr_SetString(PyExc_ValueError, i == 0 ? "gt >= 2**63 - 1 is not supported" : "lt <= -2**63 is not supported");
+          return false;
         }
         if (i == 0) out.int_min = x + 1, out.flags |= Constraints::kIntMin;
         if (i == 1) out.int_min = x, out.flags |= Constraints::kIntMin;
@@ -86,6 +108,10 @@ bool collect_one(PyObject *meta, uint64_t kinds, Constraints &out) {
   if (PyObject *v = meta_attr(meta, "multiple_of")) {
     if (kinds & kInt) {
       int64_t x;
+      if (PyLong_Check(v) && !as_int64(v, x)) {
+        Py_DECREF(v);
+        return int_bound_unsupported();
+      }
       if (as_int64(v, x) && x != 0) out.int_multiple = x, out.flags |= Constraints::kIntMultiple;
     }
     if (kinds & (kFloat | kDecimal)) {

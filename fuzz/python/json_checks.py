@@ -201,8 +201,110 @@ def check_encode_roundtrip(data: bytes) -> None:
     assert bytes(out) == b"xx" + encoded, "encode_into differs from encode"
 
 
-if __name__ == "__main__":  # replay: json_checks.py [untyped|encode] FILE...
-    check = check_encode_roundtrip if sys.argv[1] == "encode" else check_untyped
+# ---- the typed decoder over a few type plans ---------------------------------------------------------------------
+
+import datetime  # noqa: E402
+import decimal  # noqa: E402
+import uuid  # noqa: E402
+from typing import Annotated, Union  # noqa: E402
+
+from boltwire import Meta, Struct, ValidationError, convert, structs  # noqa: E402
+
+
+class Inner(Struct):
+    a: int
+    b: list[str] = []
+
+
+class Outer(Struct):
+    inner: Inner
+    opt: Union[Inner, None] = None
+    scores: dict[str, float] = {}
+    when: Union[datetime.datetime, None] = None
+
+
+class Cat(Struct, tag="cat"):
+    name: str
+    lives: Annotated[int, Meta(ge=0, le=9)] = 9
+
+
+class Dog(Struct, tag="dog"):
+    name: Annotated[str, Meta(min_length=1)]
+    good: bool = True
+
+
+class Pair(Struct, array_like=True):
+    x: int
+    y: str = ""
+
+
+class Strict(Struct, forbid_unknown_fields=True, rename="camel"):
+    some_field: int
+    other_field: Union[bool, None] = False
+    blob: bytes = b""
+
+
+TYPED_PLANS = [
+    Outer,
+    list[Union[Cat, Dog]],
+    dict[str, Annotated[str, Meta(min_length=1, max_length=5, pattern="^[a-z]+$")]],
+    tuple[int, float, str],
+    Annotated[float, Meta(gt=0, lt=1e6)],
+    Union[int, str, None],
+    Annotated[list[int], Meta(max_length=3)],
+    list[Pair],
+    Strict,
+    list[Union[uuid.UUID, None]],
+    set[Annotated[int, Meta(multiple_of=3)]],
+    dict[str, list[Union[Outer, int]]],
+    decimal.Decimal,
+    Union[Cat, Dog, None],
+]
+
+
+def contains_inf(value: object) -> bool:
+    if type(value) is float:
+        return math.isinf(value)
+    if isinstance(value, Struct):
+        return any(contains_inf(v) for v in structs.astuple(value))
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return any(contains_inf(v) for v in value)
+    if isinstance(value, dict):
+        return any(contains_inf(v) for v in value.values())
+    return False
+
+
+def check_typed(data: bytes) -> None:
+    """json.decode(buf, type=T) over a few plans: only DecodeError (ValidationError included); what it accepts is
+    well-formed JSON (the untyped decoder agrees), round-trips through json.encode, and convert() of the untyped
+    value gives the same result."""
+    if not data:
+        return
+    plan = TYPED_PLANS[data[0] % len(TYPED_PLANS)]
+    strict = not data[0] & 0x80
+    doc = data[1:]
+    try:
+        value = bjson.decode(doc, type=plan, strict=strict)
+    except DecodeError as exc:
+        assert exc.args and isinstance(exc.args[0], str), f"DecodeError without a message: {exc!r}"
+        if not isinstance(exc, ValidationError):
+            kind, _ = decode_outcome(doc)
+            assert kind == "error", f"typed decoder calls well-formed JSON malformed: {exc}"
+        return
+    kind, untyped = decode_outcome(doc)
+    assert kind == "ok", f"typed decoder accepts JSON the untyped decoder rejects: {untyped}"
+    if contains_inf(value):
+        return  # inf encodes as null, which a float field rejects
+    encoded = bjson.encode(value)
+    again = bjson.decode(encoded, type=plan)
+    assert again == value, f"round trip changed {value!r:.200} into {again!r:.200}"
+    if strict and plan is not decimal.Decimal:  # convert() gets the untyped float, not the exact digits
+        converted = convert(untyped, plan)
+        assert converted == value, f"convert gives {converted!r:.200}, json.decode {value!r:.200}"
+
+
+if __name__ == "__main__":  # replay: json_checks.py [untyped|encode|typed] FILE...
+    check = {"encode": check_encode_roundtrip, "typed": check_typed}.get(sys.argv[1], check_untyped)
     for path in sys.argv[2:]:
         with open(path, "rb") as f:
             check(f.read())

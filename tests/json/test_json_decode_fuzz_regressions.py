@@ -40,3 +40,54 @@ def test_integer_past_the_digit_limit_raises_decode_error():
         with pytest.raises(DecodeError, match="too many digits"):
             decode_any(doc)
     assert decode_any(b"7" * limit) == int("7" * limit)
+
+
+# ---- found by fuzz/fuzz_json_typed -------------------------------------------------------------------------------
+
+from typing import Annotated  # noqa: E402
+
+from boltwire import Meta, ValidationError, convert, json  # noqa: E402
+
+MULTIPLE_OF_3 = Annotated[int, Meta(multiple_of=3)]
+
+
+@pytest.mark.parametrize("number", [1e20, 1e54, -1e30])
+def test_lax_float_past_int64_still_checks_int_constraints(number):
+    # strict=False turns an integral float into int; past int64 the constraints used to be skipped.
+    doc = repr(number).encode()
+    with pytest.raises(ValidationError, match="multiple of 3"):
+        json.decode(doc, type=MULTIPLE_OF_3, strict=False)
+    with pytest.raises(ValidationError, match="multiple of 3"):
+        convert(number, MULTIPLE_OF_3, strict=False)
+    with pytest.raises(ValidationError, match=">= 0"):
+        json.decode(b"-1e30", type=Annotated[int, Meta(ge=0)], strict=False)
+
+
+def test_lax_float_past_int64_that_meets_the_constraints_decodes():
+    assert json.decode(b"3e20", type=MULTIPLE_OF_3, strict=False) == 300000000000000000000
+    assert convert(3e20, MULTIPLE_OF_3, strict=False) == 300000000000000000000
+    assert json.decode(b"[6.0, 9e18]", type=list[MULTIPLE_OF_3], strict=False) == [6, 9 * 10**18]
+
+
+@pytest.mark.parametrize(
+    ("meta", "message"),
+    [
+        (Meta(le=10**54), "don't fit in an int64"),
+        (Meta(ge=-(2**64)), "don't fit in an int64"),
+        (Meta(le=1e30), "don't fit in an int64"),
+        (Meta(multiple_of=2**70), "don't fit in an int64"),
+        (Meta(gt=2**63 - 1), "gt >= 2"),
+        (Meta(lt=-(2**63)), "lt <= -2"),
+    ],
+)
+def test_int_bounds_past_int64_are_rejected_not_ignored(meta, message):
+    # They used to be dropped silently (le=10**54 accepted 10**54 + 1), or cast with undefined behaviour.
+    with pytest.raises(ValueError, match=message):
+        json.decode(b"1", type=Annotated[int, meta])
+
+
+def test_int_bounds_at_the_int64_edges_still_work():
+    edges = Annotated[int, Meta(ge=-(2**63), le=2**63 - 1)]
+    assert json.decode(b"-9223372036854775808", type=edges) == -(2**63)
+    with pytest.raises(ValidationError):
+        json.decode(b"9223372036854775808", type=edges)
