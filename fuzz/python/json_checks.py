@@ -110,6 +110,12 @@ def check_untyped(data: bytes) -> None:
         kind3, value3 = decode_outcome(text)
         assert kind3 == kind and (kind == "error" or same(value, value3)), "str input decodes differently"
 
+    try:
+        public = ("ok", bjson.decode(data))
+    except DecodeError as exc:
+        public = ("error", exc)
+    assert public[0] == kind and (kind == "error" or same(value, public[1])), "json.decode differs from the untyped path"
+
     expected = reference(data)
     if kind == "error":
         if expected is _REJECT or expected is _SKIP:
