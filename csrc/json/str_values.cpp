@@ -1,6 +1,7 @@
 // csrc/json/str_values.cpp: parsers for the str-like kinds (RFC 3339, ISO 8601 durations, UUID, base64).
 #include "json/str_values.hpp"
 #include "py/ref.hpp"
+#include "py/utf8.hpp"
 #include <cmath>
 #include <cstring>
 #include <datetime.h>
@@ -364,7 +365,8 @@ PyObject *value_from_str(PyObject *text, const TypePlan *plan, bool strict, cons
   if (!ensure_datetime_api()) return nullptr;
   uint64_t k = plan->kinds;
   Py_ssize_t size;
-  const char *p = PyUnicode_AsUTF8AndSize(text, &size);
+  Object holder;
+  const char *p = py::utf8_with_surrogates(text, size, holder);  // a "\ud800" escape fails the parsers below
   if (p == nullptr) return nullptr;
   const char *end = p + size;
   const schema::Constraints &c = plan->constraints;

@@ -91,3 +91,47 @@ def test_int_bounds_at_the_int64_edges_still_work():
     assert json.decode(b"-9223372036854775808", type=edges) == -(2**63)
     with pytest.raises(ValidationError):
         json.decode(b"9223372036854775808", type=edges)
+
+
+# A lone surrogate from a "\ud800" escape has no UTF-8 form: the typed decoder and convert used to leak
+# UnicodeEncodeError where they match keys or parse str-encoded values byte-wise.
+import uuid  # noqa: E402
+
+from boltwire import Struct  # noqa: E402
+
+
+class Fields(Struct, forbid_unknown_fields=False):
+    name: str = ""
+    n: int = 0
+
+
+class Closed(Struct, forbid_unknown_fields=True):
+    name: str = ""
+
+
+class Cat(Struct, tag="cat"):
+    name: str = ""
+
+
+class Dog(Struct, tag="dog"):
+    name: str = ""
+
+
+def test_lone_surrogate_keys_match_no_field():
+    assert json.decode(b'{"na\\ud800me": 1, "name": "x"}', type=Fields) == Fields(name="x")
+    assert json.decode(b'{"\\udc00": 1}', type=Fields) == Fields()
+    assert json.decode(b'[{"type": "cat", "ty\\ud800pe": 1}]', type=list[Cat | Dog]) == [Cat()]
+    with pytest.raises(ValidationError, match="unknown field"):
+        json.decode(b'{"\\ud800": 1}', type=Closed)
+    assert convert({"na\ud800me": 1, "name": "x"}, Fields) == Fields(name="x")
+    assert json.decode(b'{"\\ud800": 1}', type=dict[str, int]) == {"\ud800": 1}
+
+
+def test_lone_surrogates_in_str_encoded_values_are_invalid_values():
+    with pytest.raises(ValidationError):
+        json.decode(b'"c232ab00-9414-11ec-b3c8-9e6bdeced8\\ud800"', type=uuid.UUID)
+    with pytest.raises(ValidationError):
+        json.decode(b'"\\ud800"', type=bytes)
+    with pytest.raises(ValidationError):
+        json.decode(b'{"\\ud800": 1}', type=dict[int, int])
+    assert json.decode(b'"\\ud800"', type=str) == "\ud800"
