@@ -99,9 +99,14 @@ PyObject *convert_float(PyObject *obj, const TypePlan *plan, ConvertOptions &o, 
   }
   if (!o.strict) {
     if ((k & sk::kInt) && std::isfinite(d) && d == std::floor(d)) {
-      if ((c.flags & Constraints::kIntAny) && std::fabs(d) < 9e18 && !schema::check_int(c, static_cast<int64_t>(d), path))
-        return nullptr;
-      return PyLong_FromDouble(d);
+      if (std::fabs(d) < 9e18) {
+        if ((c.flags & Constraints::kIntAny) && !schema::check_int(c, static_cast<int64_t>(d), path)) return nullptr;
+        return PyLong_FromDouble(d);
+      }
+      // Past int64 the constraints are checked on the int object (they were skipped: found by fuzz_json_typed).
+      PyObject *v = PyLong_FromDouble(d);
+      if (v != nullptr && (c.flags & Constraints::kIntAny) && !schema::check_int_object(c, v, path)) Py_CLEAR(v);
+      return v;
     }
     if (k & sk::kDateTime) return json::datetime_from_timestamp(d, path);
     if (k & sk::kTimeDelta) return json::timedelta_from_seconds(d, path);

@@ -5,6 +5,7 @@
 #include "schema/plan_builder.hpp"
 #include "py/compat.hpp"
 #include "py/ref.hpp"
+#include "py/utf8.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/struct_meta.hpp"
 #include "struct/struct_object.hpp"
@@ -69,7 +70,8 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
       return raise_validation(&key_node, "Expected `str`");
     }
     Py_ssize_t size;
-    const char *text = PyUnicode_AsUTF8AndSize(key, &size);
+    Object holder;
+    const char *text = py::utf8_with_surrogates(key, size, holder);  // lone surrogates match no field
     if (text == nullptr) {
       Py_DECREF(self);
       return nullptr;
@@ -139,7 +141,8 @@ PyObject *class_from(PyObject *obj, const TypePlan *plan, ConvertOptions &o, con
     while (PyDict_Next(obj, &pos, &key, &value)) {
       if (!PyUnicode_Check(key)) return raise_validation(&key_node, "Expected `str`");
       Py_ssize_t size;
-      const char *text = PyUnicode_AsUTF8AndSize(key, &size);
+      Object holder;
+      const char *text = py::utf8_with_surrogates(key, size, holder);  // lone surrogates match no field
       if (text == nullptr) return nullptr;
       Py_ssize_t index = find_name(op, text, static_cast<size_t>(size));
       if (index < 0) continue;

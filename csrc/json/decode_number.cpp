@@ -73,7 +73,14 @@ bool scan_number(Reader &r, NumberToken &t) {
 PyObject *number_to_int(const NumberToken &t) {
   if (t.digits <= 18) return PyLong_FromLongLong(t.as_int64());
   std::string text(reinterpret_cast<const char *>(t.begin), static_cast<size_t>(t.end - t.begin));
-  return PyLong_FromString(text.c_str(), nullptr, 10);
+  PyObject *value = PyLong_FromString(text.c_str(), nullptr, 10);
+  if (value == nullptr && PyErr_ExceptionMatches(PyExc_ValueError)) {
+    // More digits than sys.get_int_max_str_digits() allows: malformed input, not a bare ValueError (found by
+    // fuzz_json_untyped).
+    PyErr_Clear();
+    if (PyObject *cls = decode_error_type()) PyErr_SetString(cls, "JSON is malformed: integer has too many digits");
+  }
+  return value;
 }
 
 bool number_to_double(const Reader &r, const NumberToken &t, double &out) {

@@ -74,6 +74,11 @@ PyObject *decode_escaped(Reader &r, const unsigned char *content) {
   bool ascii = true;
   for (unsigned char c : out) ascii &= c < 0x80;
   const unsigned char *p = r.pos, *end = r.end;
+  // `out` is decoded with "surrogatepass" for the escapes' sake, but raw input must be strict UTF-8: a raw
+  // surrogate (ED A0..BF xx) is rejected here, before and after the first escape, as the plain path's strict decode
+  // rejects it.
+  for (const unsigned char *q = content; q + 1 < p; q++)
+    if (q[0] == 0xED && q[1] >= 0xA0) return raise_malformed(r, "invalid utf-8 in string");
   while (true) {
     if (p >= end) {
       r.pos = p;
@@ -86,6 +91,7 @@ PyObject *decode_escaped(Reader &r, const unsigned char *content) {
       return raise_malformed(r, "control character in string");
     }
     if (c != '\\') {
+      if (c == 0xED && p + 1 < end && p[1] >= 0xA0) return raise_malformed(r, "invalid utf-8 in string");
       ascii &= c < 0x80;
       out.push_back(static_cast<char>(c));
       p++;

@@ -6,6 +6,7 @@
 #include "json/decode_typed.hpp"
 #include "json/str_values.hpp"
 #include "py/ref.hpp"
+#include "py/utf8.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/struct_meta.hpp"
 #include "struct/struct_object.hpp"
@@ -30,6 +31,7 @@ struct KeyView {
   const char *data = nullptr;
   size_t size = 0;
   Object owned;
+  Object utf8;  // the key's bytes when it holds a lone surrogate (py/utf8.hpp)
 };
 
 bool read_key(Reader &r, KeyView &key) {
@@ -44,7 +46,7 @@ bool read_key(Reader &r, KeyView &key) {
   key.owned = Object::steal(decode_string(r));  // escapes, non-ASCII (validated) or malformed
   if (!key.owned) return false;
   Py_ssize_t size;
-  key.data = PyUnicode_AsUTF8AndSize(key.owned.get(), &size);
+  key.data = py::utf8_with_surrogates(key.owned.get(), size, key.utf8);  // "\ud800" escapes match no name
   key.size = static_cast<size_t>(size);
   return key.data != nullptr;
 }
@@ -335,7 +337,8 @@ PyObject *key_from_str(TypedReader &r, PyObject *s, const TypePlan *key_plan, co
   if (k & (sk::kInt | sk::kIntLookup | sk::kFloat | sk::kDecimal)) {
     // JSON object keys are strings: numeric keys are read from their text (msgspec's rule).
     Py_ssize_t size;
-    const char *text = PyUnicode_AsUTF8AndSize(s, &size);
+    Object holder;
+    const char *text = py::utf8_with_surrogates(s, size, holder);
     if (text == nullptr) return nullptr;
     Reader kr{reinterpret_cast<const unsigned char *>(text), reinterpret_cast<const unsigned char *>(text),
               reinterpret_cast<const unsigned char *>(text) + size};

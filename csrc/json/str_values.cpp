@@ -2,6 +2,7 @@
 #include "json/str_values.hpp"
 #include "json/decode_number.hpp"
 #include "py/ref.hpp"
+#include "py/utf8.hpp"
 #include <cmath>
 #include <cstring>
 #include <datetime.h>
@@ -429,7 +430,8 @@ PyObject *value_from_str(PyObject *text, const TypePlan *plan, bool strict, cons
   if (!ensure_datetime_api()) return nullptr;
   uint64_t k = plan->kinds;
   Py_ssize_t size;
-  const char *p = PyUnicode_AsUTF8AndSize(text, &size);
+  Object holder;
+  const char *p = py::utf8_with_surrogates(text, size, holder);  // a "\ud800" escape fails the parsers below
   if (p == nullptr) return nullptr;
   const char *end = p + size;
   const schema::Constraints &c = plan->constraints;

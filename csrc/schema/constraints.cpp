@@ -31,6 +31,13 @@ bool is_meta(PyObject *obj) {
          strcmp(tp->tp_name, "boltwire._meta.Meta") == 0;
 }
 
+[[gnu::cold]] bool int_bound_unsupported() {
+  PyErr_SetString(PyExc_ValueError,
+                  "Integer bounds constraints (`ge`, `le`, ...) that don't fit in an int64 are currently not "
+                  "supported. If you need this feature, please open an issue on GitHub");
+  return false;
+}
+
 bool as_int64(PyObject *v, int64_t &out) {
   int overflow = 0;
   long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
@@ -77,12 +84,7 @@ bool collect_one(PyObject *meta, uint64_t kinds, Constraints &out, PyObject *ann
       if (x == -1 && PyErr_Occurred()) return false;
       // gt / lt become inclusive bounds, which must still fit in 64 bits.
       bool fits = overflow == 0 && !(i == 0 && x == INT64_MAX) && !(i == 2 && x == INT64_MIN);
-      if (!fits) {
-        PyErr_SetString(PyExc_ValueError,
-                        "Integer bounds constraints (`ge`, `le`, ...) that don't fit in an int64 are currently not "
-                        "supported. If you need this feature, please open an issue on GitHub");
-        return false;
-      }
+      if (!fits) return int_bound_unsupported();
       if (i == 0) out.int_min = x + 1, out.flags |= Constraints::kIntMin;
       if (i == 1) out.int_min = x, out.flags |= Constraints::kIntMin;
       if (i == 2) out.int_max = x - 1, out.flags |= Constraints::kIntMax;
@@ -104,12 +106,7 @@ bool collect_one(PyObject *meta, uint64_t kinds, Constraints &out, PyObject *ann
         return false;
       }
       int64_t x;
-      if (!as_int64(v.get(), x)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "Integer bounds constraints (`ge`, `le`, ...) that don't fit in an int64 are currently not "
-                        "supported. If you need this feature, please open an issue on GitHub");
-        return false;
-      }
+      if (!as_int64(v.get(), x)) return int_bound_unsupported();
       out.int_multiple = x, out.flags |= Constraints::kIntMultiple;
     } else {
       out.float_multiple = PyFloat_AsDouble(v.get());

@@ -15,6 +15,9 @@ ITERATIONS = 100_000
 WARMUP = 10_000
 # Allowed RSS growth after warm-up. A leak of one small object per iteration over 10^5 iterations is >= 3 MB.
 RSS_NOISE = 768 * 1024
+# Under `make sanitize` (ASan preloaded) freed memory sits in ASan's quarantine, so RSS grows without a leak: only the
+# refcount checks are meaningful there; the RSS checks run in `make test`.
+UNDER_ASAN = "asan" in os.environ.get("LD_PRELOAD", "")
 
 
 class Point(Struct):
@@ -97,7 +100,7 @@ def test_main_loop_no_leak():
     cls_refs = [sys.getrefcount(c) for c in classes]
     growth, refs = measure(op, [sentinel, Point, FPoint])
     assert refs == [0, 0, 0], f"refcount growth of (sentinel, Point, FPoint): {refs}"
-    assert growth < RSS_NOISE, f"RSS grew by {growth} bytes over {ITERATIONS} iterations"
+    assert UNDER_ASAN or growth < RSS_NOISE, f"RSS grew by {growth} bytes over {ITERATIONS} iterations"
     assert [sys.getrefcount(c) for c in classes] == cls_refs
 
 
@@ -224,7 +227,7 @@ def test_operation_no_leak(name):
     op = OPERATIONS[name]
     growth, refs = measure(op, [SENTINEL, Point, FPoint, KwTagged], iterations=50_000, warmup=5_000)
     assert refs == [0, 0, 0, 0], f"{name}: refcount growth of (SENTINEL, Point, FPoint, KwTagged): {refs}"
-    assert growth < RSS_NOISE, f"{name}: RSS grew by {growth} bytes"
+    assert UNDER_ASAN or growth < RSS_NOISE, f"{name}: RSS grew by {growth} bytes"
 
 
 def test_class_creation_no_refcount_leak():

@@ -1,0 +1,123 @@
+"""fuzz/make_seeds.py: writes the hand-made seed corpora in fuzz/corpus/<target>/ (committed; rerun after edits).
+
+Each seed is a small valid or edge-case input in the target's input layout (see each fuzz_*.cpp header).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from pathlib import Path
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+
+OK5 = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"
+CHUNKED_HEAD = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+RESPONSES = [
+    OK5,
+    OK5 + OK5,
+    b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+    CHUNKED_HEAD + b"5\r\nhello\r\n0\r\n\r\n",
+    CHUNKED_HEAD + b"5;ext=1\r\nhello\r\n1A \t\r\n" + b"x" * 26 + b"\r\n0\r\nTrailer-A: 1\r\nB:  two \r\n\r\n",
+    b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi",
+    b"HTTP/1.1 204 No Content\r\nContent-Length: 10\r\n\r\n",
+    b"HTTP/1.1 304 Not Modified\r\n\r\nHTTP/1.1 200 OK\r\nConnection: close\r\n\r\nuntil close",
+    b"HTTP/1.0 200 OK\r\n\r\nbody till eof",
+    b"HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 1\r\n\r\nx",
+    b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n\x81\x05hello",
+    b"HTTP/1.1 200 Connection established\r\n\r\n\x16\x03\x01",  # a CONNECT tunnel when the method is CONNECT
+    b"HTTP/1.1 404 Not \tFound\r\nServer:  nginx \t\r\nX-Empty:\r\nX-Utf8: caf\xc3\xa9\r\nContent-Length: 3\r\n\r\nabc",
+    b"HTTP/1.1 200\r\nContent-Length: 1\r\n\r\nz",
+    b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello",
+    b"HTTP/1.1 200 OK\r\nContent-Length: 5, 5\r\n\r\nhello",
+    b"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\nContent-Length: 18446744073709551616\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\n Folded: x\r\n\r\n",
+    b"HTTP/1.1 200 OK\nContent-Length: 0\n\n",
+    b"HTTP/2 200\r\n\r\n",
+    b"\x16\x03\x03\x00\x02\x02\x28",
+    CHUNKED_HEAD + b"fffffffffffffffff\r\n",
+    CHUNKED_HEAD + b"5\r\nhelloXX0\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort",
+]
+
+CHUNKED_BODIES = [
+    b"5\r\nhello\r\n0\r\n\r\n",
+    b"1\r\na\r\n2;x=y\r\nbc\r\n0\r\nT: v\r\n\r\n",
+    b"A \t;name=\"quoted\"\r\n0123456789\r\n000\r\n\r\n",
+    b"0\r\n\r\n",
+    b"ffffffffffffffff\r\n",
+    b"10000000000000000\r\n",
+    b"5\r\nhello\n0\r\n\r\n",
+    b"5\nhello\r\n",
+    b"z\r\n",
+    b";\r\n",
+    b"5\r\nhelloX",
+    b"5;\x01\r\nhello\r\n",
+]
+
+
+def write(target: str, name: str, data: bytes) -> None:
+    folder = CORPUS / target
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}-{hashlib.sha1(data).hexdigest()[:10]}").write_bytes(data)
+
+
+def main() -> None:
+    for i, resp in enumerate(RESPONSES):
+        for flags, methods in ((0, 0), (1, 0), (0, 0b01010101), (0, 0b10101010)):
+            split = struct.pack("<HH", len(resp) // 3, 2 * len(resp) // 3)
+            write("fuzz_http_response", f"resp{i:02d}-f{flags}m{methods:02x}", bytes([flags, methods]) + split + resp)
+    for i, body in enumerate(CHUNKED_BODIES):
+        for flags in (0, 1):
+            write("fuzz_chunked", f"body{i:02d}-f{flags}", bytes([flags]) + struct.pack("<H", len(body) // 2) + body)
+    untyped = [
+        b"{}", b"[]", b"null", b"true", b"false", b"0", b"-0", b"-0.0", b"1.5e300", b"1e400", b"5e-324",
+        b"123456789012345678901234567890", b"-9223372036854775808", b"18446744073709551616",
+        b'"plain"', b'"esc \\" \\\\ \\/ \\b \\f \\n \\r \\t \\u00e9 \\ud83d\\ude00"', b'"\\ud800"',
+        b'"caf\xc3\xa9 \xf0\x9f\x98\x80"', b'{"a": [1, 2.5, {"b": null}], "c": "d", "a": true}',
+        b" \t\r\n[ 1 , [ ] , { } ] \n", b"[" * 1024 + b"]" * 1024, b"[" * 1025 + b"]" * 1025,
+        b"[1,]", b"{\"a\":1,}", b"01", b"1.", b".5", b"1e", b"NaN", b"Infinity", b"\"\x01\"", b"\"\xff\"",
+        b"\"\xed\xa0\x80\"", b"\xef\xbb\xbf{}", b"[1] x", b"", b'{"k" 1}', b'"\\x41"', b'"\\u12"',
+    ]
+    for i, doc in enumerate(untyped):
+        write("fuzz_json_untyped", f"doc{i:02d}", doc)
+    recipes = [b"", b"\x00", b"\x02\x05\x01\x02\x03\x04\x05", b"\x03\x07", b"\x04" + struct.pack("<d", 0.1),
+               b"\x05\x08\x00abcdefgh", b"\x05\x05\x01\xc3\xa9\x00\x22\x5c", b"\x05\x04\x02\x10\x20\x30\x40",
+               b"\x06\x03\x00\x01\x01\x03\x05", b"\x08\x02\x03\x00k\x00\x06\x01\x00"]
+    for i, recipe in enumerate(recipes):
+        write("fuzz_json_encode_roundtrip", f"recipe{i:02d}", recipe)
+    # fuzz_request_writer: strings end at "\\ " (FuzzedDataProvider); integers come from the end: framing (last
+    # byte), content length (8 bytes before it), header count (the byte before those).
+    heads = [(b"GET\\ /a?b=1\\ example.com:8080\\ Accept\\ */*\\ X-Id\\  42 \\ ", 2, 0, 0),
+             (b"POST\\ /upload\\ 127.0.0.1\\ Content-Type\\ application/json\\ ", 1, 1, 17),
+             (b"PUT\\ *\\ [::1]:80\\ ", 0, 2, 0),
+             (b"GET\\ /\\ h\\ X\\ a\r\nInjected: 1\\ ", 1, 0, 0),
+             (b"GET\\ /\\ h\\ Host\\ evil\\ ", 1, 0, 0)]
+    for i, (payload, count, framing, length) in enumerate(heads):
+        write("fuzz_request_writer", f"head{i:02d}", payload + bytes([count]) + struct.pack(">Q", length) + bytes([framing]))
+    # fuzz_json_typed: byte 0 picks the type plan (json_checks.TYPED_PLANS; bit 7: strict=False), the rest is JSON.
+    typed = [
+        (0, b'{"inner": {"a": 1, "b": ["x"]}, "opt": null, "scores": {"m": 1.5, "n": 2}, "when": "2024-01-02T03:04:05Z"}'),
+        (0, b'{"inner": {"a": 1}, "opt": {"a": 2, "b": []}, "extra": [1, {"x": null}]}'),
+        (1, b'[{"type": "cat", "name": "tom", "lives": 3}, {"type": "dog", "name": "rex", "good": false}]'),
+        (1, b'[{"name": "tom", "type": "cat"}, {"type": "bird"}]'),
+        (2, b'{"a": "abc", "b": "z"}'), (2, b'{"a": "ABC"}'), (3, b'[1, 2.5, "s"]'), (3, b"[1, 2]"),
+        (4, b"0.5"), (4, b"-1"), (4, b"1e400"), (5, b"null"), (5, b'"s"'), (5, b"12345678901234567890"),
+        (6, b"[1, 2, 3]"), (6, b"[1, 2, 3, 4]"), (7, b'[[1, "a"], [2]]'),
+        (8, b'{"someField": 1, "otherField": null, "blob": "aGk="}'), (8, b'{"someField": 1, "unknown": 2}'),
+        (9, b'["c232ab00-9414-11ec-b3c8-9e6bdeced846", null]'), (10, b"[3, 6, 9]"), (10, b"[4]"),
+        (11, b'{"k": [1, {"inner": {"a": 2}}]}'), (12, b'"1.25"'), (12, b"1.25"), (13, b'{"type": "dog", "name": ""}'),
+        (0x80 | 3, b'["1", "2.5", "s"]'), (0x80 | 0, b'{"inner": {"a": "7"}}'),
+    ]
+    for i, (plan, doc) in enumerate(typed):
+        write("fuzz_json_typed", f"plan{plan:02x}-{i:02d}", bytes([plan]) + doc)
+    # atheris_api: the first byte picks the check (0 struct, 1 encode, 2 decode), the rest its arguments.
+    for i, seed in enumerate([b"\x00\x01\x02", b"\x01\x0b\x03ABC\x08\x02", b'\x02\x10{"a":[1,2.5,null]}\x01',
+                              b"\x02\x08[1,\xff]\x05", b"\x00\x02\x02\x07x\x04\x03abc"]):
+        write("atheris_api", f"seed{i:02d}", seed)
+
+
+if __name__ == "__main__":
+    main()

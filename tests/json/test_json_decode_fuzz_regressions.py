@@ -1,0 +1,137 @@
+"""Regressions found by fuzz/fuzz_json_untyped (make fuzz): each input once crashed a property of the decoder."""
+
+import sys
+
+import pytest
+
+from boltwire import DecodeError
+from boltwire._core import _json_decode_any as decode_any
+
+# A raw UTF-8-encoded surrogate (ED A0..BF xx) is invalid UTF-8. It was accepted when the same string also held an
+# escape, because the escape path decodes its buffer with "surrogatepass" (for \ud800 escapes).
+RAW_SURROGATE_AFTER_ESCAPE = [
+    b'"\\n\xed\xa0\x80"',
+    b'"\xed\xbf\xbf\\n"',
+    b'"e  \\t E\\"r\xed\xa0\x80t\\tE\\"ude15"',  # the fuzzer's find
+    b'"esc \\ud83d\xed\xa0\x80e00"',
+    b'{"k\\n\xed\xb0\x80": 1}',
+]
+
+
+@pytest.mark.parametrize("doc", RAW_SURROGATE_AFTER_ESCAPE)
+def test_raw_surrogate_is_invalid_utf8_even_after_an_escape(doc):
+    with pytest.raises(DecodeError, match="invalid utf-8"):
+        decode_any(doc)
+
+
+def test_escaped_surrogates_and_raw_neighbours_still_decode():
+    assert decode_any(b'"\\ud800"') == "\ud800"
+    assert decode_any(b'"\\n\xed\x9f\xbf"') == "\n\ud7ff"  # U+D7FF: the last code point before the surrogates
+    assert decode_any(b'"\\n\xee\x80\x80"') == "\n\ue000"  # U+E000: the first after them
+    assert decode_any(b'"\\ud83d\\ude00\xf0\x9f\x98\x80"') == "\U0001F600\U0001F600"
+
+
+def test_integer_past_the_digit_limit_raises_decode_error():
+    limit = sys.get_int_max_str_digits()
+    if limit == 0:
+        pytest.skip("int digit limit disabled in this interpreter")
+    # It used to escape as a bare ValueError from int conversion.
+    for doc in (b"1" * (limit + 1), b"[-" + b"9" * (limit + 1) + b"]"):
+        with pytest.raises(DecodeError, match="too many digits"):
+            decode_any(doc)
+    assert decode_any(b"7" * limit) == int("7" * limit)
+
+
+# ---- found by fuzz/fuzz_json_typed -------------------------------------------------------------------------------
+
+from typing import Annotated  # noqa: E402
+
+from boltwire import Meta, ValidationError, convert, json  # noqa: E402
+
+MULTIPLE_OF_3 = Annotated[int, Meta(multiple_of=3)]
+
+
+@pytest.mark.parametrize("number", [1e20, 1e54, -1e30])
+def test_lax_float_past_int64_still_checks_int_constraints(number):
+    # strict=False turns an integral float into int; past int64 the constraints used to be skipped.
+    doc = repr(number).encode()
+    with pytest.raises(ValidationError, match="multiple of 3"):
+        json.decode(doc, type=MULTIPLE_OF_3, strict=False)
+    with pytest.raises(ValidationError, match="multiple of 3"):
+        convert(number, MULTIPLE_OF_3, strict=False)
+    with pytest.raises(ValidationError, match=">= 0"):
+        json.decode(b"-1e30", type=Annotated[int, Meta(ge=0)], strict=False)
+
+
+def test_lax_float_past_int64_that_meets_the_constraints_decodes():
+    assert json.decode(b"3e20", type=MULTIPLE_OF_3, strict=False) == 300000000000000000000
+    assert convert(3e20, MULTIPLE_OF_3, strict=False) == 300000000000000000000
+    assert json.decode(b"[6.0, 9e18]", type=list[MULTIPLE_OF_3], strict=False) == [6, 9 * 10**18]
+
+
+@pytest.mark.parametrize(
+    ("meta", "message"),
+    [
+        (Meta(le=10**54), "don't fit in an int64"),
+        (Meta(ge=-(2**64)), "don't fit in an int64"),
+        (Meta(le=1e30), "don't fit in an int64"),
+        (Meta(multiple_of=2**70), "don't fit in an int64"),
+        (Meta(gt=2**63 - 1), "gt >= 2"),
+        (Meta(lt=-(2**63)), "lt <= -2"),
+    ],
+)
+def test_int_bounds_past_int64_are_rejected_not_ignored(meta, message):
+    # They used to be dropped silently (le=10**54 accepted 10**54 + 1), or cast with undefined behaviour.
+    with pytest.raises(ValueError, match=message):
+        json.decode(b"1", type=Annotated[int, meta])
+
+
+def test_int_bounds_at_the_int64_edges_still_work():
+    edges = Annotated[int, Meta(ge=-(2**63), le=2**63 - 1)]
+    assert json.decode(b"-9223372036854775808", type=edges) == -(2**63)
+    with pytest.raises(ValidationError):
+        json.decode(b"9223372036854775808", type=edges)
+
+
+# A lone surrogate from a "\ud800" escape has no UTF-8 form: the typed decoder and convert used to leak
+# UnicodeEncodeError where they match keys or parse str-encoded values byte-wise.
+import uuid  # noqa: E402
+
+from boltwire import Struct  # noqa: E402
+
+
+class Fields(Struct, forbid_unknown_fields=False):
+    name: str = ""
+    n: int = 0
+
+
+class Closed(Struct, forbid_unknown_fields=True):
+    name: str = ""
+
+
+class Cat(Struct, tag="cat"):
+    name: str = ""
+
+
+class Dog(Struct, tag="dog"):
+    name: str = ""
+
+
+def test_lone_surrogate_keys_match_no_field():
+    assert json.decode(b'{"na\\ud800me": 1, "name": "x"}', type=Fields) == Fields(name="x")
+    assert json.decode(b'{"\\udc00": 1}', type=Fields) == Fields()
+    assert json.decode(b'[{"type": "cat", "ty\\ud800pe": 1}]', type=list[Cat | Dog]) == [Cat()]
+    with pytest.raises(ValidationError, match="unknown field"):
+        json.decode(b'{"\\ud800": 1}', type=Closed)
+    assert convert({"na\ud800me": 1, "name": "x"}, Fields) == Fields(name="x")
+    assert json.decode(b'{"\\ud800": 1}', type=dict[str, int]) == {"\ud800": 1}
+
+
+def test_lone_surrogates_in_str_encoded_values_are_invalid_values():
+    with pytest.raises(ValidationError):
+        json.decode(b'"c232ab00-9414-11ec-b3c8-9e6bdeced8\\ud800"', type=uuid.UUID)
+    with pytest.raises(ValidationError):
+        json.decode(b'"\\ud800"', type=bytes)
+    with pytest.raises(ValidationError):
+        json.decode(b'{"\\ud800": 1}', type=dict[int, int])
+    assert json.decode(b'"\\ud800"', type=str) == "\ud800"
