@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 import typing
 from typing import Any
 
 from boltwire._core import NODEFAULT, Factory, StructConfig, StructMeta
 from boltwire._core import asdict, astuple, force_setattr, replace
+from boltwire._typeinfo import _generic_mapping, _resolve_hints, _substitute
 
 __all__ = ["FieldInfo", "StructConfig", "asdict", "astuple", "fields", "force_setattr", "replace"]
 
@@ -26,35 +26,14 @@ class FieldInfo(typing.NamedTuple):
         return self.default is NODEFAULT and self.default_factory is NODEFAULT
 
 
-def _generic_origin(obj: Any) -> tuple[type, dict[Any, Any]]:
-    """For `Box[int]`, return (Box, {T: int}); for a plain class, (cls, {})."""
-    origin = typing.get_origin(obj)
-    if origin is None:
-        return obj, {}
-    params = getattr(origin, "__parameters__", ())
-    return origin, dict(zip(params, typing.get_args(obj)))
-
-
-def _substitute(tp: Any, mapping: dict[Any, Any]) -> Any:
-    if not mapping:
-        return tp
-    if isinstance(tp, typing.TypeVar):
-        return mapping.get(tp, tp)
-    params = getattr(tp, "__parameters__", ())
-    if params:
-        return tp[tuple(mapping.get(p, p) for p in params)]
-    return tp
-
-
 def fields(type_or_instance: Any) -> tuple[FieldInfo, ...]:
     """Describe the fields of a Struct class (generic aliases such as `Box[int]` included) or instance."""
-    cls, mapping = _generic_origin(type_or_instance)
+    cls, mapping = _generic_mapping(type_or_instance)
     if not isinstance(cls, StructMeta):
         cls = type(type_or_instance)
         if not isinstance(cls, StructMeta):
             raise TypeError(f"fields() expects a Struct type or instance, got {type_or_instance!r}")
-    module = sys.modules.get(cls.__module__)
-    hints = typing.get_type_hints(cls, globalns=vars(module) if module else None, include_extras=True)
+    hints = _resolve_hints(cls)
     defaults = cls.__struct_defaults__
     offset = len(cls.__struct_fields__) - len(defaults)
     out = []
