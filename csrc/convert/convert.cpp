@@ -162,8 +162,9 @@ PyObject *convert_str(PyObject *obj, bool is_key, const TypePlan *plan, ConvertO
     Py_ssize_t size;
     const char *text = PyUnicode_AsUTF8AndSize(exact.get(), &size);
     if (text == nullptr) return nullptr;
-    if (is_json_number(text, size)) {
-      bool integral = strpbrk(text, ".eE") == nullptr;
+    bool integral = strpbrk(text, ".eE") == nullptr;
+    uint64_t float_kinds = sk::kFloat | sk::kDecimal | (o.strict ? uint64_t{0} : uint64_t{sk::kDateTime | sk::kTimeDelta});
+    if (is_json_number(text, size) && (integral || (k & float_kinds))) {
       Object number = Object::steal(integral ? PyLong_FromUnicodeObject(exact.get(), 10) : PyFloat_FromString(exact.get()));
       if (!number) return nullptr;
       if ((k & sk::kDecimal) && !(k & (sk::kInt | sk::kIntLookup | sk::kFloat)))
@@ -337,14 +338,13 @@ PyObject *convert_dict(PyObject *obj, const TypePlan *plan, ConvertOptions &o, c
   return out.release();
 }
 
-// An enum member whose class is not an int or str subclass: passes when it is a member of the target enum.
+// An enum member whose class is not an int or str subclass: passes when it is a member of the target enum
+// with str values (as msgspec: members of int-valued plain Enums and Flags are refused by class name).
 PyObject *convert_enum(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
-  PyObject *tables[2] = {plan->str_lookup, plan->int_lookup};
-  for (PyObject *table : tables) {
-    if (table == nullptr) continue;
+  if (plan->str_lookup != nullptr) {
     Py_ssize_t pos = 0;
     PyObject *key, *member;
-    while (PyDict_Next(table, &pos, &key, &member))
+    while (PyDict_Next(plan->str_lookup, &pos, &key, &member))
       if (member == obj) return Py_NewRef(obj);
   }
   return convert_object(obj, plan, o, path);
@@ -414,7 +414,9 @@ PyObject *convert_value(PyObject *obj, const TypePlan *plan, ConvertOptions &o, 
     PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded during convert");
     return nullptr;
   }
-  PyObject *result = (k & sk::kCustom) ? convert_object(obj, plan, o, path) : dispatch(obj, plan, o, path);
+  PyObject *result = !(k & sk::kCustom)                  ? dispatch(obj, plan, o, path)
+                     : (obj == Py_None && (k & sk::kNone)) ? Py_NewRef(obj)  // Optional[Custom]: None stays None
+                                                           : convert_object(obj, plan, o, path);
   o.depth--;
   return check_validator(result, plan, path);
 }
@@ -440,7 +442,7 @@ bool parse_builtin_types(PyObject *value, ConvertOptions &o) {
                    : tp == PyDateTimeAPI->TimeType     ? sk::kTime
                    : tp == PyDateTimeAPI->DeltaType    ? sk::kTimeDelta
                    : tp == json::types.uuid            ? sk::kUuid
-                   : tp == json::types.decimal         ? sk::kDecimal
+                   : tp == json::types.decimal         ? uint64_t{sk::kDecimal}
                                                        : 0;
     if (bit == 0) {
       PyErr_Format(PyExc_TypeError, "Cannot treat %R as a builtin type", t);
