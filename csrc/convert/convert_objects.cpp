@@ -306,10 +306,12 @@ bool validate_struct_fields(PyObject *self) {
   for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
     PyObject **slot = structs::field_slot(self, meta, i);
     if (*slot == nullptr) continue;
+    // A strong reference: hooks and validators run while the field converts and may reassign it.
+    Object current = Object::steal(Py_NewRef(*slot));
     PathNode node{nullptr, PyTuple_GET_ITEM(op->encode_names, i), 0};
-    PyObject *value = convert_value(*slot, op->field_plans[i], o, &node);
+    PyObject *value = convert_value(current.get(), op->field_plans[i], o, &node);
     if (value == nullptr) return false;
-    Py_SETREF(*slot, value);
+    Py_XSETREF(*slot, value);
     structs::track_if_needed(self, value);  // a converted value may hold references the argument did not
   }
   return true;
