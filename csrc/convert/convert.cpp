@@ -340,14 +340,14 @@ PyObject *convert_dict(PyObject *obj, const TypePlan *plan, ConvertOptions &o, c
 
 // An enum member whose class is not an int or str subclass: passes when it is a member of the target enum
 // with str values (as msgspec: members of int-valued plain Enums and Flags are refused by class name).
-PyObject *convert_enum(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
+PyObject *convert_enum(PyObject *obj, const TypePlan *plan, const PathNode *path) {
   if (plan->str_lookup != nullptr) {
     Py_ssize_t pos = 0;
     PyObject *key, *member;
     while (PyDict_Next(plan->str_lookup, &pos, &key, &member))
       if (member == obj) return Py_NewRef(obj);
   }
-  return convert_object(obj, plan, o, path);
+  return raise_convert_expected(plan, obj, path);
 }
 
 PyObject *convert_immutable(PyObject *obj, uint64_t kind, const char *got, const TypePlan *plan, const PathNode *path) {
@@ -391,7 +391,7 @@ PyObject *dispatch(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const
     }
     return raise_expected_named(plan, "decimal", path);
   }
-  if (Py_TYPE(tp) == json::types.enum_meta) return convert_enum(obj, plan, o, path);
+  if (Py_TYPE(tp) == json::types.enum_meta) return convert_enum(obj, plan, path);
   if (PyAnySet_Check(obj)) return convert_any_set(obj, plan, o, path);
   return convert_object(obj, plan, o, path);
 }

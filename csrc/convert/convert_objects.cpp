@@ -376,8 +376,11 @@ PyObject *convert_object(PyObject *obj, const TypePlan *plan, ConvertOptions &o,
   bool is_mapping = PyMapping_Check(obj);
   if (is_mapping && (k & sk::kDict)) {
     Object copy = Object::steal(PyDict_New());
-    if (!copy || PyDict_Merge(copy.get(), obj, 1) < 0) return nullptr;
-    return convert_value(copy.get(), plan, o, path);
+    if (!copy) return nullptr;
+    if (PyDict_Merge(copy.get(), obj, 1) == 0) return convert_value(copy.get(), plan, o, path);
+    // Only __getitem__ (no keys()): not read as a mapping, as msgspec.
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return nullptr;
+    PyErr_Clear();
   }
   if (is_mapping || o.from_attributes) {
     uint64_t struct_kinds = o.from_attributes ? (sk::kStruct | sk::kStructArray) : sk::kStruct;
