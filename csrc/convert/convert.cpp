@@ -37,10 +37,6 @@ bool is_uuid(PyTypeObject *tp) {
   return json::types.uuid != nullptr && PyType_IsSubtype(tp, json::types.uuid);
 }
 
-// The kinds a str may be read as when the caller's format already produces that type (builtin_types).
-constexpr uint64_t kStrReadKinds = sk::kStrLike | sk::kStrLookup | sk::kInt | sk::kIntLookup | sk::kFloat |
-                                   sk::kBool | sk::kNone;
-
 // RFC 8259 section 6 number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 bool is_json_number(const char *p, Py_ssize_t n) {
   Py_ssize_t i = 0;
@@ -65,6 +61,10 @@ bool is_json_number(const char *p, Py_ssize_t n) {
   }
   return i == n;
 }
+
+// Kinds listed in builtin_types are not parsed from str / bytes / numbers: msgspec 0.23 applies this in strict
+// mode only (lax mode parses them anyway).
+uint64_t refused_from_text(const ConvertOptions &o) { return o.strict ? o.builtin_kinds : 0; }
 
 PyObject *check_validator(PyObject *value, const TypePlan *plan, const PathNode *path) {
   if (value != nullptr && (plan->constraints.flags & Constraints::kValidator) &&
@@ -106,7 +106,7 @@ PyObject *convert_int(PyObject *obj, const TypePlan *plan, ConvertOptions &o, co
     if ((c.flags & Constraints::kFloatAny) && !schema::check_float(c, d, path)) return nullptr;
     return PyFloat_FromDouble(d);
   }
-  if ((k & sk::kDecimal) && !(o.builtin_kinds & sk::kDecimal)) {
+  if ((k & sk::kDecimal) && !(refused_from_text(o) & sk::kDecimal)) {
     Object text = Object::steal(PyObject_Str(obj));
     return text ? json::value_from_str(text.get(), plan, true, path) : nullptr;
   }
@@ -133,7 +133,7 @@ PyObject *convert_float(PyObject *obj, const TypePlan *plan, ConvertOptions &o, 
     if ((c.flags & Constraints::kFloatAny) && !schema::check_float(c, d, path)) return nullptr;
     return Py_NewRef(obj);
   }
-  if ((k & sk::kDecimal) && !(o.builtin_kinds & sk::kDecimal)) {
+  if ((k & sk::kDecimal) && !(refused_from_text(o) & sk::kDecimal)) {
     Object text = Object::steal(PyObject_Repr(obj));
     return text ? json::value_from_str(text.get(), plan, true, path) : nullptr;
   }
@@ -174,11 +174,11 @@ PyObject *convert_str(PyObject *obj, bool is_key, const TypePlan *plan, ConvertO
     }
   }
   uint64_t banned = k & o.builtin_kinds;
-  if (banned) {
-    // Types listed in builtin_types are never parsed from str.
+  if (banned && o.strict && !(is_key && o.str_keys)) {
+    // Types listed in builtin_types are not parsed from str (msgspec 0.23: in strict mode, outside str_keys keys).
     TypePlan narrowed = *plan;
     narrowed.kinds &= ~banned;
-    if ((narrowed.kinds & kStrReadKinds) == 0) return raise_expected_named(plan, "str", path);
+    if ((narrowed.kinds & (sk::kStrLike | sk::kStrLookup)) == 0) return raise_expected_named(plan, "str", path);
     return json::value_from_str(exact.get(), &narrowed, o.strict, path);
   }
   if ((k & (sk::kStrLike | sk::kStrLookup)) || (!o.strict && (k & (sk::kInt | sk::kFloat | sk::kBool | sk::kNone | sk::kIntLookup))))
@@ -207,7 +207,7 @@ PyObject *convert_bytes(PyObject *obj, const TypePlan *plan, ConvertOptions &o, 
         result = Object::steal(PyMemoryView_FromObject(obj));
       }
     }
-  } else if ((k & sk::kUuid) && !(o.builtin_kinds & sk::kUuid)) {
+  } else if ((k & sk::kUuid) && !(refused_from_text(o) & sk::kUuid)) {
     if (view.len != 16) {
       raise_validation(path, "Invalid UUID bytes");
     } else {

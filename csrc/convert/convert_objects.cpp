@@ -334,6 +334,9 @@ PyObject *convert_custom(PyObject *obj, const TypePlan *plan, ConvertOptions &o,
   int is = PyObject_IsInstance(result.get(), plan->custom_type);
   if (is < 0) return nullptr;
   if (is) return result.release();
+  if (PyType_Check(plan->custom_type))  // named by the class alone, even inside Optional[...] (msgspec)
+    return raise_validation(path, "Expected `%s`, got `%s`", reinterpret_cast<PyTypeObject *>(plan->custom_type)->tp_name,
+                            Py_TYPE(result.get())->tp_name);
   return raise_convert_expected(plan, result.get(), path);
 }
 
