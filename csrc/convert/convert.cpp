@@ -4,10 +4,12 @@
 // the object's exact type (a few pointer compares), then on the plan's kind bits; instances that already have
 // the target type pass through unchanged, as in msgspec.
 #include "convert/convert.hpp"
+#include "json/encode_types.hpp"
 #include "json/str_values.hpp"
 #include "py/ref.hpp"
 #include "schema/plan_builder.hpp"
 #include "struct/struct_meta.hpp"
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <datetime.h>
@@ -31,19 +33,38 @@ bool ensure_datetime_api() {
   return PyDateTimeAPI != nullptr;
 }
 
-const char *got_name(PyObject *obj) {
-  PyTypeObject *tp = Py_TYPE(obj);
-  if (obj == Py_None) return "null";
-  if (tp == &PyBool_Type) return "bool";
-  if (PyLong_Check(obj)) return "int";
-  if (PyFloat_Check(obj)) return "float";
-  if (PyUnicode_Check(obj)) return "str";
-  if (PyBytes_Check(obj) || PyByteArray_Check(obj) || PyMemoryView_Check(obj)) return "bytes";
-  if (PyList_Check(obj) || PyTuple_Check(obj) || PyAnySet_Check(obj)) return "array";
-  if (PyDict_Check(obj)) return "object";
-  const char *dot = strrchr(tp->tp_name, '.');
-  return dot != nullptr ? dot + 1 : tp->tp_name;
+bool is_uuid(PyTypeObject *tp) {
+  return json::types.uuid != nullptr && PyType_IsSubtype(tp, json::types.uuid);
 }
+
+// RFC 8259 section 6 number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+bool is_json_number(const char *p, Py_ssize_t n) {
+  Py_ssize_t i = 0;
+  auto digit = [&](Py_ssize_t j) { return j < n && p[j] >= '0' && p[j] <= '9'; };
+  if (i < n && p[i] == '-') i++;
+  if (!digit(i)) return false;
+  if (p[i] == '0') {
+    i++;
+  } else {
+    while (digit(i)) i++;
+  }
+  if (i < n && p[i] == '.') {
+    i++;
+    if (!digit(i)) return false;
+    while (digit(i)) i++;
+  }
+  if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+    i++;
+    if (i < n && (p[i] == '+' || p[i] == '-')) i++;
+    if (!digit(i)) return false;
+    while (digit(i)) i++;
+  }
+  return i == n;
+}
+
+// Kinds listed in builtin_types are not parsed from str / bytes / numbers: msgspec 0.23 applies this in strict
+// mode only (lax mode parses them anyway).
+uint64_t refused_from_text(const ConvertOptions &o) { return o.strict ? o.builtin_kinds : 0; }
 
 PyObject *check_validator(PyObject *value, const TypePlan *plan, const PathNode *path) {
   if (value != nullptr && (plan->constraints.flags & Constraints::kValidator) &&
@@ -52,37 +73,56 @@ PyObject *check_validator(PyObject *value, const TypePlan *plan, const PathNode 
   return value;
 }
 
+PyObject *raise_expected_named(const TypePlan *plan, const char *got, const PathNode *path) {
+  std::string expected = schema::describe_expected(plan);
+  return raise_validation(path, "Expected `%s`, got `%s`", expected.c_str(), got);
+}
+
+// A float that is an integer and fits a double exactly (|x| <= 2**53) converts to int in lax mode.
+bool double_as_exact_int(double d, int64_t &out) {
+  if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9007199254740992.0) return false;
+  out = static_cast<int64_t>(d);
+  return true;
+}
+
 PyObject *convert_int(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
   uint64_t k = plan->kinds;
   const Constraints &c = plan->constraints;
   if (k & sk::kInt) {
     if ((c.flags & Constraints::kIntAny) && !schema::check_int_object(c, obj, path)) return nullptr;
-    return PyLong_CheckExact(obj) ? Py_NewRef(obj) : PyNumber_Long(obj);
+    return PyLong_CheckExact(obj) ? Py_NewRef(obj) : PyNumber_Index(obj);
   }
   if (k & sk::kIntLookup) {
-    PyObject *member = PyDict_GetItemWithError(plan->int_lookup, obj);
+    Object exact = Object::steal(PyLong_CheckExact(obj) ? Py_NewRef(obj) : PyNumber_Index(obj));
+    if (!exact) return nullptr;
+    PyObject *member = PyDict_GetItemWithError(plan->int_lookup, exact.get());
     if (member != nullptr) return Py_NewRef(member);
     if (PyErr_Occurred()) return nullptr;
-    return raise_validation(path, "Invalid enum value %R", obj);
+    return raise_validation(path, "Invalid enum value %R", exact.get());
   }
-  if (k & (sk::kFloat | sk::kDecimal)) {
+  if (k & sk::kFloat) {
     double d = PyLong_AsDouble(obj);
     if (d == -1.0 && PyErr_Occurred()) return nullptr;
-    if (k & sk::kFloat) {
-      if ((c.flags & Constraints::kFloatAny) && !schema::check_float(c, d, path)) return nullptr;
-      return PyFloat_FromDouble(d);
-    }
+    if ((c.flags & Constraints::kFloatAny) && !schema::check_float(c, d, path)) return nullptr;
+    return PyFloat_FromDouble(d);
+  }
+  if ((k & sk::kDecimal) && !(refused_from_text(o) & sk::kDecimal)) {
     Object text = Object::steal(PyObject_Str(obj));
     return text ? json::value_from_str(text.get(), plan, true, path) : nullptr;
   }
   if (!o.strict) {
-    if ((k & sk::kBool) && (PyLong_AsLong(obj) == 0 || PyLong_AsLong(obj) == 1) && !PyErr_Occurred())
-      return Py_NewRef(PyLong_AsLong(obj) ? Py_True : Py_False);
-    PyErr_Clear();
-    if (k & sk::kDateTime) return json::datetime_from_timestamp(PyLong_AsDouble(obj), path);
-    if (k & sk::kTimeDelta) return json::timedelta_from_seconds(PyLong_AsDouble(obj), path);
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred()) return nullptr;
+    if ((k & sk::kBool) && overflow == 0 && (v == 0 || v == 1)) return Py_NewRef(v ? Py_True : Py_False);
+    if (k & (sk::kDateTime | sk::kTimeDelta)) {
+      double seconds = overflow ? static_cast<double>(LLONG_MAX) : static_cast<double>(v);
+      if (overflow < 0) seconds = static_cast<double>(LLONG_MAX);
+      if (k & sk::kDateTime) return json::datetime_from_timestamp(seconds, path);
+      return json::timedelta_from_seconds(seconds, path);
+    }
   }
-  return raise_convert_expected(plan, obj, path);
+  return raise_expected_named(plan, "int", path);
 }
 
 PyObject *convert_float(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
@@ -91,77 +131,155 @@ PyObject *convert_float(PyObject *obj, const TypePlan *plan, ConvertOptions &o, 
   double d = PyFloat_AS_DOUBLE(obj);
   if (k & sk::kFloat) {
     if ((c.flags & Constraints::kFloatAny) && !schema::check_float(c, d, path)) return nullptr;
-    return PyFloat_CheckExact(obj) ? Py_NewRef(obj) : PyFloat_FromDouble(d);
+    return Py_NewRef(obj);
   }
-  if (k & sk::kDecimal) {
+  if ((k & sk::kDecimal) && !(refused_from_text(o) & sk::kDecimal)) {
     Object text = Object::steal(PyObject_Repr(obj));
     return text ? json::value_from_str(text.get(), plan, true, path) : nullptr;
   }
   if (!o.strict) {
-    if ((k & sk::kInt) && std::isfinite(d) && d == std::floor(d)) {
-      if (std::fabs(d) < 9e18) {
-        if ((c.flags & Constraints::kIntAny) && !schema::check_int(c, static_cast<int64_t>(d), path)) return nullptr;
-        return PyLong_FromDouble(d);
-      }
-      // Past int64 the constraints are checked on the int object (they were skipped: found by fuzz_json_typed).
-      PyObject *v = PyLong_FromDouble(d);
-      if (v != nullptr && (c.flags & Constraints::kIntAny) && !schema::check_int_object(c, v, path)) Py_CLEAR(v);
-      return v;
+    int64_t v;
+    if ((k & sk::kInt) && double_as_exact_int(d, v)) {
+      if ((c.flags & Constraints::kIntAny) && !schema::check_int(c, v, path)) return nullptr;
+      return PyLong_FromLongLong(v);
     }
     if (k & sk::kDateTime) return json::datetime_from_timestamp(d, path);
     if (k & sk::kTimeDelta) return json::timedelta_from_seconds(d, path);
   }
-  return raise_convert_expected(plan, obj, path);
+  return raise_expected_named(plan, "float", path);
 }
 
-PyObject *convert_bytes(PyObject *obj, const TypePlan *plan, const PathNode *path) {
+// A str (or str subclass, read by its text). `is_key`: a dict key, read like a JSON key when str_keys is set.
+PyObject *convert_str(PyObject *obj, bool is_key, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
+  uint64_t k = plan->kinds;
+  if ((k & sk::kStr) && !plan->constraints.any()) return Py_NewRef(obj);
+  Object exact = Object::steal(PyUnicode_CheckExact(obj) ? Py_NewRef(obj) : PyUnicode_FromObject(obj));
+  if (!exact) return nullptr;
+  if (k & sk::kStr) return json::value_from_str(exact.get(), plan, o.strict, path);
+  if (is_key && o.str_keys &&
+      (k & (sk::kInt | sk::kIntLookup | sk::kFloat | sk::kDecimal | (o.strict ? uint64_t{0} : uint64_t{sk::kDateTime | sk::kTimeDelta})))) {
+    // A JSON object key holding a number: parsed as the number, then converted like one.
+    Py_ssize_t size;
+    const char *text = PyUnicode_AsUTF8AndSize(exact.get(), &size);
+    if (text == nullptr) return nullptr;
+    bool integral = strpbrk(text, ".eE") == nullptr;
+    uint64_t float_kinds = sk::kFloat | sk::kDecimal | (o.strict ? uint64_t{0} : uint64_t{sk::kDateTime | sk::kTimeDelta});
+    if (is_json_number(text, size) && (integral || (k & float_kinds))) {
+      Object number = Object::steal(integral ? PyLong_FromUnicodeObject(exact.get(), 10) : PyFloat_FromString(exact.get()));
+      if (!number) return nullptr;
+      if ((k & sk::kDecimal) && !(k & (sk::kInt | sk::kIntLookup | sk::kFloat)))
+        return json::value_from_str(exact.get(), plan, true, path);
+      return PyLong_Check(number.get()) ? convert_int(number.get(), plan, o, path)
+                                        : convert_float(number.get(), plan, o, path);
+    }
+  }
+  uint64_t banned = k & o.builtin_kinds;
+  if (banned && o.strict && !(is_key && o.str_keys)) {
+    // Types listed in builtin_types are not parsed from str (msgspec 0.23: in strict mode, outside str_keys keys).
+    TypePlan narrowed = *plan;
+    narrowed.kinds &= ~banned;
+    if ((narrowed.kinds & (sk::kStrLike | sk::kStrLookup)) == 0) return raise_expected_named(plan, "str", path);
+    return json::value_from_str(exact.get(), &narrowed, o.strict, path);
+  }
+  if ((k & (sk::kStrLike | sk::kStrLookup)) || (!o.strict && (k & (sk::kInt | sk::kFloat | sk::kBool | sk::kNone | sk::kIntLookup))))
+    return json::value_from_str(exact.get(), plan, o.strict, path);
+  return raise_expected_named(plan, "str", path);
+}
+
+PyObject *convert_bytes(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
   uint64_t k = plan->kinds;
   Py_buffer view;
   if (PyObject_GetBuffer(obj, &view, PyBUF_CONTIG_RO) < 0) return nullptr;
   Object result;
-  if (!plan->constraints.any() || schema::check_bytes_length(plan->constraints, view.len, path)) {
-    if (k & sk::kBytes) {
-      result = Object::steal(PyBytes_CheckExact(obj) ? Py_NewRef(obj)
-                                                     : PyBytes_FromStringAndSize(static_cast<const char *>(view.buf), view.len));
-    } else if (k & sk::kByteArray) {
-      result = Object::steal(PyByteArray_FromStringAndSize(static_cast<const char *>(view.buf), view.len));
-    } else {
-      result = Object::steal(PyMemoryView_Check(obj) ? Py_NewRef(obj) : PyMemoryView_FromObject(obj));
+  if (k & (sk::kBytes | sk::kByteArray | sk::kMemoryView)) {
+    if (!plan->constraints.any() || schema::check_bytes_length(plan->constraints, view.len, path)) {
+      const char *buf = static_cast<const char *>(view.buf);
+      PyTypeObject *tp = Py_TYPE(obj);
+      if ((k & sk::kByteArray) && tp == &PyByteArray_Type) {
+        result = Object::steal(Py_NewRef(obj));
+      } else if ((k & sk::kMemoryView) && tp == &PyMemoryView_Type) {
+        result = Object::steal(Py_NewRef(obj));
+      } else if (k & sk::kBytes) {
+        result = Object::steal(PyBytes_CheckExact(obj) ? Py_NewRef(obj) : PyBytes_FromStringAndSize(buf, view.len));
+      } else if (k & sk::kByteArray) {
+        result = Object::steal(PyByteArray_FromStringAndSize(buf, view.len));
+      } else {
+        result = Object::steal(PyMemoryView_FromObject(obj));
+      }
     }
+  } else if ((k & sk::kUuid) && !(refused_from_text(o) & sk::kUuid)) {
+    if (view.len != 16) {
+      raise_validation(path, "Invalid UUID bytes");
+    } else {
+      Object bytes = Object::steal(PyBytes_FromStringAndSize(static_cast<const char *>(view.buf), 16));
+      PyObject *kwnames = nullptr;
+      if (bytes) kwnames = Py_BuildValue("(s)", "bytes");
+      if (kwnames != nullptr) {
+        PyObject *args[1] = {bytes.get()};
+        result = Object::steal(PyObject_Vectorcall(reinterpret_cast<PyObject *>(json::types.uuid), args, 0, kwnames));
+        Py_DECREF(kwnames);
+      }
+    }
+  } else {
+    raise_expected_named(plan, "bytes", path);
   }
   PyBuffer_Release(&view);
   return result.release();
 }
 
-// list / set / frozenset / tuple (variadic or fixed) / NamedTuple from a list, tuple, set or frozenset.
-PyObject *convert_array(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
+// Items of a list (re-read at each step, holding a strong reference: user code may mutate the list) or of a
+// tuple (immutable). Fails with RuntimeError when the list shrinks under the conversion.
+struct ItemSource {
+  PyObject *seq;
+  Py_ssize_t n;
+  PyObject *get(Py_ssize_t i) const {
+    if (PyList_Check(seq)) {
+      if (i >= PyList_GET_SIZE(seq)) {
+        PyErr_SetString(PyExc_RuntimeError, "list changed size during convert");
+        return nullptr;
+      }
+      return Py_NewRef(PyList_GET_ITEM(seq, i));
+    }
+    return Py_NewRef(PyTuple_GET_ITEM(seq, i));
+  }
+};
+
+PyObject *convert_item(const ItemSource &src, Py_ssize_t i, const TypePlan *item_plan, ConvertOptions &o,
+                       const PathNode *node) {
+  Object item = Object::steal(src.get(i));
+  if (!item) return nullptr;
+  return convert_value(item.get(), item_plan, o, node);
+}
+
+// list / set / frozenset / tuple (variadic or fixed) from a list or tuple (or a tuple copy of a set).
+PyObject *convert_seq(PyObject *seq, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
   uint64_t k = plan->kinds;
-  bool is_set_input = PyAnySet_Check(obj);
-  if (k & (sk::kFixedTuple | sk::kNamedTuple | sk::kStructArray) && is_set_input) return raise_convert_expected(plan, obj, path);
-  Object seq = Object::steal(PySequence_Fast(obj, "expected a sequence"));
-  if (!seq) return nullptr;
-  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq.get());
-  PyObject **items = PySequence_Fast_ITEMS(seq.get());
+  ItemSource src{seq, PyList_Check(seq) ? PyList_GET_SIZE(seq) : PyTuple_GET_SIZE(seq)};
+  Py_ssize_t n = src.n;
   PathNode node{path, nullptr, 0};
   if (k & (sk::kList | sk::kSet | sk::kFrozenSet | sk::kVarTuple)) {
     const Constraints &c = plan->constraints;
     if (c.any() && !schema::check_array_length(c, n, path)) return nullptr;
-    Object out = Object::steal((k & (sk::kList | sk::kVarTuple)) ? PyList_New(n)
-                               : (k & sk::kSet)                   ? PySet_New(nullptr)
-                                                                  : PyFrozenSet_New(nullptr));
+    bool is_set = (k & (sk::kList | sk::kSet | sk::kFrozenSet)) && !(k & sk::kList);
+    Object out = Object::steal(!is_set ? PyList_New(n) : (k & sk::kSet) ? PySet_New(nullptr) : PyFrozenSet_New(nullptr));
     if (!out) return nullptr;
     for (Py_ssize_t i = 0; i < n; i++) {
       node.index = i;
-      PyObject *item = convert_value(items[i], plan->item, o, &node);
+      PyObject *item = convert_item(src, i, plan->item, o, &node);
       if (item == nullptr) return nullptr;
-      if (PyList_CheckExact(out.get())) {
+      if (!is_set) {
         PyList_SET_ITEM(out.get(), i, item);
       } else {
         int rc = PySet_Add(out.get(), item);
+        if (rc < 0 && PyErr_ExceptionMatches(PyExc_TypeError) && PyObject_Hash(item) == -1) {
+          PyErr_Clear();
+          raise_validation(&node, "Expected a hashable value, got `%s`", Py_TYPE(item)->tp_name);
+        }
         Py_DECREF(item);
         if (rc < 0) return nullptr;
       }
     }
+    if (k & sk::kList) return out.release();
     if (k & sk::kVarTuple) return PyList_AsTuple(out.get());
     return out.release();
   }
@@ -172,13 +290,20 @@ PyObject *convert_array(PyObject *obj, const TypePlan *plan, ConvertOptions &o, 
     if (!out) return nullptr;
     for (Py_ssize_t i = 0; i < n; i++) {
       node.index = i;
-      PyObject *item = convert_value(items[i], plan->items[i], o, &node);
+      PyObject *item = convert_item(src, i, plan->items[i], o, &node);
       if (item == nullptr) return nullptr;
       PyTuple_SET_ITEM(out.get(), i, item);
     }
     return out.release();
   }
-  return convert_object(obj, plan, o, path);  // NamedTuple and array_like Structs
+  if (k & (sk::kNamedTuple | sk::kStructArray)) return convert_sequence_object(seq, plan, o, path);
+  return raise_expected_named(plan, "array", path);
+}
+
+PyObject *convert_any_set(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
+  if (!(plan->kinds & (sk::kList | sk::kSet | sk::kFrozenSet | sk::kVarTuple))) return raise_expected_named(plan, "set", path);
+  Object seq = Object::steal(PySequence_Tuple(obj));
+  return seq ? convert_seq(seq.get(), plan, o, path) : nullptr;
 }
 
 PyObject *convert_dict(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
@@ -189,155 +314,144 @@ PyObject *convert_dict(PyObject *obj, const TypePlan *plan, ConvertOptions &o, c
   PathNode key_node{path, nullptr, PathNode::kDictKey};
   PathNode value_node{path, nullptr, PathNode::kDictValue};
   Py_ssize_t pos = 0;
-  PyObject *key, *value;
-  while (PyDict_Next(obj, &pos, &key, &value)) {
+  PyObject *key_ref, *value_ref;
+  while (PyDict_Next(obj, &pos, &key_ref, &value_ref)) {
+    // Strong references: a hook or validator may mutate the source dict while its entries are converted.
+    Object key = Object::steal(Py_NewRef(key_ref));
+    Object value = Object::steal(Py_NewRef(value_ref));
     Object k;
-    if (o.str_keys && PyUnicode_Check(key) && (plan->key->kinds & ~(sk::kStr | sk::kAny))) {
-      // Keys read as JSON object keys are: numbers, UUIDs, enums... from their text.
-      if (plan->key->kinds & (sk::kInt | sk::kIntLookup | sk::kFloat)) {
-        Object number = Object::steal(PyLong_FromUnicodeObject(key, 10));
-        if (!number && (plan->key->kinds & sk::kFloat)) {
-          PyErr_Clear();
-          number = Object::steal(PyFloat_FromString(key));
-        }
-        if (!number) {
-          PyErr_Clear();
-          k = Object::steal(json::value_from_str(key, plan->key, o.strict, &key_node));
-        } else {
-          k = Object::steal(convert_value(number.get(), plan->key, o, &key_node));
-        }
-      } else {
-        k = Object::steal(json::value_from_str(key, plan->key, o.strict, &key_node));
+    if (PyUnicode_CheckExact(key.get()) && !(plan->key->kinds & (sk::kAny | sk::kCustom))) {
+      if (++o.depth > kMaxDepth) {
+        o.depth--;
+        PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded during convert");
+        return nullptr;
       }
+      k = Object::steal(check_validator(convert_str(key.get(), true, plan->key, o, &key_node), plan->key, &key_node));
+      o.depth--;
     } else {
-      k = Object::steal(convert_value(key, plan->key, o, &key_node));
+      k = Object::steal(convert_value(key.get(), plan->key, o, &key_node));
     }
     if (!k) return nullptr;
-    Object v = Object::steal(convert_value(value, plan->value, o, &value_node));
+    Object v = Object::steal(convert_value(value.get(), plan->value, o, &value_node));
     if (!v || PyDict_SetItem(out.get(), k.get(), v.get()) < 0) return nullptr;
   }
   return out.release();
 }
 
-// Instances of date/time/uuid/decimal types: pass through when the exact kind is asked for.
-PyObject *convert_instance(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
+// An enum member whose class is not an int or str subclass: passes when it is a member of the target enum
+// with str values (as msgspec: members of int-valued plain Enums and Flags are refused by class name).
+PyObject *convert_enum(PyObject *obj, const TypePlan *plan, const PathNode *path) {
+  if (plan->str_lookup != nullptr) {
+    Py_ssize_t pos = 0;
+    PyObject *key, *member;
+    while (PyDict_Next(plan->str_lookup, &pos, &key, &member))
+      if (member == obj) return Py_NewRef(obj);
+  }
+  return raise_convert_expected(plan, obj, path);
+}
+
+PyObject *convert_immutable(PyObject *obj, uint64_t kind, const char *got, const TypePlan *plan, const PathNode *path) {
+  return (plan->kinds & kind) ? Py_NewRef(obj) : raise_expected_named(plan, got, path);
+}
+
+PyObject *dispatch(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
   uint64_t k = plan->kinds;
   PyTypeObject *tp = Py_TYPE(obj);
-  if (PyDateTime_Check(obj)) {
-    if (k & sk::kDateTime) {
-      if (plan->constraints.any() && !schema::check_tz(plan->constraints, obj, "datetime", path)) return nullptr;
-      return Py_NewRef(obj);
-    }
-    return raise_convert_expected(plan, obj, path);
+  if (PyUnicode_Check(obj)) return convert_str(obj, false, plan, o, path);
+  if (tp == &PyBool_Type) return (k & sk::kBool) ? Py_NewRef(obj) : raise_expected_named(plan, "bool", path);
+  if (PyLong_Check(obj)) return convert_int(obj, plan, o, path);
+  if (tp == &PyFloat_Type) return convert_float(obj, plan, o, path);
+  if (PyList_Check(obj) || tp == &PyTuple_Type) return convert_seq(obj, plan, o, path);
+  if (PyDict_Check(obj)) {
+    if (k & sk::kDict) return convert_dict(obj, plan, o, path);
+    if (k & (sk::kStruct | sk::kTypedDict | sk::kDataclass)) return convert_object(obj, plan, o, path);
+    return raise_expected_named(plan, "object", path);
   }
-  if (PyDate_Check(obj)) return (k & sk::kDate) ? Py_NewRef(obj) : raise_convert_expected(plan, obj, path);
-  if (PyTime_Check(obj)) {
-    if (k & sk::kTime) {
-      if (plan->constraints.any() && !schema::check_tz(plan->constraints, obj, "time", path)) return nullptr;
-      return Py_NewRef(obj);
-    }
-    return raise_convert_expected(plan, obj, path);
+  if (obj == Py_None) return (k & sk::kNone) ? Py_NewRef(obj) : raise_expected_named(plan, "null", path);
+  if (PyBytes_Check(obj) || tp == &PyByteArray_Type || tp == &PyMemoryView_Type) return convert_bytes(obj, plan, o, path);
+  if (tp == PyDateTimeAPI->DateTimeType) {
+    if (!(k & sk::kDateTime)) return raise_expected_named(plan, "datetime", path);
+    if (plan->constraints.any() && !schema::check_tz(plan->constraints, obj, "datetime", path)) return nullptr;
+    return Py_NewRef(obj);
   }
-  if (PyDelta_Check(obj)) return (k & sk::kTimeDelta) ? Py_NewRef(obj) : raise_convert_expected(plan, obj, path);
-  const char *name = tp->tp_name;
-  if (strcmp(name, "UUID") == 0 && (k & sk::kUuid)) return Py_NewRef(obj);
-  if (strcmp(name, "decimal.Decimal") == 0 || strcmp(name, "Decimal") == 0) {
+  if (tp == PyDateTimeAPI->TimeType) {
+    if (!(k & sk::kTime)) return raise_expected_named(plan, "time", path);
+    if (plan->constraints.any() && !schema::check_tz(plan->constraints, obj, "time", path)) return nullptr;
+    return Py_NewRef(obj);
+  }
+  if (tp == PyDateTimeAPI->DateType) return convert_immutable(obj, sk::kDate, "date", plan, path);
+  if (tp == PyDateTimeAPI->DeltaType) return convert_immutable(obj, sk::kTimeDelta, "duration", plan, path);
+  if (!json::types.lazy_loaded && !json::load_lazy_types()) return nullptr;
+  if (is_uuid(tp)) return convert_immutable(obj, sk::kUuid, "uuid", plan, path);
+  if (tp == json::types.decimal) {
     if (k & sk::kDecimal) return Py_NewRef(obj);
     if (k & sk::kFloat) {
-      double d = PyFloat_AsDouble(obj);
-      if (d == -1.0 && PyErr_Occurred()) return nullptr;
-      if (plan->constraints.any() && !schema::check_float(plan->constraints, d, path)) return nullptr;
-      return PyFloat_FromDouble(d);
+      Object f = Object::steal(PyNumber_Float(obj));
+      return f ? convert_float(f.get(), plan, o, path) : nullptr;
     }
+    return raise_expected_named(plan, "decimal", path);
   }
-  // Enum members and Literal values given as the member itself.
-  if ((k & (sk::kIntLookup | sk::kStrLookup))) {
-    PyObject *tables[2] = {plan->str_lookup, plan->int_lookup};
-    for (PyObject *table : tables) {
-      if (table == nullptr) continue;
-      Py_ssize_t pos = 0;
-      PyObject *key, *member;
-      while (PyDict_Next(table, &pos, &key, &member))
-        if (member == obj) return Py_NewRef(obj);
-    }
-  }
+  if (Py_TYPE(tp) == json::types.enum_meta) return convert_enum(obj, plan, path);
+  if (PyAnySet_Check(obj)) return convert_any_set(obj, plan, o, path);
   return convert_object(obj, plan, o, path);
 }
 
 }  // namespace
 
 PyObject *raise_convert_expected(const TypePlan *plan, PyObject *obj, const PathNode *path) {
-  std::string expected = schema::describe_expected(plan);
-  return raise_validation(path, "Expected `%s`, got `%s`", expected.c_str(), got_name(obj));
+  return raise_expected_named(plan, Py_TYPE(obj)->tp_name, path);
+}
+
+PyObject *convert_tuple_subclass(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
+  return convert_seq(obj, plan, o, path);
 }
 
 PyObject *convert_value(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
   uint64_t k = plan->kinds;
   if (k & sk::kAny) return check_validator(Py_NewRef(obj), plan, path);
-  if (o.builtin_types != nullptr && (k & sk::kCustom) == 0) {
-    // Types the caller's source format already produces are trusted as they are.
-    int is = PyObject_IsInstance(obj, o.builtin_types);
-    if (is < 0) return nullptr;
-    if (is && !PyUnicode_Check(obj) && !PyLong_Check(obj)) {
-      PyTypeObject *tp = Py_TYPE(obj);
-      if ((PyDateTime_CheckExact(obj) && (k & sk::kDateTime)) || (PyBytes_Check(obj) && (k & sk::kBytes)) ||
-          (PyByteArray_Check(obj) && (k & sk::kByteArray)) || (PyMemoryView_Check(obj) && (k & sk::kMemoryView)) ||
-          (tp == PyDateTimeAPI->DateType && (k & sk::kDate)) || (tp == PyDateTimeAPI->TimeType && (k & sk::kTime)) ||
-          (tp == PyDateTimeAPI->DeltaType && (k & sk::kTimeDelta))) {
-        return check_validator(Py_NewRef(obj), plan, path);
-      }
-    }
-  }
   if (++o.depth > kMaxDepth) {
     o.depth--;
     PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded during convert");
     return nullptr;
   }
-  PyTypeObject *tp = Py_TYPE(obj);
-  PyObject *result;
-  if (obj == Py_None) {
-    result = (k & sk::kNone) ? Py_NewRef(Py_None) : nullptr;
-    if (result == nullptr && !(k & sk::kCustom)) {
-      if (!o.strict && (k & sk::kStr) == 0 && false) {
-      }
-      result = raise_convert_expected(plan, obj, path);
-    } else if (result == nullptr) {
-      result = convert_object(obj, plan, o, path);
-    }
-  } else if (tp == &PyBool_Type) {
-    result = (k & sk::kBool) ? Py_NewRef(obj) : (k & sk::kCustom) ? convert_object(obj, plan, o, path)
-                                                                   : raise_convert_expected(plan, obj, path);
-  } else if (PyLong_Check(obj) && !(k & sk::kCustom)) {
-    result = convert_int(obj, plan, o, path);
-  } else if (PyFloat_Check(obj) && !(k & sk::kCustom)) {
-    result = convert_float(obj, plan, o, path);
-  } else if (PyUnicode_Check(obj) && !(k & sk::kCustom)) {
-    if ((k & sk::kStr) && !plan->constraints.any()) {
-      result = Py_NewRef(obj);
-    } else if ((k & sk::kStrLike) || (!o.strict && (k & (sk::kInt | sk::kFloat | sk::kBool | sk::kNone)))) {
-      result = json::value_from_str(obj, plan, o.strict, path);
-    } else {
-      result = raise_convert_expected(plan, obj, path);
-    }
-  } else if ((PyBytes_Check(obj) || PyByteArray_Check(obj) || PyMemoryView_Check(obj)) && !(k & sk::kCustom)) {
-    result = (k & (sk::kBytes | sk::kByteArray | sk::kMemoryView)) ? convert_bytes(obj, plan, path)
-                                                                   : raise_convert_expected(plan, obj, path);
-  } else if ((PyList_Check(obj) || PyTuple_Check(obj) || PyAnySet_Check(obj)) && (k & sk::kArrayKinds) &&
-             !(PyTuple_Check(obj) && (k & sk::kNamedTuple) && PyObject_TypeCheck(obj, reinterpret_cast<PyTypeObject *>(plan->object_plan->cls)))) {
-    result = convert_array(obj, plan, o, path);
-  } else if (PyDict_Check(obj) && (k & sk::kDict)) {
-    result = convert_dict(obj, plan, o, path);
-  } else if (PyList_Check(obj) || PyTuple_Check(obj) || PyAnySet_Check(obj) || PyDict_Check(obj)) {
-    result = convert_object(obj, plan, o, path);
-  } else {
-    if (!ensure_datetime_api()) return nullptr;
-    result = convert_instance(obj, plan, o, path);
-  }
+  PyObject *result = !(k & sk::kCustom)                  ? dispatch(obj, plan, o, path)
+                     : (obj == Py_None && (k & sk::kNone)) ? Py_NewRef(obj)  // Optional[Custom]: None stays None
+                                                           : convert_object(obj, plan, o, path);
   o.depth--;
   return check_validator(result, plan, path);
 }
 
 namespace {
+
+// builtin_types: the types the caller's source already produces; a str is never parsed into them.
+bool parse_builtin_types(PyObject *value, ConvertOptions &o) {
+  Object seq = Object::steal(PySequence_Tuple(value));
+  if (!seq) {
+    PyErr_SetString(PyExc_TypeError, "builtin_types must be an iterable of types");
+    return false;
+  }
+  if (!json::types.lazy_loaded && !json::load_lazy_types()) return false;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(seq.get()); i++) {
+    PyObject *t = PyTuple_GET_ITEM(seq.get(), i);
+    auto *tp = reinterpret_cast<PyTypeObject *>(t);
+    uint64_t bit = tp == &PyBytes_Type                 ? sk::kBytes
+                   : tp == &PyByteArray_Type           ? sk::kByteArray
+                   : tp == &PyMemoryView_Type          ? sk::kMemoryView
+                   : tp == PyDateTimeAPI->DateTimeType ? sk::kDateTime
+                   : tp == PyDateTimeAPI->DateType     ? sk::kDate
+                   : tp == PyDateTimeAPI->TimeType     ? sk::kTime
+                   : tp == PyDateTimeAPI->DeltaType    ? sk::kTimeDelta
+                   : tp == json::types.uuid            ? sk::kUuid
+                   : tp == json::types.decimal         ? uint64_t{sk::kDecimal}
+                                                       : 0;
+    if (bit == 0) {
+      PyErr_Format(PyExc_TypeError, "Cannot treat %R as a builtin type", t);
+      return false;
+    }
+    o.builtin_kinds |= bit;
+  }
+  return true;
+}
 
 PyObject *convert_entry(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
   PyObject *obj = nullptr, *type = nullptr;
@@ -386,13 +500,8 @@ PyObject *convert_entry(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyO
     PyErr_SetString(PyExc_TypeError, "convert() missing required argument 'obj' or 'type'");
     return nullptr;
   }
-  Object types_tuple;
-  if (builtin_types != nullptr && builtin_types != Py_None) {
-    types_tuple = Object::steal(PySequence_Tuple(builtin_types));
-    if (!types_tuple) return nullptr;
-    o.builtin_types = types_tuple.get();
-  }
   if (!ensure_datetime_api()) return nullptr;
+  if (builtin_types != nullptr && builtin_types != Py_None && !parse_builtin_types(builtin_types, o)) return nullptr;
   const TypePlan *plan = schema::plan_for(type);
   if (plan == nullptr) return nullptr;
   return convert_value(obj, plan, o, nullptr);

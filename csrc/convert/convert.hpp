@@ -12,7 +12,7 @@ struct ConvertOptions {
   bool from_attributes = false;
   bool str_keys = false;              // dict keys arrive as str and are read like JSON keys (int, uuid, ...)
   PyObject *dec_hook = nullptr;
-  PyObject *builtin_types = nullptr;  // tuple of types passed through unchanged, or nullptr
+  uint64_t builtin_kinds = 0;         // kinds (bytes, datetime, uuid...) listed in builtin_types: never read from str
   int depth = 0;
 };
 
@@ -21,10 +21,15 @@ PyObject *convert_value(PyObject *obj, const schema::TypePlan *plan, ConvertOpti
 // Mappings and attribute-bearing objects into Structs, dataclasses, TypedDicts (convert_objects.cpp).
 PyObject *convert_object(PyObject *obj, const schema::TypePlan *plan, ConvertOptions &o, const schema::PathNode *path);
 
+// NamedTuple and array_like Structs from a list or tuple (convert_objects.cpp).
+PyObject *convert_sequence_object(PyObject *seq, const schema::TypePlan *plan, ConvertOptions &o, const schema::PathNode *path);
+// A tuple subclass converted as an array (convert.cpp).
+PyObject *convert_tuple_subclass(PyObject *obj, const schema::TypePlan *plan, ConvertOptions &o, const schema::PathNode *path);
+
 // validate_on_init: converts every field of `self` in place (strict), as StructMeta's InitValidator.
 bool validate_struct_fields(PyObject *self);
 
-// "Expected `int`, got `str`": the got-name of a Python object as msgspec spells it.
+// "Expected `int`, got `Foo`": for objects convert() reads by class (the full tp_name, as msgspec).
 [[gnu::cold]] PyObject *raise_convert_expected(const schema::TypePlan *plan, PyObject *obj, const schema::PathNode *path);
 
 // boltwire.convert(obj, type, *, strict=True, from_attributes=False, dec_hook=None, builtin_types=None,

@@ -30,8 +30,9 @@ Py_ssize_t find_name(const ObjectPlan *op, const char *key, size_t size) {
 
 // The class a tagged union picks for a mapping (its tag member) or a sequence (its first item).
 const ObjectPlan *select_member(PyObject *tag, const sk::StructUnion *u, const PathNode *tag_node) {
-  if (!((u->str_tags && PyUnicode_Check(tag)) || (u->int_tags && PyLong_Check(tag) && !PyBool_Check(tag)))) {
-    raise_validation(tag_node, "Expected `%s`", u->str_tags && u->int_tags ? "int | str" : u->str_tags ? "str" : "int");
+  if (!((u->str_tags && PyUnicode_CheckExact(tag)) || (u->int_tags && PyLong_CheckExact(tag)))) {
+    raise_validation(tag_node, "Expected `%s`, got `%s`", u->str_tags && u->int_tags ? "int | str" : u->str_tags ? "str" : "int",
+                     Py_TYPE(tag)->tp_name);
     return nullptr;
   }
   PyObject *index = PyDict_GetItemWithError(u->by_tag, tag);
@@ -44,8 +45,8 @@ const ObjectPlan *select_member(PyObject *tag, const sk::StructUnion *u, const P
 
 bool check_tag(PyObject *tag, const ObjectPlan *op, const PathNode *tag_node) {
   bool is_str = PyUnicode_Check(op->tag_value);
-  if (is_str ? !PyUnicode_Check(tag) : !(PyLong_Check(tag) && !PyBool_Check(tag))) {
-    raise_validation(tag_node, "Expected `%s`", is_str ? "str" : "int");
+  if (is_str ? !PyUnicode_CheckExact(tag) : !PyLong_CheckExact(tag)) {
+    raise_validation(tag_node, "Expected `%s`, got `%s`", is_str ? "str" : "int", Py_TYPE(tag)->tp_name);
     return false;
   }
   int eq = PyObject_RichCompareBool(tag, op->tag_value, Py_EQ);
@@ -62,10 +63,13 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
   if (self == nullptr) return nullptr;
   bool track = false;
   Py_ssize_t pos = 0;
-  PyObject *key, *value;
+  PyObject *key_ref, *value_ref;
   PathNode key_node{path, nullptr, PathNode::kDictKey};
-  while (PyDict_Next(obj, &pos, &key, &value)) {
-    if (!PyUnicode_Check(key)) {
+  while (PyDict_Next(obj, &pos, &key_ref, &value_ref)) {
+    // Strong references: hooks and validators run while the entry is converted and may mutate the dict.
+    Object key_held = Object::steal(Py_NewRef(key_ref)), value_held = Object::steal(Py_NewRef(value_ref));
+    PyObject *key = key_held.get(), *value = value_held.get();
+    if (!PyUnicode_CheckExact(key)) {
       Py_DECREF(self);
       return raise_validation(&key_node, "Expected `str`");
     }
@@ -100,17 +104,70 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
   return json::finish_struct(self, track, path);
 }
 
-// A Struct or dataclass from any object's attributes (from_attributes=True), by attribute name.
+// Reads attribute `name` (then, for mappings, item `name`). New reference, nullptr when absent (no error), or
+// nullptr with an error set when the lookup raised something other than AttributeError / KeyError.
+PyObject *get_field(PyObject *obj, PyObject *name, bool is_mapping, bool &failed) {
+  failed = false;
+  PyObject *attr = nullptr;
+  if (PyObject_GetOptionalAttr(obj, name, &attr) < 0) {
+    failed = true;
+    return nullptr;
+  }
+  if (attr != nullptr || !is_mapping) return attr;
+  attr = PyObject_GetItem(obj, name);
+  if (attr == nullptr) {
+    if (PyErr_ExceptionMatches(PyExc_KeyError)) {
+      PyErr_Clear();
+    } else {
+      failed = true;
+    }
+  }
+  return attr;
+}
+
+// A Struct or dataclass from any object's attributes (from_attributes=True) or a non-dict mapping's items.
+// Renamed Struct fields are looked up by attribute name first, then by encoded name; the first match locks
+// in which of the two names the remaining fields use (as msgspec).
 PyObject *values_from_attributes(PyObject *obj, const ObjectPlan *op, ConvertOptions &o, const PathNode *path,
                                  std::vector<Object> &values) {
   values.resize(static_cast<size_t>(op->n_fields));
+  bool is_mapping = PyMapping_Check(obj) && !PyUnicode_Check(obj);
+  PyObject *locked = op->field_names == op->encode_names ? op->field_names : nullptr;
   for (Py_ssize_t i = 0; i < op->n_fields; i++) {
-    PyObject *attr = nullptr;
-    if (PyObject_GetOptionalAttr(obj, PyTuple_GET_ITEM(op->field_names, i), &attr) < 0) return nullptr;
-    if (attr == nullptr) continue;
-    Object held = Object::steal(attr);
-    PathNode node{path, PyTuple_GET_ITEM(op->field_names, i), 0};
-    values[i] = Object::steal(convert_value(attr, op->field_plans[i], o, &node));
+    bool failed;
+    PyObject *name;
+    Object attr;
+    if (locked != nullptr) {
+      name = PyTuple_GET_ITEM(locked, i);
+      attr = Object::steal(get_field(obj, name, is_mapping, failed));
+      if (failed) return nullptr;
+    } else {
+      name = PyTuple_GET_ITEM(op->field_names, i);
+      PyObject *encoded = PyTuple_GET_ITEM(op->encode_names, i);
+      attr = Object::steal(get_field(obj, name, is_mapping, failed));
+      if (failed) return nullptr;
+      int same = PyUnicode_Compare(name, encoded);
+      if (same != 0) {
+        if (attr) {
+          locked = op->field_names;
+        } else {
+          attr = Object::steal(get_field(obj, encoded, is_mapping, failed));
+          if (failed) return nullptr;
+          if (attr) {
+            name = encoded;
+            locked = op->encode_names;
+          }
+        }
+      }
+    }
+    if (!attr) {
+      PyObject *defaults = op->defaults != nullptr ? op->defaults : structs::as_meta(reinterpret_cast<PyTypeObject *>(op->cls))->defaults;
+      if (PyTuple_GET_ITEM(defaults, i) == structs::NoDefault)
+        return raise_validation(path, "Object missing required field `%U`", name);
+      continue;
+    }
+    PathNode node{path, name, 0};
+    values[i] = Object::steal(convert_value(attr.get(), op->field_plans[i], o, &node));
     if (!values[i]) return nullptr;
   }
   return Py_None;
@@ -136,10 +193,12 @@ PyObject *class_from(PyObject *obj, const TypePlan *plan, ConvertOptions &o, con
   std::vector<Object> values(static_cast<size_t>(op->n_fields));
   if (PyDict_Check(obj)) {
     Py_ssize_t pos = 0;
-    PyObject *key, *value;
+    PyObject *key_ref, *value_ref;
     PathNode key_node{path, nullptr, PathNode::kDictKey};
-    while (PyDict_Next(obj, &pos, &key, &value)) {
-      if (!PyUnicode_Check(key)) return raise_validation(&key_node, "Expected `str`");
+    while (PyDict_Next(obj, &pos, &key_ref, &value_ref)) {
+      Object key_held = Object::steal(Py_NewRef(key_ref)), value_held = Object::steal(Py_NewRef(value_ref));
+      PyObject *key = key_held.get(), *value = value_held.get();
+      if (!PyUnicode_CheckExact(key)) return raise_validation(&key_node, "Expected `str`");
       Py_ssize_t size;
       Object holder;
       const char *text = py::utf8_with_surrogates(key, size, holder);  // lone surrogates match no field
@@ -181,12 +240,12 @@ PyObject *class_from(PyObject *obj, const TypePlan *plan, ConvertOptions &o, con
   return result == nullptr ? schema::reraise_as_validation(path) : result;
 }
 
-// NamedTuple or array_like Struct from a list / tuple.
+// NamedTuple or array_like Struct from a list / tuple (a list is copied first: user code may mutate it).
 PyObject *from_sequence(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
-  Object seq = Object::steal(PySequence_Fast(obj, "expected a sequence"));
+  Object seq = Object::steal(PyList_Check(obj) ? PyList_AsTuple(obj) : Py_NewRef(obj));
   if (!seq) return nullptr;
-  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq.get());
-  PyObject **items = PySequence_Fast_ITEMS(seq.get());
+  Py_ssize_t n = PyTuple_GET_SIZE(seq.get());
+  PyObject **items = &PyTuple_GET_ITEM(seq.get(), 0);
   PathNode node{path, nullptr, 0};
   if (plan->kinds & sk::kNamedTuple) {
     const ObjectPlan *op = plan->object_plan;
@@ -194,8 +253,8 @@ PyObject *from_sequence(PyObject *obj, const TypePlan *plan, ConvertOptions &o, 
     for (Py_ssize_t i = 0; i < op->n_fields; i++)
       if (PyTuple_GET_ITEM(op->defaults, i) == structs::NoDefault) min = i + 1;
     if (n < min || n > op->n_fields) {
-      if (min == op->n_fields) return raise_validation(path, "Expected `array` of length %zd", min);
-      return raise_validation(path, "Expected `array` of length %zd to %zd", min, op->n_fields);
+      if (min == op->n_fields) return raise_validation(path, "Expected `array` of length %zd, got %zd", min, n);
+      return raise_validation(path, "Expected `array` of length %zd to %zd, got %zd", min, op->n_fields, n);
     }
     Object args = Object::steal(PyTuple_New(op->n_fields));
     if (!args) return nullptr;
@@ -210,30 +269,31 @@ PyObject *from_sequence(PyObject *obj, const TypePlan *plan, ConvertOptions &o, 
   }
   const ObjectPlan *op = plan->struct_plan;
   Py_ssize_t offset = 0;
-  if (plan->struct_union != nullptr || op->tag_value != nullptr) {
+  if (plan->struct_union != nullptr) {
     if (n == 0) return raise_validation(path, "Expected `array` of at least length 1, got 0");
-    if (plan->struct_union != nullptr) {
-      op = select_member(items[0], plan->struct_union, &node);
-      if (op == nullptr) return nullptr;
-    } else if (!check_tag(items[0], op, &node)) {
-      return nullptr;
-    }
-    offset = 1;
+    op = select_member(items[0], plan->struct_union, &node);
+    if (op == nullptr) return nullptr;
   }
   structs::StructMetaObject *meta = structs::as_meta(reinterpret_cast<PyTypeObject *>(op->cls));
+  bool tagged = op->tag_value != nullptr;
   Py_ssize_t required = 0;
   for (Py_ssize_t i = 0; i < meta->n_fields; i++)
     if (PyTuple_GET_ITEM(meta->defaults, i) == structs::NoDefault) required = i + 1;
-  if (n - offset < required)
-    return raise_validation(path, "Expected `array` of at least length %zd, got %zd", required + offset, n);
-  if (n - offset > meta->n_fields && op->forbid_unknown_fields)
-    return raise_validation(path, "Expected `array` of at most length %zd, got %zd", meta->n_fields + offset, n);
+  if (n < required + tagged)
+    return raise_validation(path, "Expected `array` of at least length %zd, got %zd", required + tagged, n);
+  if (tagged) {
+    if (plan->struct_union == nullptr && !check_tag(items[0], op, &node)) return nullptr;
+    offset = 1;
+  }
   std::vector<Object> values(static_cast<size_t>(meta->n_fields));
   for (Py_ssize_t i = 0; i < meta->n_fields && i + offset < n; i++) {
     node.index = i + offset;
     values[i] = Object::steal(convert_value(items[i + offset], op->field_plans[i], o, &node));
     if (!values[i]) return nullptr;
   }
+  Py_ssize_t extra = n - offset - meta->n_fields;
+  if (extra > 0 && op->forbid_unknown_fields)
+    return raise_validation(path, "Expected `array` of at most length %zd, got %zd", meta->n_fields, meta->n_fields + extra);
   return struct_from_values(values, op, path);
 }
 
@@ -249,42 +309,48 @@ bool validate_struct_fields(PyObject *self) {
   for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
     PyObject **slot = structs::field_slot(self, meta, i);
     if (*slot == nullptr) continue;
+    // A strong reference: hooks and validators run while the field converts and may reassign it.
+    Object current = Object::steal(Py_NewRef(*slot));
     PathNode node{nullptr, PyTuple_GET_ITEM(op->encode_names, i), 0};
-    PyObject *value = convert_value(*slot, op->field_plans[i], o, &node);
+    PyObject *value = convert_value(current.get(), op->field_plans[i], o, &node);
     if (value == nullptr) return false;
-    Py_SETREF(*slot, value);
+    Py_XSETREF(*slot, value);
     structs::track_if_needed(self, value);  // a converted value may hold references the argument did not
   }
   return true;
 }
 
+PyObject *convert_sequence_object(PyObject *seq, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
+  return from_sequence(seq, plan, o, path);
+}
+
+// Custom classes: the dec_hook (when given) is always called, and its result must be an instance.
+PyObject *convert_custom(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
+  Object result;
+  if (o.dec_hook != nullptr) {
+    PyObject *args[2] = {plan->custom_type, obj};
+    result = Object::steal(PyObject_Vectorcall(o.dec_hook, args, 2, nullptr));
+    if (!result) return schema::reraise_as_validation(path);
+  } else {
+    result = Object::steal(Py_NewRef(obj));
+  }
+  int is = PyObject_IsInstance(result.get(), plan->custom_type);
+  if (is < 0) return nullptr;
+  if (is) return result.release();
+  if (PyType_Check(plan->custom_type))  // named by the class alone, even inside Optional[...] (msgspec)
+    return raise_validation(path, "Expected `%s`, got `%s`", reinterpret_cast<PyTypeObject *>(plan->custom_type)->tp_name,
+                            Py_TYPE(result.get())->tp_name);
+  return raise_convert_expected(plan, result.get(), path);
+}
+
+// Everything convert_value's dispatch does not read by builtin type: dicts into Structs / dataclasses /
+// TypedDicts, instances passing through, tuple subclasses, other mappings, and (from_attributes) any object.
 PyObject *convert_object(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
   uint64_t k = plan->kinds;
-  if (k & sk::kCustom) {
-    int is = PyObject_IsInstance(obj, plan->custom_type);
-    if (is < 0) return nullptr;
-    if (is) return Py_NewRef(obj);
-    if (o.dec_hook != nullptr) {
-      PyObject *args[2] = {plan->custom_type, obj};
-      Object result = Object::steal(PyObject_Vectorcall(o.dec_hook, args, 2, nullptr));
-      if (!result) return schema::reraise_as_validation(path);
-      is = PyObject_IsInstance(result.get(), plan->custom_type);
-      if (is < 0) return nullptr;
-      if (is) return result.release();
-    }
-    return raise_convert_expected(plan, obj, path);
-  }
-  bool is_sequence = PyList_Check(obj) || PyTuple_Check(obj);
-  if (k & (sk::kStruct | sk::kStructArray)) {
-    // An instance of the target class (or of a tagged member) passes through unchanged.
-    if (plan->struct_union != nullptr) {
-      for (const ObjectPlan *m : plan->struct_union->members)
-        if (Py_TYPE(obj) == reinterpret_cast<PyTypeObject *>(m->cls)) return Py_NewRef(obj);
-    } else if (Py_TYPE(obj) == reinterpret_cast<PyTypeObject *>(plan->struct_plan->cls)) {
-      return Py_NewRef(obj);
-    }
-    if ((k & sk::kStructArray) && is_sequence) return from_sequence(obj, plan, o, path);
-    if ((k & sk::kStruct) && PyDict_Check(obj)) {
+  if (k & sk::kCustom) return convert_custom(obj, plan, o, path);
+  PyTypeObject *tp = Py_TYPE(obj);
+  if (PyDict_Check(obj)) {
+    if (k & sk::kStruct) {
       const ObjectPlan *op = plan->struct_plan;
       if (plan->struct_union != nullptr) {
         PyObject *tag = PyDict_GetItemWithError(obj, plan->struct_union->tag_field);
@@ -292,28 +358,60 @@ PyObject *convert_object(PyObject *obj, const TypePlan *plan, ConvertOptions &o,
           if (PyErr_Occurred()) return nullptr;
           return raise_validation(path, "Object missing required field `%U`", plan->struct_union->tag_field);
         }
+        Object tag_held = Object::steal(Py_NewRef(tag));
         PathNode tag_node{path, plan->struct_union->tag_field, 0};
-        op = select_member(tag, plan->struct_union, &tag_node);
+        op = select_member(tag_held.get(), plan->struct_union, &tag_node);
         if (op == nullptr) return nullptr;
       }
       return struct_from_mapping(obj, op, o, path);
     }
-    if ((k & sk::kStruct) && o.from_attributes && plan->struct_union == nullptr && obj != Py_None && !is_sequence &&
-        !PyUnicode_Check(obj) && !PyLong_Check(obj) && !PyFloat_Check(obj)) {
-      std::vector<Object> values;
-      if (values_from_attributes(obj, plan->struct_plan, o, path, values) == nullptr) return nullptr;
-      return struct_from_values(values, plan->struct_plan, path);
-    }
+    return class_from(obj, plan, o, path);  // TypedDict / dataclass
   }
-  if (k & (sk::kDataclass | sk::kTypedDict)) {
-    if ((k & sk::kDataclass) && Py_TYPE(obj) == reinterpret_cast<PyTypeObject *>(plan->object_plan->cls))
+  // An instance of the target class (or of a tagged member) passes through unchanged.
+  if (k & (sk::kStruct | sk::kStructArray)) {
+    if (plan->struct_union != nullptr) {
+      for (const ObjectPlan *m : plan->struct_union->members)
+        if (tp == reinterpret_cast<PyTypeObject *>(m->cls)) return Py_NewRef(obj);
+    } else if (tp == reinterpret_cast<PyTypeObject *>(plan->struct_plan->cls)) {
       return Py_NewRef(obj);
-    if (PyDict_Check(obj) || (o.from_attributes && (k & sk::kDataclass) && obj != Py_None && !is_sequence))
-      return class_from(obj, plan, o, path);
+    }
+  } else if (k & (sk::kDataclass | sk::kNamedTuple)) {
+    if (tp == reinterpret_cast<PyTypeObject *>(plan->object_plan->cls)) return Py_NewRef(obj);
   }
-  if ((k & sk::kNamedTuple) && (is_sequence || PyAnySet_Check(obj))) {
-    if (PyObject_TypeCheck(obj, reinterpret_cast<PyTypeObject *>(plan->object_plan->cls))) return Py_NewRef(obj);
-    return from_sequence(obj, plan, o, path);
+  if (PyTuple_Check(obj)) return convert_tuple_subclass(obj, plan, o, path);
+  bool is_mapping = PyMapping_Check(obj);
+  if (is_mapping && (k & sk::kDict)) {
+    Object copy = Object::steal(PyDict_New());
+    if (!copy) return nullptr;
+    if (PyDict_Merge(copy.get(), obj, 1) == 0) return convert_value(copy.get(), plan, o, path);
+    // Only __getitem__ (no keys()): not read as a mapping, as msgspec.
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return nullptr;
+    PyErr_Clear();
+  }
+  if (is_mapping || o.from_attributes) {
+    uint64_t struct_kinds = o.from_attributes ? (sk::kStruct | sk::kStructArray) : sk::kStruct;
+    if (k & struct_kinds) {
+      const ObjectPlan *op = plan->struct_plan;
+      if (plan->struct_union != nullptr) {
+        bool failed;
+        Object tag = Object::steal(get_field(obj, plan->struct_union->tag_field, is_mapping, failed));
+        if (failed) return nullptr;
+        if (!tag) return raise_validation(path, "Object missing required field `%U`", plan->struct_union->tag_field);
+        PathNode tag_node{path, plan->struct_union->tag_field, 0};
+        op = select_member(tag.get(), plan->struct_union, &tag_node);
+        if (op == nullptr) return nullptr;
+      } else if (op->tag_value != nullptr) {
+        bool failed;
+        Object tag = Object::steal(get_field(obj, op->tag_field, is_mapping, failed));
+        if (failed) return nullptr;
+        PathNode tag_node{path, op->tag_field, 0};
+        if (tag && !check_tag(tag.get(), op, &tag_node)) return nullptr;
+      }
+      std::vector<Object> values;
+      if (values_from_attributes(obj, op, o, path, values) == nullptr) return nullptr;
+      return struct_from_values(values, op, path);
+    }
+    if (k & sk::kDataclass) return class_from(obj, plan, o, path);
   }
   return raise_convert_expected(plan, obj, path);
 }
