@@ -212,32 +212,7 @@ PyObject *class_from(PyObject *obj, const TypePlan *plan, ConvertOptions &o, con
   } else if (values_from_attributes(obj, op, o, path, values) == nullptr) {
     return nullptr;
   }
-  if (plan->kinds & sk::kTypedDict) {
-    Object dict = Object::steal(PyDict_New());
-    if (!dict) return nullptr;
-    for (Py_ssize_t i = 0; i < op->n_fields; i++) {
-      if (!values[i]) {
-        if (op->required[i])
-          return raise_validation(path, "Object missing required field `%U`", PyTuple_GET_ITEM(op->encode_names, i));
-        continue;
-      }
-      if (PyDict_SetItem(dict.get(), PyTuple_GET_ITEM(op->field_names, i), values[i].get()) < 0) return nullptr;
-    }
-    return dict.release();
-  }
-  std::vector<PyObject *> args(static_cast<size_t>(op->n_fields));
-  for (Py_ssize_t i = 0; i < op->n_fields; i++) {
-    if (!values[i]) {
-      PyObject *entry = PyTuple_GET_ITEM(op->defaults, i);
-      if (entry == structs::NoDefault)
-        return raise_validation(path, "Object missing required field `%U`", PyTuple_GET_ITEM(op->encode_names, i));
-      values[i] = Object::steal(structs::produce_default(entry));
-      if (!values[i]) return nullptr;
-    }
-    args[i] = values[i].get();
-  }
-  PyObject *result = PyObject_Vectorcall(op->cls, args.data(), 0, op->field_names);
-  return result == nullptr ? schema::reraise_as_validation(path) : result;
+  return json::finish_class_object(plan, values, path);
 }
 
 // NamedTuple or array_like Struct from a list / tuple (a list is copied first: user code may mutate it).

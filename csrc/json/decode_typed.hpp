@@ -5,8 +5,10 @@
 // dicts in the same pass; nothing is built twice. Validation errors carry a PathNode chain (schema/).
 #pragma once
 #include "json/decode_reader.hpp"
+#include "py/ref.hpp"
 #include "schema/error_path.hpp"
 #include "schema/type_plan.hpp"
+#include <vector>
 
 namespace boltwire::json {
 
@@ -29,6 +31,11 @@ PyObject *decode_struct_array(TypedReader &r, const schema::TypePlan *plan, cons
 // Completes a Struct whose fields were set from input: fills unset fields from defaults (missing required
 // ones are a ValidationError), starts GC tracking when a value needs it, runs __post_init__. Steals `self`.
 PyObject *finish_struct(PyObject *self, bool track, const schema::PathNode *path);
+
+// Completes a TypedDict (a dict) or a dataclass / attrs instance from one value per field (unset entries take
+// their defaults; missing required ones are a ValidationError). Used by the decoder and by convert.
+PyObject *finish_class_object(const schema::TypePlan *plan, std::vector<py::Object> &values,
+                              const schema::PathNode *path);
 
 // Helpers shared by the readers.
 [[gnu::cold]] PyObject *raise_expected(const schema::TypePlan *plan, const char *got, const schema::PathNode *path);

@@ -5,6 +5,7 @@
 #include "json/decode_string.hpp"
 #include "json/decode_typed.hpp"
 #include "json/str_values.hpp"
+#include "py/compat.hpp"
 #include "py/ref.hpp"
 #include "py/utf8.hpp"
 #include "struct/field_spec.hpp"
@@ -417,7 +418,14 @@ PyObject *decode_class_object(TypedReader &r, const TypePlan *plan, const PathNo
     }
     if (!next_member(r, done)) return nullptr;
   }
-  if (typed_dict) {
+  return finish_class_object(plan, values, path);
+}
+
+}  // namespace
+
+PyObject *finish_class_object(const TypePlan *plan, std::vector<py::Object> &values, const PathNode *path) {
+  const ObjectPlan *op = plan->object_plan;
+  if (plan->kinds & sk::kTypedDict) {
     Object dict = Object::steal(PyDict_New());
     if (!dict) return nullptr;
     for (Py_ssize_t i = 0; i < op->n_fields; i++) {
@@ -430,7 +438,10 @@ PyObject *decode_class_object(TypedReader &r, const TypePlan *plan, const PathNo
     }
     return dict.release();
   }
-  std::vector<PyObject *> args(static_cast<size_t>(op->n_fields));
+  // dataclasses and attrs classes are built as msgspec builds them: __new__, then every field (init=False ones
+  // too) set with object.__setattr__ (frozen classes included), then the post-init hook.
+  Object self = Object::steal(PyObject_CallMethod(op->cls, "__new__", "O", op->cls));
+  if (!self) return nullptr;
   for (Py_ssize_t i = 0; i < op->n_fields; i++) {
     if (!values[i]) {
       PyObject *entry = PyTuple_GET_ITEM(op->defaults, i);
@@ -439,14 +450,25 @@ PyObject *decode_class_object(TypedReader &r, const TypePlan *plan, const PathNo
       values[i] = Object::steal(structs::produce_default(entry));
       if (!values[i]) return nullptr;
     }
-    args[i] = values[i].get();
+    if (PyObject_GenericSetAttr(self.get(), PyTuple_GET_ITEM(op->field_names, i), values[i].get()) < 0) return nullptr;
   }
-  PyObject *result = PyObject_Vectorcall(op->cls, args.data(), 0, op->field_names);
-  if (result == nullptr) return schema::reraise_as_validation(path);
-  return result;
+  if (PyObject_HasAttrString(op->cls, "__attrs_attrs__")) {  // attrs field validators run, as msgspec runs them
+    Object attr = Object::steal(PyImport_ImportModule("attr"));
+    Object ok = Object::steal(attr ? PyObject_CallMethod(attr.get(), "validate", "O", self.get()) : nullptr);
+    if (!ok) return schema::reraise_as_validation(path);
+  }
+  for (const char *hook : {"__post_init__", "__attrs_post_init__"}) {
+    Object method;
+    PyObject *found = nullptr;
+    if (PyObject_GetOptionalAttrString(self.get(), hook, &found) < 0) return nullptr;
+    method = Object::steal(found);
+    if (!method) continue;
+    Object result = Object::steal(PyObject_CallNoArgs(method.get()));
+    if (!result) return schema::reraise_as_validation(path);
+    break;
+  }
+  return self.release();
 }
-
-}  // namespace
 
 PyObject *decode_typed_object(TypedReader &r, const TypePlan *plan, const PathNode *path) {
   uint64_t k = plan->kinds;

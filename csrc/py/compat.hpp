@@ -25,3 +25,17 @@ inline void PyErr_SetRaisedException(PyObject *exc) {
   PyErr_Restore(Py_NewRef(reinterpret_cast<PyObject *>(Py_TYPE(exc))), exc, PyException_GetTraceback(exc));
 }
 #endif
+
+#if PY_VERSION_HEX < 0x030D0000
+// 3.13's "attribute or nothing" lookup by C string: 1 found, 0 absent (no error), -1 error.
+inline int PyObject_GetOptionalAttrString(PyObject *obj, const char *name, PyObject **result) {
+  PyObject *key = PyUnicode_FromString(name);
+  if (key == nullptr) {
+    *result = nullptr;
+    return -1;
+  }
+  int rc = PyObject_GetOptionalAttr(obj, key, result);
+  Py_DECREF(key);
+  return rc;
+}
+#endif

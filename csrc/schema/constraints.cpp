@@ -324,7 +324,12 @@ bool run_validator(const Constraints &c, PyObject *value, const PathNode *path) 
     // A validator's AssertionError is a failed check too (pydantic's convention), not a crash.
     if (PyErr_ExceptionMatches(PyExc_AssertionError)) {
       PyObject *exc = PyErr_GetRaisedException();
+      // The first line only: pytest and other assertion rewriters append an explanation below it.
       PyObject *message = PyObject_Str(exc);
+      if (message != nullptr) {
+        Py_ssize_t newline = PyUnicode_FindChar(message, '\n', 0, PyUnicode_GET_LENGTH(message), 1);
+        if (newline >= 0) Py_SETREF(message, PyUnicode_Substring(message, 0, newline));
+      }
       if (message != nullptr && PyUnicode_GET_LENGTH(message) == 0) Py_SETREF(message, PyUnicode_FromString("Validation failed"));
       if (message != nullptr) {
         raise_validation_str(path, message);

@@ -124,9 +124,7 @@ def _dataclass_fields(cls: type, mapping: dict[Any, Any]) -> tuple[tuple[str, An
     if any(isinstance(h, dataclasses.InitVar) for h in hints.values()):
         raise TypeError("dataclasses with `InitVar` fields are not supported")
     out = []
-    for f in dataclasses.fields(cls):
-        if not f.init:
-            continue
+    for f in dataclasses.fields(cls):  # init=False fields too: they are set from the input like the others
         out.append((f.name, _substitute(hints.get(f.name, Any), mapping), _default_entry(f.default, f.default_factory)))
     return tuple(out)
 
@@ -137,8 +135,6 @@ def _attrs_fields(cls: type, mapping: dict[Any, Any]) -> tuple[tuple[str, Any, A
     hints = _resolve_hints(cls)
     out = []
     for a in attrs.fields(cls):
-        if not a.init:
-            continue
         default = a.default
         if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
             entry = Factory(default.factory) if not default.takes_self else NODEFAULT
@@ -146,7 +142,7 @@ def _attrs_fields(cls: type, mapping: dict[Any, Any]) -> tuple[tuple[str, Any, A
             entry = NODEFAULT
         else:
             entry = default
-        out.append((a.alias or a.name, _substitute(hints.get(a.name, a.type or Any), mapping), entry))
+        out.append((a.name, _substitute(hints.get(a.name, a.type or Any), mapping), entry))
     return tuple(out)
 
 

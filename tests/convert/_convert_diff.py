@@ -125,7 +125,8 @@ def run(lib, make, obj, **kw):
     try:
         out = lib.convert(obj, T, **kw)
     except Exception as exc:  # noqa: BLE001 - the exception is the result being compared
-        return ("error", error_name(exc), str(exc))
+        # Messages that repr a Meta name its library; that is the only part allowed to differ.
+        return ("error", error_name(exc), str(exc).replace("msgspec.Meta(", "boltwire.Meta("))
     return ("ok", normalize(out))
 
 
