@@ -95,8 +95,7 @@ PyObject *convert_int(PyObject *obj, const TypePlan *plan, ConvertOptions &o, co
   if (k & sk::kIntLookup) {
     Object exact = Object::steal(PyLong_CheckExact(obj) ? Py_NewRef(obj) : PyNumber_Index(obj));
     if (!exact) return nullptr;
-    PyObject *member = PyDict_GetItemWithError(plan->int_lookup, exact.get());
-    if (member != nullptr) return Py_NewRef(member);
+    if (PyObject *member = schema::lookup_int_member(plan, exact.get())) return member;
     if (PyErr_Occurred()) return nullptr;
     return raise_validation(path, "Invalid enum value %R", exact.get());
   }

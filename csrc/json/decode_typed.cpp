@@ -118,14 +118,8 @@ PyObject *decode_typed_number(TypedReader &r, const TypePlan *plan, const PathNo
     if ((k & sk::kIntLookup) && !beyond_64_bits(t)) {
       Object v = Object::steal(number_to_int(t));
       if (!v) return nullptr;
-      PyObject *member = PyDict_GetItemWithError(plan->int_lookup, v.get());
-      if (member != nullptr) return Py_NewRef(member);
+      if (PyObject *member = schema::lookup_int_member(plan, v.get())) return member;
       if (PyErr_Occurred()) return nullptr;
-      if (plan->flag_type != nullptr) {  // Flag / IntFlag: combinations of members are members too
-        PyObject *combined = PyObject_CallOneArg(plan->flag_type, v.get());
-        if (combined != nullptr) return combined;
-        PyErr_Clear();
-      }
       return raise_validation(path, "Invalid enum value %R", v.get());
     }
   }

@@ -394,7 +394,6 @@ PyObject *decode_typed_dict(TypedReader &r, const TypePlan *plan, const PathNode
 
 PyObject *decode_class_object(TypedReader &r, const TypePlan *plan, const PathNode *path) {
   const ObjectPlan *op = plan->object_plan;
-  bool typed_dict = plan->kinds & sk::kTypedDict;
   bool done;
   if (!open_object(r, done)) return nullptr;
   std::vector<Object> values(static_cast<size_t>(op->n_fields));

@@ -179,7 +179,8 @@ PyObject *parse_duration(const char *p, const char *end, const PathNode *path) {
   if (p >= end || (*p | 0x20) != 'p') return raise_validation(path, bad);
   p++;
   if (p >= end) return raise_validation(path, bad);
-  long double total_us = 0;
+  // Exact integer arithmetic in microseconds: whole units, plus the fraction of the last one rounded half up.
+  __int128 total_us = 0;
   bool in_time = false, any = false, had_fraction = false, time_unit_seen = false;
   int last_rank = -1;
   while (p < end) {
@@ -190,20 +191,20 @@ PyObject *parse_duration(const char *p, const char *end, const PathNode *path) {
       continue;
     }
     if (!digit(*p) || had_fraction) return raise_validation(path, bad);
-    long double value = 0;
+    __int128 whole = 0;
     int n = 0;
     while (p < end && digit(*p)) {
       if (++n > 18) return raise_validation(path, "Duration is out of range");
-      value = value * 10 + (*p++ - '0');
+      whole = whole * 10 + (*p++ - '0');
     }
+    __int128 frac = 0, frac_scale = 1;
     if (p < end && *p == '.') {
       p++;
-      long double scale = 0.1L;
       int fd = 0;
       while (p < end && digit(*p)) {
-        value += (*p++ - '0') * scale;
-        scale /= 10;
+        if (fd < 18) frac = frac * 10 + (*p - '0'), frac_scale *= 10;
         fd++;
+        p++;
       }
       if (fd == 0) return raise_validation(path, bad);
       had_fraction = true;
@@ -211,15 +212,15 @@ PyObject *parse_duration(const char *p, const char *end, const PathNode *path) {
     if (p >= end) return raise_validation(path, bad);
     char unit = static_cast<char>(*p++ & ~0x20);
     int rank;
-    long double unit_us;
+    int64_t unit_us;
     if (!in_time && unit == 'D') {
-      rank = 0, unit_us = 86400e6L;
+      rank = 0, unit_us = 86400000000LL;
     } else if (in_time && unit == 'H') {
-      rank = 1, unit_us = 3600e6L;
+      rank = 1, unit_us = 3600000000LL;
     } else if (in_time && unit == 'M') {
-      rank = 2, unit_us = 60e6L;
+      rank = 2, unit_us = 60000000LL;
     } else if (in_time && unit == 'S') {
-      rank = 3, unit_us = 1e6L;
+      rank = 3, unit_us = 1000000LL;
     } else if (unit == 'Y' || unit == 'W' || (!in_time && unit == 'M')) {
       return raise_validation(path, "Only units 'D', 'H', 'M', and 'S' are supported when parsing ISO8601 durations");
     } else {
@@ -229,14 +230,13 @@ PyObject *parse_duration(const char *p, const char *end, const PathNode *path) {
     last_rank = rank;
     any = true;
     time_unit_seen |= in_time;
-    total_us += value * unit_us;
+    total_us += whole * unit_us + (frac * unit_us * 2 + frac_scale) / (frac_scale * 2);
   }
   if (!any || (in_time && !time_unit_seen)) return raise_validation(path, bad);
-  long double rounded = std::floor(total_us + 0.5L);
-  long double whole_days = std::floor(rounded / 86400e6L);
-  if (whole_days > 999999999.0L) return raise_validation(path, "Duration is out of range");
-  long long days = static_cast<long long>(whole_days);
-  long long rem = static_cast<long long>(rounded - whole_days * 86400e6L);
+  constexpr int64_t kDayUs = 86400000000LL;
+  if (total_us / kDayUs > 999999999) return raise_validation(path, "Duration is out of range");
+  long long days = static_cast<long long>(total_us / kDayUs);
+  long long rem = static_cast<long long>(total_us % kDayUs);
   PyObject *value = PyDelta_FromDSU(static_cast<int>(sign * days), static_cast<int>(sign * (rem / 1000000)),
                                     static_cast<int>(sign * (rem % 1000000)));
   if (value == nullptr && PyErr_ExceptionMatches(PyExc_OverflowError)) {
@@ -330,98 +330,94 @@ PyObject *decimal_from(PyObject *text, const PathNode *path) {
   return value;
 }
 
-// Lax mode (msgspec's rules): a string holding a JSON number, a case-insensitive "true" / "false" / "1" /
-// "0", or "null", read as the number / bool / null kinds of the plan. Integer syntax makes an int (any size);
-// float syntax makes a float, or an int when only int is wanted and the value is integral within 2**53.
-// "nan" / "inf" / "infinity" (any case, optional sign) are floats. nullptr with no error set when the text
-// reads as none of the kinds.
+// Lax mode (msgspec's rules): a string holding a JSON number (strict JSON syntax: no '+', no leading zeros, no
+// hex), a case-insensitive "true" / "false", or "null", read as the plan's number / bool / null / datetime /
+// timedelta kinds. Integer syntax makes an int (any size); float syntax makes a float, or an int when only int
+// is wanted and the value is integral within 2**53. "nan" / "inf" / "infinity" (any case, optional sign) are
+// floats. nullptr with no error set when the text reads as none of the kinds.
 PyObject *lax_from_str(const char *p, const char *end, const TypePlan *plan, const PathNode *path) {
   Py_ssize_t size = end - p;
   uint64_t k = plan->kinds;
   const schema::Constraints &c = plan->constraints;
-  auto iequals = [&](const char *word) {
-    size_t n = strlen(word);
-    if (static_cast<size_t>(size) != n) return false;
-    for (size_t i = 0; i < n; i++)
-      if ((p[i] | 0x20) != word[i]) return false;
+  auto iequals = [&](const char *q, Py_ssize_t n, const char *word) {
+    if (static_cast<size_t>(n) != strlen(word)) return false;
+    for (Py_ssize_t i = 0; i < n; i++)
+      if ((q[i] | 0x20) != word[i]) return false;
     return true;
   };
-  if (k & (schema::kInt | schema::kFloat | schema::kIntLookup)) {
+  constexpr uint64_t kNumeric = schema::kInt | schema::kFloat | schema::kIntLookup | schema::kBool | schema::kDateTime |
+                                schema::kTimeDelta | schema::kDecimal;
+  if (k & kNumeric) {
     const unsigned char *u = reinterpret_cast<const unsigned char *>(p);
     Reader nr{u, u, u + size};
     NumberToken t;
     bool number = size > 0 && (*p == '-' || digit(*p)) && scan_number(nr, t) && nr.at_end();
     if (!number) PyErr_Clear();
-    if (number && !t.is_float && (k & (schema::kInt | schema::kIntLookup))) {
+    double d = 0;
+    bool special = false;
+    if (!number) {  // nan / inf read as numbers for every numeric kind (msgspec)
+      const char *q = p;
+      bool negative = false;
+      if (q < end && (*q == '-' || *q == '+')) negative = *q++ == '-';
+      if (iequals(q, end - q, "nan")) d = std::nan(""), special = true;
+      if (iequals(q, end - q, "inf") || iequals(q, end - q, "infinity")) d = negative ? -INFINITY : INFINITY, special = true;
+    }
+    if (number && !t.is_float) {
       Object v = Object::steal(number_to_int(t));
       if (!v) return nullptr;
       if (k & schema::kInt) {
         if (c.any() && !schema::check_int_object(c, v.get(), path)) return nullptr;
         return v.release();
       }
-      PyObject *member = PyDict_GetItemWithError(plan->int_lookup, v.get());
-      if (member != nullptr) return Py_NewRef(member);
-      if (PyErr_Occurred()) return nullptr;
-      return raise_validation(path, "Invalid enum value %R", v.get());
-    }
-    double d = 0;
-    bool special = false;
-    if (!number && (k & schema::kFloat)) {
-      const char *q = p;
-      bool negative = false;
-      if (q < end && (*q == '-' || *q == '+')) negative = *q++ == '-';
-      Py_ssize_t rest = end - q;
-      auto is = [&](const char *word) {
-        size_t n = strlen(word);
-        if (static_cast<size_t>(rest) != n) return false;
-        for (size_t i = 0; i < n; i++)
-          if ((q[i] | 0x20) != word[i]) return false;
-        return true;
-      };
-      if (is("nan")) d = std::nan(""), special = true;
-      if (is("inf") || is("infinity")) d = negative ? -INFINITY : INFINITY, special = true;
+      if (k & schema::kIntLookup) {
+        if (PyObject *member = schema::lookup_int_member(plan, v.get())) return member;
+        if (PyErr_Occurred()) return nullptr;
+        return raise_validation(path, "Invalid enum value %R", v.get());
+      }
+      if ((k & schema::kDecimal) && !(k & schema::kFloat)) {
+        Object text = Object::steal(PyObject_Str(v.get()));
+        return text ? decimal_from(text.get(), path) : nullptr;
+      }
+      if ((k & schema::kBool) && !(k & (schema::kFloat | schema::kDateTime | schema::kTimeDelta))) {
+        int one = PyObject_RichCompareBool(v.get(), Py_True, Py_EQ);
+        int zero = PyObject_RichCompareBool(v.get(), Py_False, Py_EQ);
+        if (one > 0) return Py_NewRef(Py_True);
+        if (zero > 0) return Py_NewRef(Py_False);
+        return nullptr;
+      }
     }
     if (number || special) {
+      if ((special || t.is_float) && (k & schema::kDecimal) && !(k & schema::kFloat)) {
+        Object text = Object::steal(PyUnicode_FromStringAndSize(p, size));
+        return text ? decimal_from(text.get(), path) : nullptr;
+      }
       if (number && !number_to_double(nr, t, d)) return nullptr;
+      if (number && !std::isfinite(d)) return raise_validation(path, "Number out of range");
       if (k & schema::kFloat) {
         if (c.any() && !schema::check_float(c, d, path)) return nullptr;
         return PyFloat_FromDouble(d);
       }
-      if ((k & schema::kInt) && std::isfinite(d) && d == std::floor(d) && std::fabs(d) <= 9007199254740992.0) {
+      if (number && (k & schema::kInt) && d == std::floor(d) && std::fabs(d) <= 9007199254740992.0) {
         if (c.any() && !schema::check_int(c, static_cast<int64_t>(d), path)) return nullptr;
         return PyLong_FromDouble(d);
       }
-      if (!std::isfinite(d) && (k & schema::kInt)) return raise_validation(path, "Number out of range");
+      if (k & (schema::kDateTime | schema::kTimeDelta)) {
+        PyObject *value = (k & schema::kDateTime) ? datetime_from_timestamp(d, path) : timedelta_from_seconds(d, path);
+        if (value != nullptr && (k & schema::kDateTime) && c.any() && !schema::check_tz(c, value, "datetime", path))
+          Py_CLEAR(value);
+        return value;
+      }
+      // A number no numeric kind of the plan takes: msgspec stops here rather than trying the str kinds.
+      std::string expected = schema::describe_expected(plan);
+      return raise_validation(path, "Expected `%s`, got `str`", expected.c_str());
     }
   }
   if (k & schema::kBool) {
-    if (iequals("true") || (size == 1 && *p == '1')) return Py_NewRef(Py_True);
-    if (iequals("false") || (size == 1 && *p == '0')) return Py_NewRef(Py_False);
+    if (iequals(p, size, "true")) return Py_NewRef(Py_True);
+    if (iequals(p, size, "false")) return Py_NewRef(Py_False);
   }
   if ((k & schema::kNone) && size == 4 && memcmp(p, "null", 4) == 0) return Py_NewRef(Py_None);
   return nullptr;
-}
-
-// Lax mode: a datetime or timedelta written as a number of seconds in a string ("1577836800", "1.5").
-PyObject *lax_seconds_from_str(const char *p, const char *end, uint64_t kinds, const PathNode *path, bool &matched) {
-  matched = false;
-  Py_ssize_t size = end - p;
-  std::string text(p, static_cast<size_t>(size));
-  const char *t = text.c_str();
-  bool numeric = size > 0 && (*p == '-' || digit(*p));
-  bool special = false;
-  if (!numeric) {
-    std::string lower;
-    for (char ch : text) lower.push_back(static_cast<char>(ch | 0x20));
-    special = lower == "nan" || lower == "inf" || lower == "-inf" || lower == "infinity" || lower == "-infinity";
-  }
-  if (!numeric && !special) return nullptr;
-  char *stop = nullptr;
-  double d = std::strtod(t, &stop);
-  if (stop != t + size) return nullptr;
-  matched = true;
-  if (kinds & schema::kDateTime) return datetime_from_timestamp(d, path);
-  return timedelta_from_seconds(d, path);
 }
 
 }  // namespace
@@ -452,14 +448,7 @@ PyObject *value_from_str(PyObject *text, const TypePlan *plan, bool strict, cons
   }
   PyObject *value = nullptr;
   const char *type_name = nullptr;
-  if (!strict && (k & (schema::kDateTime | schema::kTimeDelta))) {
-    bool matched;
-    value = lax_seconds_from_str(p, end, k, path, matched);
-    if (matched && value == nullptr) return nullptr;
-  }
-  if (value != nullptr) {
-    type_name = (k & schema::kDateTime) ? "datetime" : nullptr;
-  } else if (k & schema::kDateTime) {
+  if (k & schema::kDateTime) {
     value = parse_datetime(p, end, path);
     type_name = "datetime";
   } else if (k & schema::kDate) {

@@ -40,6 +40,20 @@ void free_plan(TypePlan *plan) noexcept {
   delete plan;
 }
 
+PyObject *lookup_int_member(const TypePlan *plan, PyObject *value) {
+  if (plan->int_lookup != nullptr) {
+    PyObject *member = PyDict_GetItemWithError(plan->int_lookup, value);
+    if (member != nullptr) return Py_NewRef(member);
+    if (PyErr_Occurred()) return nullptr;
+  }
+  if (plan->flag_type != nullptr) {  // Flag / IntFlag: combinations of members are members too
+    PyObject *combined = PyObject_CallOneArg(plan->flag_type, value);
+    if (combined != nullptr) return combined;
+    PyErr_Clear();
+  }
+  return nullptr;
+}
+
 std::string describe_expected(const TypePlan *plan) {
   uint64_t k = plan->kinds;
   std::string out;

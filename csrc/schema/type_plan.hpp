@@ -121,6 +121,10 @@ struct TypePlan {
 // Frees a plan tree (object plans are freed only by the node that owns them).
 void free_plan(TypePlan *plan) noexcept;
 
+// The Enum member / Literal value for the int `value` (IntFlag combinations included), or nullptr: with an
+// error set only when the lookup itself failed.
+PyObject *lookup_int_member(const TypePlan *plan, PyObject *value);
+
 // `int | str | null`: the JSON-side names of the kinds a plan accepts, as msgspec spells them in errors.
 std::string describe_expected(const TypePlan *plan);
 
