@@ -181,7 +181,7 @@ PyObject *decode_lines_with(const DecodeOptions &o, const unsigned char *data, s
   r.dec_hook = o.dec_hook;
   r.float_hook = o.float_hook;
   r.forbid_unknown_fields = o.forbid_unknown_fields;
-  bool untyped = o.plan == nullptr && !o.forbid_unknown_fields;
+  bool untyped = o.plan == nullptr;  // Any: decode_any honours float_hook and extends the path
   static const TypePlan any_plan = [] {
     TypePlan p;
     p.kinds = schema::kAny;

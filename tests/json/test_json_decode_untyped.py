@@ -204,3 +204,60 @@ def test_error_paths_do_not_leak():
     second, _ = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert second - first < 64 * 1024, (first, second)
+
+
+# Decoder.decode_lines reads a stream of whitespace-separated values (msgspec's semantics, checked against
+# msgspec 0.23): paths start at the value's index and byte offsets count from the start of the buffer.
+@pytest.mark.parametrize(
+    "buf, expected",
+    [
+        (b"", []),
+        (b"\n\n", []),
+        (b"1\n2\n\n", [1, 2]),
+        (b"1 2\n3", [1, 2, 3]),
+        (b"  1  \n\n  2  ", [1, 2]),
+        (b"[1,\n2]\n3", [[1, 2], 3]),
+        (b"\r\n{}\r\n[]\r\n", [{}, []]),
+    ],
+)
+def test_decode_lines_values(buf, expected):
+    from boltwire.json import Decoder
+
+    assert Decoder().decode_lines(buf) == expected
+    assert Decoder().decode_lines(memoryview(b"x" + buf)[1:]) == expected
+
+
+@pytest.mark.parametrize(
+    "buf, error, message",
+    [
+        (b"1\nx", "DecodeError", "JSON is malformed: invalid character (byte 2)"),
+        (b"1,2", "DecodeError", "JSON is malformed: invalid character (byte 1)"),
+        (b'"a"\n[1,]', "DecodeError", "JSON is malformed: trailing comma in array (byte 7)"),
+        (b"1\n[", "DecodeError", "Input data was truncated"),
+        (b"1\n1e400", "ValidationError", "Number out of range - at `$[1]`"),
+        (b'1\n{"a": [1e400]}', "ValidationError", "Number out of range - at `$[1][...][0]`"),
+    ],
+)
+def test_decode_lines_errors(buf, error, message):
+    import boltwire
+    from boltwire.json import Decoder
+
+    with pytest.raises(getattr(boltwire, error)) as info:
+        Decoder().decode_lines(buf)
+    assert str(info.value) == message
+
+
+def test_decode_lines_typed_paths_carry_the_line_index():
+    import boltwire
+    from boltwire.json import Decoder
+
+    class Point(boltwire.Struct):
+        x: int
+
+    assert Decoder(Point).decode_lines(b'{"x":1}\n{"x":2}') == [Point(1), Point(2)]
+    with pytest.raises(boltwire.ValidationError) as info:
+        Decoder(Point).decode_lines(b'{"x":1}\n{"x":"a"}')
+    assert str(info.value) == "Expected `int`, got `str` - at `$[1].x`"
+    with pytest.raises(boltwire.ValidationError) as info:
+        Decoder(list[int]).decode_lines(b"[1]\n[2, 3]\n4")
+    assert str(info.value) == "Expected `array`, got `int` - at `$[2]`"
