@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace boltwire::json {
@@ -64,6 +65,14 @@ bool scan_number(Reader &r, NumberToken &t) {
   r.pos = p;
   t.end = p;
   return true;
+}
+
+bool reads_as_float(const NumberToken &t) noexcept {
+  if (t.is_float) return true;
+  if (t.digits <= 18) return false;
+  if (t.digits == 19) return t.negative && t.magnitude > (uint64_t{1} << 63);  // 19 digits always fit uint64
+  if (t.digits > 20 || t.negative) return true;
+  return memcmp(t.end - 20, "18446744073709551615", 20) > 0;  // 20 digits: compare with UINT64_MAX
 }
 
 PyObject *number_to_int(const NumberToken &t, const schema::PathNode *path) {

@@ -20,6 +20,10 @@ struct NumberToken {
   }
 };
 
+// msgspec's reading of an integer token for a type that does not take int: integers outside int64 and
+// uint64 count as floats (so `Expected \`str\`, got \`float\`` and, read as a double, "Number out of range").
+bool reads_as_float(const NumberToken &t) noexcept;
+
 // Scans a number starting at r.pos ('-' or a digit) and moves past it; false with DecodeError set.
 bool scan_number(Reader &r, NumberToken &t);
 // The token as an int (exact at any size); only for !is_float tokens. Past the interpreter's

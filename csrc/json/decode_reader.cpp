@@ -42,17 +42,13 @@ PyObject *raise_malformed_at(const Reader &r, size_t offset, const char *what) {
 
 PyObject *raise_malformed(const Reader &r, const char *what) { return raise_malformed_at(r, r.offset(), what); }
 
-bool read_literal(Reader &r, const char *text, size_t size) {
-  if (BW_UNLIKELY(static_cast<size_t>(r.end - r.pos) < size)) {
+bool fail_literal(const Reader &r, size_t size) {
+  if (static_cast<size_t>(r.end - r.pos) < size) {
     raise_truncated();
-    return false;
-  }
-  if (BW_UNLIKELY(memcmp(r.pos, text, size) != 0)) {
+  } else {
     raise_invalid_at(r, r.offset() + size, "invalid character");
-    return false;
   }
-  r.pos += size;
-  return true;
+  return false;
 }
 
 }  // namespace boltwire::json

@@ -8,6 +8,7 @@
 #include "py/python.hpp"
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace boltwire::json {
 
@@ -41,9 +42,17 @@ struct Reader {
 [[gnu::cold]] PyObject *raise_truncated();
 // "Invalid UTF-8 encoded string" (a DecodeError without an offset, as msgspec).
 [[gnu::cold]] PyObject *raise_invalid_utf8();
+// The error of read_literal (cold, out of line).
+[[gnu::cold]] bool fail_literal(const Reader &r, size_t size);
 // Matches the literal `text` (true / false / null) at r.pos the way msgspec does: fewer bytes left than the
 // literal is truncation; a mismatch is "invalid character" reported past the literal. False with DecodeError.
-bool read_literal(Reader &r, const char *text, size_t size);
+inline bool read_literal(Reader &r, const char *text, size_t size) {
+  if (BW_UNLIKELY(static_cast<size_t>(r.end - r.pos) < size || memcmp(r.pos, text, size) != 0)) {
+    return fail_literal(r, size);
+  }
+  r.pos += size;
+  return true;
+}
 // The boltwire.DecodeError class (borrowed), imported once.
 PyObject *decode_error_type();
 
