@@ -46,13 +46,7 @@ namespace {
 // ---- literals, arrays, objects ------------------------------------------------------------------------
 
 PyObject *decode_literal(Reader &r, const char *text, size_t size, PyObject *value) {
-  if (static_cast<size_t>(r.end - r.pos) < size || memcmp(r.pos, text, size) != 0) {
-    // Point at the first byte that differs, so truncated literals report truncation.
-    size_t i = 0;
-    while (r.pos + i < r.end && i < size && r.pos[i] == static_cast<unsigned char>(text[i])) i++;
-    return raise_malformed_at(r, r.offset() + i, "invalid character");
-  }
-  r.pos += size;
+  if (BW_UNLIKELY(!read_literal(r, text, size))) return nullptr;
   return Py_NewRef(value);
 }
 
@@ -64,7 +58,7 @@ bool enter(Reader &r) {
   return true;
 }
 
-PyObject *decode_array(Reader &r) {
+PyObject *decode_array(Reader &r, const schema::PathNode *path) {
   if (!enter(r)) return nullptr;
   r.pos++;
   PyObject *list = PyList_New(0);
@@ -75,19 +69,21 @@ PyObject *decode_array(Reader &r) {
     r.depth--;
     return list;
   }
+  schema::PathNode node{path, nullptr, 0};
   while (true) {
     r.skip_whitespace();
     if (r.pos < r.end && *r.pos == ']') {
       Py_DECREF(list);
       return raise_malformed(r, "trailing comma in array");
     }
-    PyObject *item = decode_any(r);
+    PyObject *item = decode_any(r, &node);
     if (item == nullptr || PyList_Append(list, item) < 0) {
       Py_XDECREF(item);
       Py_DECREF(list);
       return nullptr;
     }
     Py_DECREF(item);
+    node.index++;
     r.skip_whitespace();
     if (r.pos < r.end && *r.pos == ',') {
       r.pos++;
@@ -103,7 +99,7 @@ PyObject *decode_array(Reader &r) {
   }
 }
 
-PyObject *decode_object(Reader &r) {
+PyObject *decode_object(Reader &r, const schema::PathNode *path) {
   if (!enter(r)) return nullptr;
   r.pos++;
   PyObject *dict = PyDict_New();
@@ -114,11 +110,12 @@ PyObject *decode_object(Reader &r) {
     r.depth--;
     return dict;
   }
+  const schema::PathNode node{path, nullptr, schema::PathNode::kDictValue};
   while (true) {
     r.skip_whitespace();
     if (r.pos >= r.end || *r.pos != '"') {
       Py_DECREF(dict);
-      return raise_malformed(r, r.pos < r.end && *r.pos == '}' ? "trailing comma in object" : "expected '\"'");
+      return raise_malformed(r, r.pos < r.end && *r.pos == '}' ? "trailing comma in object" : "object keys must be strings");
     }
     PyObject *key = decode_key(r);
     if (key == nullptr) {
@@ -133,7 +130,7 @@ PyObject *decode_object(Reader &r) {
     }
     r.pos++;
     r.skip_whitespace();
-    PyObject *value = decode_any(r);
+    PyObject *value = decode_any(r, &node);
     int failed = value == nullptr || PyDict_SetItem(dict, key, value) < 0;
     Py_DECREF(key);
     Py_XDECREF(value);
@@ -158,25 +155,119 @@ PyObject *decode_object(Reader &r) {
 
 }  // namespace
 
-PyObject *decode_any(Reader &r) {
+PyObject *decode_any(Reader &r, const schema::PathNode *path) {
   if (r.pos >= r.end) return raise_malformed(r, "expected a value");
   switch (*r.pos) {
-    case '{': return decode_object(r);
-    case '[': return decode_array(r);
+    case '{': return decode_object(r, path);
+    case '[': return decode_array(r, path);
     case '"': return decode_string(r);
     case 't': return decode_literal(r, "true", 4, Py_True);
     case 'f': return decode_literal(r, "false", 5, Py_False);
     case 'n': return decode_literal(r, "null", 4, Py_None);
     case '-': case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
-      return decode_number(r);
+      return decode_number(r, path);
     default: return raise_malformed(r, "invalid character");
+  }
+}
+
+// ---- skipping -------------------------------------------------------------------------------------------
+// msgspec's skip of an unknown field's value: the grammar is checked (with skip's own messages: "expected
+// '\"'" for a non-string key, literals reported one byte in), but strings are not UTF-8 validated and numbers
+// are not range checked, and nothing is built.
+
+namespace {
+
+bool skip_literal(Reader &r, const char *text, size_t size) {
+  if (static_cast<size_t>(r.end - r.pos) < size) return raise_truncated(), false;
+  if (memcmp(r.pos, text, size) != 0) return raise_invalid_at(r, r.offset() + 1, "invalid character"), false;
+  r.pos += size;
+  return true;
+}
+
+bool skip_array(Reader &r) {
+  if (!enter(r)) return false;
+  r.pos++;
+  r.skip_whitespace();
+  if (r.pos < r.end && *r.pos == ']') {
+    r.pos++;
+    r.depth--;
+    return true;
+  }
+  while (true) {
+    r.skip_whitespace();
+    if (r.pos < r.end && *r.pos == ']') return raise_malformed(r, "trailing comma in array"), false;
+    if (!skip_any(r)) return false;
+    r.skip_whitespace();
+    if (r.pos < r.end && *r.pos == ',') {
+      r.pos++;
+      continue;
+    }
+    if (r.pos < r.end && *r.pos == ']') {
+      r.pos++;
+      r.depth--;
+      return true;
+    }
+    return raise_malformed(r, "expected ',' or ']'"), false;
+  }
+}
+
+bool skip_object(Reader &r) {
+  if (!enter(r)) return false;
+  r.pos++;
+  r.skip_whitespace();
+  if (r.pos < r.end && *r.pos == '}') {
+    r.pos++;
+    r.depth--;
+    return true;
+  }
+  while (true) {
+    r.skip_whitespace();
+    if (r.pos >= r.end || *r.pos != '"') {
+      return raise_malformed(r, r.pos < r.end && *r.pos == '}' ? "trailing comma in object" : "expected '\"'"), false;
+    }
+    if (!skip_string(r)) return false;
+    r.skip_whitespace();
+    if (r.pos >= r.end || *r.pos != ':') return raise_malformed(r, "expected ':'"), false;
+    r.pos++;
+    r.skip_whitespace();
+    if (!skip_any(r)) return false;
+    r.skip_whitespace();
+    if (r.pos < r.end && *r.pos == ',') {
+      r.pos++;
+      continue;
+    }
+    if (r.pos < r.end && *r.pos == '}') {
+      r.pos++;
+      r.depth--;
+      return true;
+    }
+    return raise_malformed(r, "expected ',' or '}'"), false;
+  }
+}
+
+}  // namespace
+
+bool skip_any(Reader &r) {
+  if (r.pos >= r.end) return raise_malformed(r, "expected a value"), false;
+  switch (*r.pos) {
+    case '{': return skip_object(r);
+    case '[': return skip_array(r);
+    case '"': return skip_string(r);
+    case 't': return skip_literal(r, "true", 4);
+    case 'f': return skip_literal(r, "false", 5);
+    case 'n': return skip_literal(r, "null", 4);
+    case '-': case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9': {
+      NumberToken t;
+      return scan_number(r, t);
+    }
+    default: return raise_malformed(r, "invalid character"), false;
   }
 }
 
 PyObject *decode_document_any(const unsigned char *data, size_t size) {
   Reader r{data, data, data + size};
   r.skip_whitespace();
-  PyObject *value = decode_any(r);
+  PyObject *value = decode_any(r, nullptr);
   if (value == nullptr) return nullptr;
   r.skip_whitespace();
   if (!r.at_end()) {

@@ -34,12 +34,10 @@ PyObject *with_buffer(PyObject *buf, Fn &&fn) {
     if (data == nullptr) return nullptr;
     return fn(reinterpret_cast<const unsigned char *>(data), static_cast<size_t>(size));
   }
+  // CPython's own errors are msgspec's: TypeError "a bytes-like object is required, not 'int'", and
+  // BufferError for a non-contiguous memoryview.
   Py_buffer view;
-  if (PyObject_GetBuffer(buf, &view, PyBUF_CONTIG_RO) < 0) {
-    PyErr_Clear();
-    PyErr_Format(PyExc_TypeError, "Expected bytes, bytearray, memoryview or str, got %.200s", Py_TYPE(buf)->tp_name);
-    return nullptr;
-  }
+  if (PyObject_GetBuffer(buf, &view, PyBUF_CONTIG_RO) < 0) return nullptr;
   PyObject *result = fn(static_cast<const unsigned char *>(view.buf), static_cast<size_t>(view.len));
   PyBuffer_Release(&view);
   return result;
@@ -170,30 +168,44 @@ PyObject *Decoder_decode(PyObject *self_obj, PyObject *buf) {
   return with_buffer(buf, [&](const unsigned char *d, size_t n) { return decode_with(self->options, d, n); });
 }
 
-// One value per line (JSON Lines); blank lines are skipped.
+// JSON Lines, read as msgspec does: a stream of values separated by whitespace (newlines or not; `1 2\n3` is
+// [1, 2, 3]), decoded as if the whole buffer were a list of the Decoder's type. Error paths start at the
+// value's index (`$[1].x`) and byte offsets count from the start of the buffer.
+PyObject *decode_lines_with(const DecodeOptions &o, const unsigned char *data, size_t size) {
+  Object out = Object::steal(PyList_New(0));
+  if (!out) return nullptr;
+  TypedReader r;
+  r.start = r.pos = data;
+  r.end = data + size;
+  r.strict = o.strict;
+  r.dec_hook = o.dec_hook;
+  r.float_hook = o.float_hook;
+  r.forbid_unknown_fields = o.forbid_unknown_fields;
+  bool untyped = o.plan == nullptr;  // Any: decode_any honours float_hook and extends the path
+  static const TypePlan any_plan = [] {
+    TypePlan p;
+    p.kinds = schema::kAny;
+    return p;
+  }();
+  const TypePlan *plan = o.plan != nullptr ? o.plan : &any_plan;
+  schema::PathNode node{nullptr, nullptr, 0};
+  while (true) {
+    r.skip_whitespace();
+    if (r.at_end()) break;
+    PyObject *value = untyped ? decode_any(r, &node) : decode_typed(r, plan, &node);
+    if (value == nullptr || PyList_Append(out.get(), value) < 0) {
+      Py_XDECREF(value);
+      return nullptr;
+    }
+    Py_DECREF(value);
+    node.index++;
+  }
+  return out.release();
+}
+
 PyObject *Decoder_decode_lines(PyObject *self_obj, PyObject *buf) {
   auto *self = reinterpret_cast<DecoderObject *>(self_obj);
-  return with_buffer(buf, [&](const unsigned char *d, size_t n) -> PyObject * {
-    Object out = Object::steal(PyList_New(0));
-    if (!out) return nullptr;
-    const unsigned char *p = d, *end = d + n;
-    while (p < end) {
-      const unsigned char *nl = static_cast<const unsigned char *>(memchr(p, '\n', static_cast<size_t>(end - p)));
-      const unsigned char *line_end = nl ? nl : end;
-      const unsigned char *q = p;
-      while (q < line_end && (*q == ' ' || *q == '\t' || *q == '\r')) q++;
-      if (q < line_end) {
-        PyObject *value = decode_with(self->options, p, static_cast<size_t>(line_end - p));
-        if (value == nullptr || PyList_Append(out.get(), value) < 0) {
-          Py_XDECREF(value);
-          return nullptr;
-        }
-        Py_DECREF(value);
-      }
-      p = nl ? nl + 1 : end;
-    }
-    return out.release();
-  });
+  return with_buffer(buf, [&](const unsigned char *d, size_t n) { return decode_lines_with(self->options, d, n); });
 }
 
 PyObject *Decoder_repr(PyObject *self_obj) {

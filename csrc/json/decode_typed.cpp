@@ -33,24 +33,11 @@ bool enter_nested(Reader &r) {
   return true;
 }
 
-bool skip_value(Reader &r) {
-  PyObject *v = decode_any(r);
-  Py_XDECREF(v);
-  return v != nullptr;
-}
+bool skip_value(Reader &r) { return skip_any(r); }  // msgspec skips unknown fields without converting them
 
 namespace {
 
-bool match_literal(Reader &r, const char *text, size_t size) {
-  if (static_cast<size_t>(r.end - r.pos) < size || memcmp(r.pos, text, size) != 0) {
-    size_t i = 0;
-    while (r.pos + i < r.end && i < size && r.pos[i] == static_cast<unsigned char>(text[i])) i++;
-    raise_malformed_at(r, r.offset() + i, "invalid character");
-    return false;
-  }
-  r.pos += size;
-  return true;
-}
+bool match_literal(Reader &r, const char *text, size_t size) { return read_literal(r, text, size); }
 
 PyObject *custom_from(TypedReader &r, const TypePlan *plan, PyObject *value, const char *got, const PathNode *path) {
   // msgspec's rule: the hook's result (or the raw value when there is no hook) must be an instance.
@@ -72,10 +59,15 @@ PyObject *custom_from(TypedReader &r, const TypePlan *plan, PyObject *value, con
 
 PyObject *decode_typed_string(TypedReader &r, const TypePlan *plan, const PathNode *path) {
   uint64_t k = plan->kinds;
+  constexpr uint64_t lax_kinds = sk::kInt | sk::kFloat | sk::kBool | sk::kNone | sk::kIntLookup | sk::kDateTime |
+                                 sk::kTimeDelta | sk::kDecimal;
+  if (!(k & (sk::kStrLike | sk::kCustom)) && (r.strict || !(k & lax_kinds))) {
+    // msgspec reports the type mismatch before it reads (and validates) the string.
+    return raise_expected(plan, "str", path);
+  }
   Object s = Object::steal(decode_string(r));
   if (!s) return nullptr;
   if ((k & sk::kStr) && !plan->constraints.any()) return s.release();
-  constexpr uint64_t lax_kinds = sk::kInt | sk::kFloat | sk::kBool | sk::kNone;
   if ((k & sk::kStrLike) || (!r.strict && (k & lax_kinds))) return value_from_str(s.get(), plan, r.strict, path);
   if (k & sk::kCustom) return custom_from(r, plan, s.release(), "str", path);
   return raise_expected(plan, "str", path);
@@ -293,7 +285,7 @@ PyObject *decode_typed(TypedReader &r, const TypePlan *plan, const PathNode *pat
   if (r.pos >= r.end) return raise_malformed(r, "expected a value");
   PyObject *result;
   if (BW_UNLIKELY(k & sk::kAny)) {
-    result = decode_any(r);
+    result = decode_any(r, path);
   } else if (BW_UNLIKELY(k & sk::kRaw)) {
     // Raw: the value's exact bytes, checked but not converted.
     const unsigned char *begin = r.pos;

@@ -159,7 +159,7 @@ struct Formatter {
       case 'f': return literal("false", 5);
       case 'n': return literal("null", 4);
       case '-': case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
-        return copy_token(decode_number);
+        return copy_token([](Reader &reader) { return decode_number(reader); });
       default:
         raise_malformed(r, "invalid character");
         return false;

@@ -46,7 +46,9 @@ def test_round_trip_matches_stdlib(value):
         ("5e-324", 5e-324),
         ('"\\u00e9\\ud83d\\ude00"', "é😀"),
         ('"\\"\\\\\\/\\b\\f\\n\\r\\t"', '"\\/\b\f\n\r\t'),
-        ('"\\ud800"', "\ud800"),  # a lone escaped surrogate is legal JSON and a legal str
+        ('"\\ud800\\udc00"', "\U00010000"),
+        ("18446744073709551616", 2**64),  # past uint64: still an exact int, as msgspec
+        ("1e-400", 0.0),
         (' \t\r\n{"a" : [ true , false , null ] } \n', {"a": [True, False, None]}),
         ('"日本語"', "日本語"),
     ],
@@ -58,10 +60,24 @@ def test_values(text, expected):
         assert math.copysign(1, result) == math.copysign(1, expected)
 
 
-def test_float_overflow_and_underflow_follow_ieee():
-    assert decode("1e400") == math.inf
-    assert decode("-1e400") == -math.inf
-    assert decode("1e-400") == 0.0
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("1e400", "Number out of range"),
+        ("-1e400", "Number out of range"),
+        ("1" * 400 + ".0", "Number out of range"),
+        ("[1, 1e400]", "Number out of range - at `$[1]`"),
+        ('{"a": [{"b": 1e400}]}', "Number out of range - at `$[...][0][...]`"),
+        ("1" * 5000, "Integer value out of range"),  # past sys.get_int_max_str_digits(): never a ValueError
+        ("[" + "1" * 5000 + "]", "Integer value out of range - at `$[0]`"),
+    ],
+)
+def test_out_of_range_numbers_are_validation_errors(text, message):
+    from boltwire._errors import ValidationError
+
+    with pytest.raises(ValidationError) as info:
+        decode(text)
+    assert str(info.value) == message
 
 
 def test_input_kinds():
@@ -72,42 +88,56 @@ def test_input_kinds():
     assert decode(memoryview(doc)) == expected
     assert decode(memoryview(b"xx" + doc)[2:]) == expected
     assert decode(doc.decode()) == expected
-    with pytest.raises(TypeError, match="Expected bytes, bytearray, memoryview or str, got int"):
+    with pytest.raises(TypeError, match="a bytes-like object is required, not 'int'"):
         decode(1)
+    with pytest.raises(BufferError, match="not C-contiguous"):
+        decode(memoryview(b"[1,2]")[::2])
 
 
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("[1,]", "JSON is malformed: trailing comma in array (byte 3)"),
-        ('{"a":1,}', "JSON is malformed: trailing comma in object (byte 7)"),
-        ("01", "JSON is malformed: invalid number (leading zero) (byte 1)"),
-        ("-01", "JSON is malformed: invalid number (leading zero) (byte 2)"),
-        ("[1 2]", "JSON is malformed: expected ',' or ']' (byte 3)"),
+        ('[1,]', 'JSON is malformed: trailing comma in array (byte 3)'),
+        ('{"a":1,}', 'JSON is malformed: trailing comma in object (byte 7)'),
+        ('01', 'JSON is malformed: invalid number (byte 1)'),
+        ('-01', 'JSON is malformed: invalid number (byte 2)'),
+        ('[1 2]', "JSON is malformed: expected ',' or ']' (byte 3)"),
         ('{"a":1 "b":2}', "JSON is malformed: expected ',' or '}' (byte 7)"),
         ('{"a" 1}', "JSON is malformed: expected ':' (byte 5)"),
-        ("{1: 2}", "JSON is malformed: expected '\"' (byte 1)"),
-        ('"a\x01"', "JSON is malformed: control character in string (byte 2)"),
-        ('"\\x"', "JSON is malformed: invalid escape character in string (byte 1)"),
-        ('"\\u12g4"', "JSON is malformed: invalid \\u escape in string (byte 1)"),
-        ("1 x", "JSON is malformed: trailing characters (byte 2)"),
-        ("[1] [2]", "JSON is malformed: trailing characters (byte 4)"),
-        ("NaN", "JSON is malformed: invalid character (byte 0)"),
-        ("Infinity", "JSON is malformed: invalid character (byte 0)"),
-        ("-Infinity", "JSON is malformed: invalid number (byte 1)"),
-        ("+1", "JSON is malformed: invalid character (byte 0)"),
-        (".5", "JSON is malformed: invalid character (byte 0)"),
-        ("1.e5", "JSON is malformed: invalid number (byte 2)"),
-        ("nul", "Input data was truncated"),
-        ("nulx", "JSON is malformed: invalid character (byte 3)"),
-        ('"abc', "Input data was truncated"),
-        ("[1, 2", "Input data was truncated"),
-        ("", "Input data was truncated"),
-        ("   ", "Input data was truncated"),
-        ("1e", "Input data was truncated"),
-        (b'"\xff"', "JSON is malformed: invalid utf-8 in string (byte 1)"),
-        (b'"\xed\xa0\x80"', "JSON is malformed: invalid utf-8 in string (byte 1)"),  # encoded surrogate
-        (b'"\xc3"', "JSON is malformed: invalid utf-8 in string (byte 1)"),
+        ('{1: 2}', 'JSON is malformed: object keys must be strings (byte 1)'),
+        ('"a\x01"', 'JSON is malformed: invalid character (byte 2)'),
+        ('"\\x"', 'JSON is malformed: invalid escape character in string (byte 3)'),
+        ('"\\u12g4"', 'JSON is malformed: invalid character in unicode escape (byte 6)'),
+        ('1 x', 'JSON is malformed: trailing characters (byte 3)'),  # msgspec points past the offending byte
+        ('[1] [2]', 'JSON is malformed: trailing characters (byte 5)'),
+        ('[1]\n x', 'JSON is malformed: trailing characters (byte 6)'),
+        ('NaN', 'JSON is malformed: invalid character (byte 0)'),
+        ('Infinity', 'JSON is malformed: invalid character (byte 0)'),
+        ('-Infinity', 'JSON is malformed: invalid character (byte 1)'),
+        ('+1', 'JSON is malformed: invalid character (byte 0)'),
+        ('.5', 'JSON is malformed: invalid character (byte 0)'),
+        ('1.e5', 'JSON is malformed: invalid number (byte 2)'),
+        ('-', 'JSON is malformed: invalid number (byte 1)'),  # number errors never read as truncation
+        ('1.', 'JSON is malformed: invalid number (byte 2)'),
+        ('1e', 'JSON is malformed: invalid number (byte 2)'),
+        ('nul', 'Input data was truncated'),
+        ('tx', 'Input data was truncated'),
+        ('nulx', 'JSON is malformed: invalid character (byte 4)'),
+        ('falsx', 'JSON is malformed: invalid character (byte 5)'),
+        ('"abc', 'Input data was truncated'),
+        ('[1, 2', 'Input data was truncated'),
+        ('', 'Input data was truncated'),
+        ('   ', 'Input data was truncated'),
+        ('"\\u12"', 'Input data was truncated'),
+        ('"\\ud800"', 'Input data was truncated'),  # a lone high surrogate needs 6 more bytes
+        ('"\\ud800x"', 'Input data was truncated'),
+        ('"\\udc00"', 'JSON is malformed: invalid utf-16 surrogate pair (byte 7)'),
+        ('"\\ud800\\u0041"', 'JSON is malformed: invalid utf-16 surrogate pair (byte 13)'),
+        ('"\\ud800\\x0041"', 'JSON is malformed: unexpected end of escaped utf-16 surrogate pair (byte 7)'),
+        (b'"\xff"', 'Invalid UTF-8 encoded string'),
+        (b'"\xed\xa0\x80"', 'Invalid UTF-8 encoded string'),  # encoded surrogate
+        (b'"\xc3"', 'Invalid UTF-8 encoded string'),
+        (b'{"\xff": 1}', 'Invalid UTF-8 encoded string'),
     ],
 )
 def test_malformed_messages(text, message):
@@ -174,3 +204,60 @@ def test_error_paths_do_not_leak():
     second, _ = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert second - first < 64 * 1024, (first, second)
+
+
+# Decoder.decode_lines reads a stream of whitespace-separated values (msgspec's semantics, checked against
+# msgspec 0.23): paths start at the value's index and byte offsets count from the start of the buffer.
+@pytest.mark.parametrize(
+    "buf, expected",
+    [
+        (b"", []),
+        (b"\n\n", []),
+        (b"1\n2\n\n", [1, 2]),
+        (b"1 2\n3", [1, 2, 3]),
+        (b"  1  \n\n  2  ", [1, 2]),
+        (b"[1,\n2]\n3", [[1, 2], 3]),
+        (b"\r\n{}\r\n[]\r\n", [{}, []]),
+    ],
+)
+def test_decode_lines_values(buf, expected):
+    from boltwire.json import Decoder
+
+    assert Decoder().decode_lines(buf) == expected
+    assert Decoder().decode_lines(memoryview(b"x" + buf)[1:]) == expected
+
+
+@pytest.mark.parametrize(
+    "buf, error, message",
+    [
+        (b"1\nx", "DecodeError", "JSON is malformed: invalid character (byte 2)"),
+        (b"1,2", "DecodeError", "JSON is malformed: invalid character (byte 1)"),
+        (b'"a"\n[1,]', "DecodeError", "JSON is malformed: trailing comma in array (byte 7)"),
+        (b"1\n[", "DecodeError", "Input data was truncated"),
+        (b"1\n1e400", "ValidationError", "Number out of range - at `$[1]`"),
+        (b'1\n{"a": [1e400]}', "ValidationError", "Number out of range - at `$[1][...][0]`"),
+    ],
+)
+def test_decode_lines_errors(buf, error, message):
+    import boltwire
+    from boltwire.json import Decoder
+
+    with pytest.raises(getattr(boltwire, error)) as info:
+        Decoder().decode_lines(buf)
+    assert str(info.value) == message
+
+
+def test_decode_lines_typed_paths_carry_the_line_index():
+    import boltwire
+    from boltwire.json import Decoder
+
+    class Point(boltwire.Struct):
+        x: int
+
+    assert Decoder(Point).decode_lines(b'{"x":1}\n{"x":2}') == [Point(1), Point(2)]
+    with pytest.raises(boltwire.ValidationError) as info:
+        Decoder(Point).decode_lines(b'{"x":1}\n{"x":"a"}')
+    assert str(info.value) == "Expected `int`, got `str` - at `$[1].x`"
+    with pytest.raises(boltwire.ValidationError) as info:
+        Decoder(list[int]).decode_lines(b"[1]\n[2, 3]\n4")
+    assert str(info.value) == "Expected `array`, got `int` - at `$[2]`"
