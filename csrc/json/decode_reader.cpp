@@ -21,7 +21,11 @@ PyObject *raise_truncated() {
   return nullptr;
 }
 
+// Set when the last decode error raised was raise_invalid_utf8 (GIL-protected, like every reader call).
+bool last_error_was_invalid_utf8 = false;
+
 PyObject *raise_invalid_utf8() {
+  last_error_was_invalid_utf8 = true;
   PyObject *cls = decode_error_type();
   if (cls != nullptr) PyErr_SetString(cls, "Invalid UTF-8 encoded string");
   return nullptr;

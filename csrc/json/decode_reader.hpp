@@ -42,6 +42,9 @@ struct Reader {
 [[gnu::cold]] PyObject *raise_truncated();
 // "Invalid UTF-8 encoded string" (a DecodeError without an offset, as msgspec).
 [[gnu::cold]] PyObject *raise_invalid_utf8();
+// True right after raise_invalid_utf8 raised (callers reset it first): the typed decoder reports a type
+// mismatch instead, as msgspec validates UTF-8 only when it builds a str.
+extern bool last_error_was_invalid_utf8;
 // The error of read_literal (cold, out of line).
 [[gnu::cold]] bool fail_literal(const Reader &r, size_t size);
 // Matches the literal `text` (true / false / null) at r.pos the way msgspec does: fewer bytes left than the

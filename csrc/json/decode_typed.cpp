@@ -62,7 +62,11 @@ PyObject *decode_typed_string(TypedReader &r, const TypePlan *plan, const PathNo
   constexpr uint64_t lax_kinds = sk::kInt | sk::kFloat | sk::kBool | sk::kNone | sk::kIntLookup | sk::kDateTime |
                                  sk::kTimeDelta | sk::kDecimal;
   if (!(k & (sk::kStrLike | sk::kCustom)) && (r.strict || !(k & lax_kinds))) {
-    // msgspec reports the type mismatch before it reads (and validates) the string.
+    // msgspec reads the string (its syntax errors win), but reports the type mismatch before any UTF-8 error.
+    last_error_was_invalid_utf8 = false;
+    Object s = Object::steal(decode_string(r));
+    if (!s && !last_error_was_invalid_utf8) return nullptr;
+    PyErr_Clear();
     return raise_expected(plan, "str", path);
   }
   Object s = Object::steal(decode_string(r));

@@ -37,7 +37,9 @@ struct KeyView {
 
 bool read_key(Reader &r, KeyView &key) {
   const unsigned char *content = r.pos + 1, *p = content, *end = r.end;
-  while (p < end && *p != '"' && *p != '\\' && *p >= 0x20 && *p < 0x80) p++;
+  // Keys are matched on their raw bytes (msgspec's rule): non-ASCII needs no validation here, since a key
+  // that is not valid UTF-8 matches no field and is skipped.
+  while (p < end && *p != '"' && *p != '\\' && *p >= 0x20) p++;
   if (p < end && *p == '"') {
     key.data = reinterpret_cast<const char *>(content);
     key.size = static_cast<size_t>(p - content);
@@ -150,7 +152,8 @@ bool is_tag_key(const std::string &tag_field, const KeyView &key) {
 }
 
 PyObject *key_str(const KeyView &key) {
-  return key.owned ? Py_NewRef(key.owned.get()) : PyUnicode_DecodeUTF8(key.data, static_cast<Py_ssize_t>(key.size), nullptr);
+  return key.owned ? Py_NewRef(key.owned.get())
+                   : PyUnicode_DecodeUTF8(key.data, static_cast<Py_ssize_t>(key.size), "replace");
 }
 
 // Reads a tag value (a str or an int, as the tags in play allow) at r.pos. `tag_node` is its path.

@@ -182,6 +182,9 @@ class _Generator:
     def schema_any(self, node: _Node, out: dict[str, Any]) -> dict[str, Any]:
         return out
 
+    # Raw accepts any JSON value too, but msgspec still lists it where Any is left out (array items).
+    schema_raw = schema_any
+
     def schema_none(self, node: _Node, out: dict[str, Any]) -> dict[str, Any]:
         out["type"] = "null"
         return out

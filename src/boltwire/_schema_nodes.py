@@ -364,7 +364,7 @@ class _Translator:
         if kind is not None:
             return _Node(kind)
         if t is _raw_type() and t is not None:
-            return _Node("any")
+            return _Node("raw")
         if t in (list, set, frozenset):
             return _Node("array", items=(self.translate(args[0]) if args else _Node("any"),), unique=t is not list)
         if t is tuple:

@@ -20,12 +20,15 @@ RAW_SURROGATE_AFTER_ESCAPE = [
 
 @pytest.mark.parametrize("doc", RAW_SURROGATE_AFTER_ESCAPE)
 def test_raw_surrogate_is_invalid_utf8_even_after_an_escape(doc):
-    with pytest.raises(DecodeError, match="invalid utf-8"):
+    # Invalid UTF-8 (or, for the \ud83d case, the unpaired escape before it): always a DecodeError.
+    with pytest.raises(DecodeError, match="(?i)utf-8|utf-16"):
         decode_any(doc)
 
 
 def test_escaped_surrogates_and_raw_neighbours_still_decode():
-    assert decode_any(b'"\\ud800"') == "\ud800"
+    # A lone escaped surrogate is malformed, as msgspec reads it; its neighbours decode.
+    with pytest.raises(DecodeError):
+        decode_any(b'"\\ud800"')
     assert decode_any(b'"\\n\xed\x9f\xbf"') == "\n\ud7ff"  # U+D7FF: the last code point before the surrogates
     assert decode_any(b'"\\n\xee\x80\x80"') == "\n\ue000"  # U+E000: the first after them
     assert decode_any(b'"\\ud83d\\ude00\xf0\x9f\x98\x80"') == "\U0001F600\U0001F600"
@@ -37,7 +40,7 @@ def test_integer_past_the_digit_limit_raises_decode_error():
         pytest.skip("int digit limit disabled in this interpreter")
     # It used to escape as a bare ValueError from int conversion.
     for doc in (b"1" * (limit + 1), b"[-" + b"9" * (limit + 1) + b"]"):
-        with pytest.raises(DecodeError, match="too many digits"):
+        with pytest.raises(DecodeError, match="Integer value out of range"):  # a ValidationError, as msgspec
             decode_any(doc)
     assert decode_any(b"7" * limit) == int("7" * limit)
 
@@ -120,21 +123,28 @@ class Dog(Struct, tag="dog"):
     name: str = ""
 
 
-def test_lone_surrogate_keys_match_no_field():
-    assert json.decode(b'{"na\\ud800me": 1, "name": "x"}', type=Fields) == Fields(name="x")
-    assert json.decode(b'{"\\udc00": 1}', type=Fields) == Fields()
-    assert json.decode(b'[{"type": "cat", "ty\\ud800pe": 1}]', type=list[Cat | Dog]) == [Cat()]
-    with pytest.raises(ValidationError, match="unknown field"):
-        json.decode(b'{"\\ud800": 1}', type=Closed)
+def test_lone_surrogate_keys_are_malformed_not_unicode_errors():
+    # They used to leak UnicodeEncodeError where keys are matched byte-wise; msgspec reads a lone escaped
+    # surrogate as malformed JSON, and so does boltwire now, in keys and values alike.
+    for doc, tp in [
+        (b'{"na\\ud800me": 1, "name": "x"}', Fields),
+        (b'{"\\udc00": 1}', Fields),
+        (b'[{"type": "cat", "ty\\ud800pe": 1}]', list[Cat | Dog]),
+        (b'{"\\ud800": 1}', Closed),
+        (b'{"\\ud800": 1}', dict[str, int]),
+    ]:
+        with pytest.raises(DecodeError, match="utf-16|truncated"):
+            json.decode(doc, type=tp)
+    # convert gets real str keys, which may hold surrogates: they match no field.
     assert convert({"na\ud800me": 1, "name": "x"}, Fields) == Fields(name="x")
-    assert json.decode(b'{"\\ud800": 1}', type=dict[str, int]) == {"\ud800": 1}
 
 
-def test_lone_surrogates_in_str_encoded_values_are_invalid_values():
-    with pytest.raises(ValidationError):
-        json.decode(b'"c232ab00-9414-11ec-b3c8-9e6bdeced8\\ud800"', type=uuid.UUID)
-    with pytest.raises(ValidationError):
-        json.decode(b'"\\ud800"', type=bytes)
-    with pytest.raises(ValidationError):
-        json.decode(b'{"\\ud800": 1}', type=dict[int, int])
-    assert json.decode(b'"\\ud800"', type=str) == "\ud800"
+def test_lone_surrogates_in_str_encoded_values_are_malformed():
+    for doc, tp in [
+        (b'"c232ab00-9414-11ec-b3c8-9e6bdeced8\\ud800"', uuid.UUID),
+        (b'"\\ud800"', bytes),
+        (b'{"\\ud800": 1}', dict[int, int]),
+        (b'"\\ud800"', str),
+    ]:
+        with pytest.raises(DecodeError):
+            json.decode(doc, type=tp)
