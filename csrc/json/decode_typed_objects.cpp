@@ -503,8 +503,11 @@ PyObject *decode_typed_object(TypedReader &r, const TypePlan *plan, const PathNo
     PyObject *v = decode_any(r);
     if (v == nullptr) return nullptr;
     Object owned = Object::steal(v);
-    if (r.dec_hook == nullptr) {
-      return raise_validation(path, "Expected `%s`, got `object`",
+    if (r.dec_hook == nullptr) {  // without a hook the decoded value must already be an instance (an ABC may match)
+      int ok = PyObject_IsInstance(v, plan->custom_type);
+      if (ok < 0) return nullptr;
+      if (ok) return owned.release();
+      return raise_validation(path, "Expected `%s`, got `dict`",
                               reinterpret_cast<PyTypeObject *>(plan->custom_type)->tp_name);
     }
     PyObject *args[2] = {plan->custom_type, v};

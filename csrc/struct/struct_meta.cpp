@@ -56,7 +56,7 @@ Object build_encode_fields(const ClassOptions &opts, PyObject *fields, PyObject 
       return {};
     }
     if (opts.tag_field && PyUnicode_Compare(name, opts.tag_field.get()) == 0) {
-      py::type_error("tag_field='%U' conflicts with an existing field of that name", name);
+      py::value_error("`tag_field='%U' conflicts with an existing field of that name", name);
       return {};
     }
     if (PyErr_Occurred() || PySet_Add(seen.get(), name) < 0) return {};

@@ -132,28 +132,28 @@ def test_tag_overridden_in_subclass():
 
 
 def test_tag_field_collides_with_field_name():
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="conflicts with an existing field of that name"):
 
         class A(Struct, tag=True):
             type: str
 
 
 def test_tag_field_collides_with_custom_tag_field():
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="conflicts with an existing field of that name"):
 
         class A(Struct, tag=True, tag_field="kind"):
             kind: str
 
 
 def test_tag_field_collides_with_encode_name():
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="conflicts with an existing field of that name"):
 
         class A(Struct, tag=True):
             kind: str = field(name="type")
 
 
 def test_tag_field_collides_with_renamed_field():
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="conflicts with an existing field of that name"):
 
         class A(Struct, tag=True, rename="upper", tag_field="KIND"):
             kind: str
@@ -171,7 +171,7 @@ def test_tag_field_collision_with_inherited_field():
     class Base(Struct):
         type: str = ""
 
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="conflicts with an existing field of that name"):
 
         class Child(Base, tag=True):
             pass
