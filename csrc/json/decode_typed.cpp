@@ -77,25 +77,6 @@ PyObject *decode_typed_string(TypedReader &r, const TypePlan *plan, const PathNo
   return raise_expected(plan, "str", path);
 }
 
-// True for integer text outside int64 / uint64: msgspec reads those as floats when no int is wanted.
-bool beyond_64_bits(const NumberToken &t) {
-  if (t.is_float || t.digits < 19) return false;
-  if (t.digits > 20) return true;
-  Object v = Object::steal(number_to_int(t));
-  if (!v) {
-    PyErr_Clear();
-    return true;
-  }
-  int overflow = 0;
-  PyLong_AsLongLongAndOverflow(v.get(), &overflow);
-  if (overflow == 0) return false;
-  if (overflow < 0) return true;
-  PyLong_AsUnsignedLongLong(v.get());
-  bool too_big = PyErr_Occurred() != nullptr;
-  PyErr_Clear();
-  return too_big;
-}
-
 PyObject *decode_typed_number(TypedReader &r, const TypePlan *plan, const PathNode *path) {
   NumberToken t;
   if (!scan_number(r, t)) return nullptr;
@@ -111,7 +92,7 @@ PyObject *decode_typed_number(TypedReader &r, const TypePlan *plan, const PathNo
       if (v != nullptr && (c.flags & Constraints::kIntAny) && !schema::check_int_object(c, v, path)) Py_CLEAR(v);
       return v;
     }
-    if ((k & sk::kIntLookup) && !beyond_64_bits(t)) {
+    if ((k & sk::kIntLookup) && !reads_as_float(t)) {
       Object v = Object::steal(number_to_int(t));
       if (!v) return nullptr;
       if (PyObject *member = schema::lookup_int_member(plan, v.get())) return member;
@@ -119,7 +100,7 @@ PyObject *decode_typed_number(TypedReader &r, const TypePlan *plan, const PathNo
       return raise_validation(path, "Invalid enum value %R", v.get());
     }
   }
-  bool as_float = t.is_float || beyond_64_bits(t);
+  bool as_float = t.is_float || reads_as_float(t);
   double d = 0;
   // Decimal keeps the exact text, whatever its range (integers go through int, so -0 is 0, as msgspec does);
   // with float in the same union, numbers read as floats.

@@ -356,7 +356,7 @@ PyObject *key_from_str(TypedReader &r, PyObject *s, const TypePlan *key_plan, co
       return raise_expected(key_plan, "str", key_node);
     }
     // A key past 64 bits is no enum / literal value; msgspec names what it got as the key's type, a str.
-    if (!t.is_float && t.digits > 18 && !(k & (sk::kInt | sk::kFloat | sk::kDecimal)))
+    if (!t.is_float && reads_as_float(t) && !(k & (sk::kInt | sk::kFloat | sk::kDecimal)))
       return raise_expected(key_plan, "str", key_node);
     TypedReader sub = r;
     static_cast<Reader &>(sub) = Reader{reinterpret_cast<const unsigned char *>(text),
