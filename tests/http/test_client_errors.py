@@ -10,6 +10,7 @@ import pytest
 
 from _local_server import LocalServer
 from boltwire import (
+
     BoltwireError,
     HTTPClient,
     HTTPConnectionError,
@@ -18,6 +19,10 @@ from boltwire import (
     HTTPTransportError,
     SyncHTTPClient,
 )
+
+# A 64-byte label cannot be encoded in a DNS query, so getaddrinfo fails locally: no packet leaves the
+# machine (a plain .invalid name would still be sent to the configured resolver, which is not loopback).
+UNRESOLVABLE_HOST = "a" * 64 + ".invalid"
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +99,7 @@ def test_connection_refused(mode):
 def test_dns_failure():
     with SyncHTTPClient() as client:
         with pytest.raises(HTTPConnectionError, match="resolve"):
-            client.get("http://no-such-host.invalid/")
+            client.get(f"http://{UNRESOLVABLE_HOST}/")
         assert client._stats() == (0, 0)
 
 
@@ -102,7 +107,7 @@ def test_dns_failure_async_and_names_resolved_off_the_engine(server):
     async def main():
         async with HTTPClient(max_connections=1) as client:
             with pytest.raises(HTTPConnectionError, match="resolve"):
-                await client.get("http://no-such-host.invalid/")
+                await client.get(f"http://{UNRESOLVABLE_HOST}/")
             assert client._stats() == (0, 0)  # the slot reserved for the lookup came back
             rs = await asyncio.gather(*[client.get(f"http://localhost:{server.port}/json") for _ in range(20)])
             assert all(r.status == 200 for r in rs)

@@ -23,13 +23,11 @@ import pytest
 
 import boltwire
 
-if not hasattr(boltwire, "HTTPClient"):
-    pytest.skip(
-        "boltwire.HTTPClient does not exist yet (native HTTP transport, issue 4); these fault tests run once it lands",
-        allow_module_level=True,
-    )
+from boltwire import HTTPClient, HTTPConnectionError, HTTPTimeoutError, HTTPTransportError, SyncHTTPClient
 
-from boltwire import HTTPClient, HTTPConnectionError, HTTPTimeoutError, HTTPTransportError, SyncHTTPClient  # noqa: E402
+# A 64-byte label cannot be encoded in a DNS query, so getaddrinfo fails locally: no packet leaves the
+# machine (a plain .invalid name would still be sent to the configured resolver, which is not loopback).
+UNRESOLVABLE_HOST = "a" * 64 + ".invalid"
 
 PROTOCOL, TIMEOUT, CONNECT, ANY = "protocol", "timeout", "connect", "any"
 FAR = 10.0  # a total timeout that a PROTOCOL case must never need
@@ -112,7 +110,7 @@ def target(fault_server, fault: Fault) -> str:
     if fault.name == "refused":
         return fault_server.refused_url + "/"
     if fault.name == "dns":
-        return "http://boltwire-fault-test.invalid/"  # RFC 6761: .invalid never resolves
+        return f"http://{UNRESOLVABLE_HOST}/"
     return fault_server.url_for(fault.name)
 
 
