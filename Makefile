@@ -105,9 +105,8 @@ sanitize: $(STAMPS)/test-deps
 	echo "sanitize: test suite under ASan + UBSan passed in $$(( $$(date +%s) - start )) s"
 
 # make soak: long leak/soak runs, each a script printing its figures and failing on growth or drift.
-# The HTTP soak (10^6 async requests at concurrency 100, then 2*10^5 sync, against nginx) joins SOAK_SCRIPTS as
-# soak/soak_http.py when the transport lands; its nginx dependency goes on this target's prerequisites.
-SOAK_SCRIPTS := soak/soak_json.py
+# soak_http.py: 10^6 async requests at concurrency 100, then 2*10^5 sync, against a private nginx (system-deps).
+SOAK_SCRIPTS := soak/soak_json.py soak/soak_http.py
 
-soak: build
+soak: system-deps build
 	@for s in $(SOAK_SCRIPTS); do $(PY) $$s || exit 1; done
