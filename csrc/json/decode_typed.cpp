@@ -174,18 +174,9 @@ PyObject *decode_typed_sequence(TypedReader &r, const TypePlan *plan, const Path
       Py_DECREF(item);
       if (rc < 0) return nullptr;
       node.index++;
-      r.skip_whitespace();
-      if (r.pos < r.end && *r.pos == ',') {
-        r.pos++;
-        r.skip_whitespace();
-        if (r.pos < r.end && *r.pos == ']') return raise_malformed(r, "trailing comma in array");
-        continue;
-      }
-      if (r.pos < r.end && *r.pos == ']') {
-        r.pos++;
-        break;
-      }
-      return raise_malformed(r, "expected ',' or ']'");
+      int more = next_element(r);
+      if (more < 0) return nullptr;
+      if (more == 0) break;
     }
   }
   r.depth--;
@@ -230,18 +221,9 @@ PyObject *decode_fixed_array(TypedReader &r, const TypePlan *plan, const PathNod
       if (item == nullptr) return nullptr;
       PyTuple_SET_ITEM(out.get(), node.index, item);
       node.index++;
-      r.skip_whitespace();
-      if (r.pos < r.end && *r.pos == ',') {
-        r.pos++;
-        r.skip_whitespace();
-        if (r.pos < r.end && *r.pos == ']') return raise_malformed(r, "trailing comma in array");
-        continue;
-      }
-      if (r.pos < r.end && *r.pos == ']') {
-        r.pos++;
-        break;
-      }
-      return raise_malformed(r, "expected ',' or ']'");
+      int more = next_element(r);
+      if (more < 0) return nullptr;
+      if (more == 0) break;
     }
   }
   r.depth--;

@@ -40,6 +40,23 @@ PyObject *finish_class_object(const schema::TypePlan *plan, std::vector<py::Obje
 // Helpers shared by the readers.
 [[gnu::cold]] PyObject *raise_expected(const schema::TypePlan *plan, const char *got, const schema::PathNode *path);
 bool enter_nested(Reader &r);
+
+// After an array element: consumes ',' (returns 1, more follows) or ']' (returns 0, depth closed); -1 with
+// DecodeError set for anything else, a trailing comma included.
+inline int next_element(Reader &r) {
+  r.skip_whitespace();
+  if (r.pos < r.end && *r.pos == ',') {
+    r.pos++;
+    r.skip_whitespace();
+    if (r.pos < r.end && *r.pos == ']') return raise_malformed(r, "trailing comma in array"), -1;
+    return 1;
+  }
+  if (r.pos < r.end && *r.pos == ']') {
+    r.pos++;
+    return 0;
+  }
+  return raise_malformed(r, "expected ',' or ']'"), -1;
+}
 // Skips one value (validating it); false with DecodeError set.
 bool skip_value(Reader &r);
 

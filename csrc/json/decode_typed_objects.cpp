@@ -590,22 +590,12 @@ PyObject *decode_struct_array(TypedReader &r, const TypePlan *plan, const PathNo
         return nullptr;
       }
       node.index++;
-      r.skip_whitespace();
-      if (r.pos < r.end && *r.pos == ',') {
-        r.pos++;
-        r.skip_whitespace();
-        if (r.pos < r.end && *r.pos == ']') {
-          Py_DECREF(self);
-          return raise_malformed(r, "trailing comma in array");
-        }
-        continue;
+      int more = next_element(r);
+      if (more < 0) {
+        Py_DECREF(self);
+        return nullptr;
       }
-      if (r.pos < r.end && *r.pos == ']') {
-        r.pos++;
-        break;
-      }
-      Py_DECREF(self);
-      return raise_malformed(r, "expected ',' or ']'");
+      if (more == 0) break;
     }
   }
   r.depth--;
