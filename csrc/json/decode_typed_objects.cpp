@@ -135,7 +135,10 @@ inline Py_ssize_t find_field(const ObjectPlan *op, const KeyView &key, size_t &h
   size_t count = names.size();
   if (hint < count) {
     const auto &e = names[hint];
-    if (e.utf8.size() == key.size && memcmp(e.utf8.data(), key.data, key.size) == 0) return e.index + 0 * (hint++);
+    if (e.utf8.size() == key.size && memcmp(e.utf8.data(), key.data, key.size) == 0) {
+      hint++;
+      return e.index;
+    }
   }
   for (size_t i = 0; i < count; i++) {
     const auto &e = names[i];
@@ -529,11 +532,7 @@ PyObject *decode_struct_array(TypedReader &r, const TypePlan *plan, const PathNo
   PathNode node{path, nullptr, 0};
   bool empty = r.pos < r.end && *r.pos == ']';
   if (plan->struct_union != nullptr || op->tag_value != nullptr) {
-    if (empty) {
-      const sk::StructUnion *u = plan->struct_union;
-      return raise_validation(path, "Expected `array` of at least length 1, got 0");
-      (void)u;
-    }
+    if (empty) return raise_validation(path, "Expected `array` of at least length 1, got 0");
     bool str_tags = plan->struct_union ? plan->struct_union->str_tags : PyUnicode_Check(op->tag_value);
     bool int_tags = plan->struct_union ? plan->struct_union->int_tags : !str_tags;
     Object tag = Object::steal(read_tag_value(r, str_tags, int_tags, &node));

@@ -315,13 +315,22 @@ bool Builder::merge(TypePlan &into, TypePlan *from, PyObject *annotation) {
   into.int_enum |= from->int_enum;
   if (ok && (b & (kStruct | kStructArray)) && (a & (b & (kStruct | kStructArray)))) {
     // Two Structs of the same shape: both must be tagged with the same tag field.
+    ObjectPlan *second = from->struct_plan;
+    bool first_tagged = into.struct_union != nullptr || into.struct_plan->tag_value != nullptr;
+    if (!first_tagged || second == nullptr || second->tag_value == nullptr) {
+      PyErr_Format(PyExc_TypeError,
+                   "If a type union contains multiple Struct types, all Struct types must be tagged (via `tag` or "
+                   "`tag_field` kwarg) - type `%R` is not supported",
+                   annotation);
+      free_plan(from);
+      return false;
+    }
     auto *u = into.struct_union;
     if (u == nullptr) {
       ObjectPlan *first = into.struct_plan;
       u = new StructUnion;
       into.struct_union = u;
       u->by_tag = PyDict_New();
-      if (first->tag_value == nullptr) goto untagged;
       u->tag_field = Py_NewRef(first->tag_field);
       u->tag_field_utf8 = first->tag_field_utf8;
       PyObject *index = PyLong_FromLong(0);
@@ -332,8 +341,6 @@ bool Builder::merge(TypePlan &into, TypePlan *from, PyObject *annotation) {
       into.struct_plan = nullptr;
     }
     {
-      ObjectPlan *second = from->struct_plan;
-      if (second == nullptr || second->tag_value == nullptr) goto untagged;
       if (PyUnicode_Compare(second->tag_field, u->tag_field) != 0) {
         PyErr_Format(PyExc_TypeError,
                      "If a type union contains multiple Struct types, all Struct types must have the same `tag_field` "
@@ -372,14 +379,6 @@ bool Builder::merge(TypePlan &into, TypePlan *from, PyObject *annotation) {
           Py_CLEAR(from->held_class);
         }
       }
-    }
-    if (false) {
-    untagged:
-      PyErr_Format(PyExc_TypeError,
-                   "If a type union contains multiple Struct types, all Struct types must be tagged (via `tag` or "
-                   "`tag_field` kwarg) - type `%R` is not supported",
-                   annotation);
-      ok = false;
     }
     if (!ok) {
       free_plan(from);
