@@ -66,8 +66,9 @@ fuzz-deps:
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
 
-# -fno-sanitize=function: atheris's bundled ASan runtime (older than clang-19) lacks that check's handler.
-FUZZ_CORE_SANITIZE := -fsanitize=address,undefined,fuzzer-no-link -fno-sanitize=function -fno-sanitize-recover=all
+# -fno-sanitize=function,vptr: atheris's bundled ASan runtime (older than clang-19) lacks those checks' handlers
+# (vptr checks appear since the HTTP client's polymorphic types joined the module).
+FUZZ_CORE_SANITIZE := -fsanitize=address,undefined,fuzzer-no-link -fno-sanitize=function,vptr -fno-sanitize-recover=all
 # The Python targets import a boltwire._core built with clang, ASan + UBSan and libFuzzer coverage
 # (-fsanitize=fuzzer-no-link) from the top-level CMakeLists, laid out as a package in $(FUZZ_BUILD)/pkg.
 fuzz-build: $(STAMPS)/build-deps fuzz-deps
