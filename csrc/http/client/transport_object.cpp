@@ -124,6 +124,7 @@ Exchange *make_exchange(TransportObject *self, PyObject *const *args, Py_ssize_t
     ex->pool = *self->pool;
     ex->origin = static_cast<std::uint32_t>(origin);
     ex->method = codec::classify_method(std::string_view(method, static_cast<std::size_t>(mlen)));
+    ex->method_name.assign(method, static_cast<std::size_t>(mlen));
     std::size_t hlen = static_cast<std::size_t>(PyBytes_GET_SIZE(args[2]));
     std::size_t blen = body == Py_None ? 0 : static_cast<std::size_t>(PyBytes_GET_SIZE(body));
     ex->request.reserve(hlen + blen);
@@ -150,7 +151,7 @@ PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssiz
     delete ex;
     return nullptr;
   }
-  auto *call = PyObject_New(CallObject, &CallType);
+  auto *call = PyObject_GC_New(CallObject, &CallType);
   if (call == nullptr) {
     Py_DECREF(future);
     delete ex;
@@ -158,6 +159,7 @@ PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssiz
   }
   call->exchange = ex;
   call->future = future;
+  PyObject_GC_Track(call);
   ex->user = call;
   ex->sink = *sink->queue;
   ex->refs.store(2, std::memory_order_relaxed);  // the call's and the engine's
@@ -251,6 +253,10 @@ PyMethodDef http_functions[] = {
 }  // namespace
 
 bool add_http_types(PyObject *module) {
+  if (!engine::install_fork_handlers()) {
+    PyErr_SetString(PyExc_RuntimeError, "cannot register the HTTP transport's fork handlers");
+    return false;
+  }
   if (!init_results()) return false;
   if (PyType_Ready(&TransportType) < 0 || PyType_Ready(&SinkType) < 0 || PyType_Ready(&CallType) < 0 ||
       PyType_Ready(&HeadType) < 0 || PyType_Ready(&BodyType) < 0)
