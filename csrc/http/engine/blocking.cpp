@@ -154,31 +154,16 @@ bool check_out(Exchange &ex, pool::Checkout &c) {
 
 // Waits as a step asked and runs the next step, until the exchange is Finished or must be resent.
 Next drive(Exchange &ex, Next next) {
-  constexpr short kReadable = POLLIN | POLLHUP | POLLERR;
-  for (;;) {
-    switch (next) {
-      case Next::WaitWritable: {
-        bool writing = ex.phase == Phase::Writing;
-        short revents = wait_for(ex, static_cast<short>(POLLOUT | (writing ? POLLIN : 0)));
-        if (revents == 0) return Next::Finished;
-        if (ex.phase == Phase::Connecting) {
-          next = on_connect_ready(ex);
-          break;
-        }
-        next = (revents & (POLLOUT | POLLERR | POLLHUP)) ? on_writable(ex) : Next::WaitWritable;
-        if ((next == Next::WaitWritable || next == Next::WaitReadable) && (revents & kReadable))
-          next = on_readable(ex);  // an early response (or the server closed while we were sending)
-        break;
-      }
-      case Next::WaitReadable:
-        if (wait_for(ex, POLLIN) == 0) return Next::Finished;
-        next = on_readable(ex);
-        break;
-      case Next::Finished:
-      case Next::Resend:
-        return next;
-    }
+  while (next == Next::WaitWritable || next == Next::WaitReadable) {
+    // While a request is being written, a readable socket is news too (an early response).
+    short events = next == Next::WaitReadable ? POLLIN
+                   : ex.phase == Phase::Writing ? static_cast<short>(POLLOUT | POLLIN)
+                                                : POLLOUT;
+    short revents = wait_for(ex, events);
+    if (revents == 0) return Next::Finished;
+    next = on_io(ex, revents & (POLLIN | POLLHUP | POLLERR), revents & (POLLOUT | POLLERR | POLLHUP));
   }
+  return next;
 }
 
 // One attempt on one connection: Finished (success or failure) or Resend.

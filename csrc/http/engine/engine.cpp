@@ -498,28 +498,10 @@ void Engine::on_event(Connection *c, std::uint32_t events) {
     }
     return;
   }
-  constexpr std::uint32_t kWritable = EPOLLOUT | EPOLLERR | EPOLLHUP;
-  constexpr std::uint32_t kReadable = EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR;
-  guarded(ex, [&] {
-    switch (ex->phase) {
-      case Phase::Connecting:
-        if (events & kWritable) apply(ex, on_connect_ready(*ex));
-        return;
-      case Phase::Writing: {
-        Next next = Next::WaitWritable;
-        if (events & EPOLLOUT) next = on_writable(*ex);
-        if ((next == Next::WaitWritable || next == Next::WaitReadable) && (events & kReadable))
-          next = on_readable(*ex);  // an early response (or the server closed while we were sending)
-        apply(ex, next);
-        return;
-      }
-      case Phase::Reading:
-        if (events & kReadable) apply(ex, on_readable(*ex));
-        return;
-      default:
-        return;
-    }
-  });
+  if (ex->phase < Phase::Connecting || ex->phase == Phase::Done) return;  // not on a connection yet (or any more)
+  bool readable = events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR);
+  bool writable = events & (EPOLLOUT | EPOLLERR | EPOLLHUP);
+  guarded(ex, [&] { apply(ex, on_io(*ex, readable, writable)); });
 }
 
 void Engine::release_conn(Exchange *ex, bool reusable) {

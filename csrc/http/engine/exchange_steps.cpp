@@ -200,4 +200,21 @@ Next on_readable(Exchange &ex) noexcept {
   }
 }
 
+Next on_io(Exchange &ex, bool readable, bool writable) noexcept {
+  switch (ex.phase) {
+    case Phase::Connecting:
+      return writable ? on_connect_ready(ex) : Next::WaitWritable;
+    case Phase::Writing: {
+      Next next = writable ? on_writable(ex) : Next::WaitWritable;
+      if ((next == Next::WaitWritable || next == Next::WaitReadable) && readable)
+        next = on_readable(ex);  // an early response (or the server closed while we were sending)
+      return next;
+    }
+    case Phase::Reading:
+      return readable ? on_readable(ex) : Next::WaitReadable;
+    default:
+      return ex.failure == Failure::None ? Next::WaitReadable : Next::Finished;
+  }
+}
+
 }  // namespace boltwire::http::engine

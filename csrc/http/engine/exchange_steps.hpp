@@ -42,6 +42,9 @@ Next on_writable(Exchange &ex) noexcept;
 // Reads until the socket would block (into a per-thread scratch buffer, then into the exchange's result).
 Next on_readable(Exchange &ex) noexcept;
 
+// The drivers' one entry after a wait: ex.conn became readable and/or writable; runs the step of the current phase.
+Next on_io(Exchange &ex, bool readable, bool writable) noexcept;
+
 // Whether the exchange may be sent again on a new connection (the rule above).
 bool may_resend(const Exchange &ex) noexcept;
 // Sets the phase and restarts its clocks.
