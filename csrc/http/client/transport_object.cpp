@@ -30,13 +30,15 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   Py_ssize_t max_total = 0, max_per_host = 0, max_idle = -1;
   double idle_timeout = 0, total = 0, connect = 0, read = 0, write = 0, pool_timeout = 0;
   long long max_body = -1;
+  unsigned int max_headers = codec::ParserLimits{}.max_header_count;
   static const char *kwlist[] = {"is_async", "max_connections", "max_connections_per_host", "pool_max_idle_per_host",
                                  "pool_idle_timeout", "timeout", "connect_timeout", "read_timeout", "write_timeout",
-                                 "pool_timeout", "max_response_size", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pnnnddddddL", const_cast<char **>(kwlist), &is_async, &max_total,
+                                 "pool_timeout", "max_response_size", "max_response_headers", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pnnnddddddL|I", const_cast<char **>(kwlist), &is_async, &max_total,
                                    &max_per_host, &max_idle, &idle_timeout, &total, &connect, &read, &write,
-                                   &pool_timeout, &max_body))
+                                   &pool_timeout, &max_body, &max_headers))
     return nullptr;
+  if (max_headers == 0) return PyErr_Format(PyExc_ValueError, "max_response_headers must be at least 1");
   auto *self = reinterpret_cast<TransportObject *>(type->tp_alloc(type, 0));
   if (self == nullptr) return nullptr;
   try {
@@ -45,6 +47,7 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     self->limits->max_per_host = max_per_host > 0 ? static_cast<std::size_t>(max_per_host) : 0;
     self->limits->max_idle_per_host = max_idle >= 0 ? static_cast<std::size_t>(max_idle) : SIZE_MAX;
     self->limits->idle_timeout_ns = to_ns(idle_timeout);
+    self->limits->parser.max_header_count = max_headers;
     self->pool = new std::shared_ptr<pool::Pool>(std::make_shared<pool::Pool>(*self->limits));
     self->origins = new std::vector<OriginKey>();
   } catch (...) {

@@ -22,6 +22,7 @@ enum class IoResult : std::uint8_t { Ok, WouldBlock, Eof, Failed };
 class Connection {
  public:
   Connection() = default;
+  explicit Connection(const codec::ParserLimits &limits) : parser_(limits) {}
   Connection(const Connection &) = delete;
   Connection &operator=(const Connection &) = delete;
   ~Connection() { close(); }

@@ -88,7 +88,7 @@ void enter_phase(Exchange &ex, Phase phase) noexcept {
 Next start_connect(Exchange &ex) noexcept {
   try {
     if (ex.conn == nullptr) {
-      auto *c = new Connection();
+      auto *c = new Connection(ex.pool->limits().parser);
       c->origin = ex.origin;
       c->pool = ex.pool.get();
       c->owner_state = &ex;
