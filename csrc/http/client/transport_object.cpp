@@ -248,7 +248,12 @@ PyTypeObject TransportType = [] {
 }();
 
 namespace {
+PyObject *live_exchanges(PyObject *, PyObject *) {
+  return PyLong_FromLong(engine::g_live_exchanges.load(std::memory_order_relaxed));
+}
+
 PyMethodDef http_functions[] = {
+    {"_http_live_exchanges", live_exchanges, METH_NOARGS, "Native exchanges alive in the process (for tests)."},
     {"_http_set_errors", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(set_error_classes)),
      METH_FASTCALL, "Register HTTPTransportError, HTTPConnectionError, HTTPTimeoutError (internal)."},
     {},
