@@ -93,7 +93,7 @@ def test_sync_paths_free_everything(server, refused_url):
                 sync_paths(client, refused_url)
         open_, idle = client._stats()
         assert open_ == idle  # nothing checked out is left behind
-    assert live_exchanges_settle(baseline) == baseline
+    assert live_exchanges_settle(baseline) <= baseline
     assert b.growth < 200_000, b.growth
 
 
@@ -104,7 +104,7 @@ def test_sync_timeouts_free_everything(server):
             with pytest.raises(HTTPTimeoutError):
                 client.get("/slow?ms=50")
         assert client._stats()[0] == client._stats()[1]
-    assert live_exchanges_settle(baseline) == baseline
+    assert live_exchanges_settle(baseline) <= baseline
 
 
 async def async_paths(client: HTTPClient) -> None:
@@ -133,7 +133,7 @@ def test_async_paths_free_everything(server):
             return b
 
     b = asyncio.run(asyncio.wait_for(main(), 60))
-    assert live_exchanges_settle(baseline) == baseline
+    assert live_exchanges_settle(baseline) <= baseline
     assert native_objects("_HttpCall") == 0
     assert native_objects("_HttpSink") == 0
     assert b.growth < 300_000, b.growth
@@ -155,7 +155,7 @@ def test_whole_batch_cancelled(server):
             assert all(r.status == 200 for r in rs)
 
     asyncio.run(asyncio.wait_for(main(), 30))
-    assert live_exchanges_settle(baseline) == baseline
+    assert live_exchanges_settle(baseline) <= baseline
 
 
 def test_sink_dropped_with_requests_in_flight(server):
@@ -176,7 +176,7 @@ def test_sink_dropped_with_requests_in_flight(server):
         task.cancel()
     loop.close()
     del loop
-    assert live_exchanges_settle(baseline, seconds=10) == baseline
+    assert live_exchanges_settle(baseline, seconds=10) <= baseline
     assert native_objects("_HttpSink") == 0
     assert native_objects("_HttpCall") == 0
 
