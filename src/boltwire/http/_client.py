@@ -114,7 +114,7 @@ class _ClientBase:
     ) -> None:
         self._base = None
         if base_url is not None:
-            self._split_origin("", base_url)  # checks base_url once (no query or fragment, http, a host)
+            self._split_url("", base_url)  # checks base_url once (no query or fragment, http, a host)
             self._base = base_url
         for name, value in (
             ("timeout", timeout),
@@ -174,7 +174,7 @@ class _ClientBase:
     # ---- URLs and heads ---------------------------------------------------------------------------------------
 
     @staticmethod
-    def _split_origin(url: str, base: str | None, params: str | None = None) -> list:
+    def _split_url(url: str, base: str | None, params: str | None = None) -> list:
         """[host, port, host_header, target, full url, credentials] of a request URL, from csrc/http/url: parsed
         (RFC 3986), joined to base_url (appended to its path, as httpx does), dot segments removed, params added to
         the query, percent-encoded; the fragment dropped; userinfo only as credentials (percent-decoded bytes)."""
@@ -192,7 +192,7 @@ class _ClientBase:
         return oid
 
     def _route(self, method: str, url: str, params: str | None = None) -> _Route:
-        host, port, host_header, target, full, credentials = self._split_origin(url, self._base, params)
+        host, port, host_header, target, full, credentials = self._split_url(url, self._base, params)
         if not _TOKEN.match(method):
             raise ValueError(f"invalid method: {method!r}")
         auth = b""
