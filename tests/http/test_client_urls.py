@@ -186,3 +186,42 @@ def test_url_type_checked():
     with SyncHTTPClient() as client:
         with pytest.raises(TypeError, match="url must be str"):
             client.get(b"http://h/")  # type: ignore[arg-type]
+
+
+def test_http_url_paths_do_not_leak():
+    """_core._http_url over its success, IDNA, params and error paths: Python allocations do not grow."""
+    import gc
+    import tracemalloc
+
+    from boltwire import _core
+
+    calls = [
+        ("http://u:p@h:81/a/../b?x#f", None, "y=2"),
+        ("../c", "http://h/api/v1", None),
+        ("http://bücher.example/x", None, None),
+        ("http://h:0/", None, None),
+        ("/x", None, None),
+        ("http://xn--a.\u0080/", None, None),
+        ("x", "http://h/?q", None),
+        ("x", "http://bücher.example/", "a=1"),
+        (b"http://h/", None, None),
+        ("http://h/\ud800", None, None),
+    ]
+
+    def run(n):
+        for _ in range(n):
+            for args in calls:
+                try:
+                    _core._http_url(*args)
+                except (ValueError, TypeError):
+                    pass
+
+    run(200)
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    run(5000)
+    gc.collect()
+    grown = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    assert grown < 64 * 1024, grown
