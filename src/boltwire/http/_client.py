@@ -8,7 +8,7 @@ import datetime
 import os
 import re
 from typing import Any, Mapping
-from urllib.parse import quote, urlencode, urlsplit
+from urllib.parse import urlencode
 
 from boltwire import _core
 from boltwire.http._codecs import encode_json, resolve_decoder
@@ -38,11 +38,8 @@ _CancelledError = asyncio.CancelledError
 
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+\Z")
 _BAD_VALUE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-_HOST = re.compile(r"[A-Za-z0-9.\-_~!$&'()*+,;=%:]+\Z")  # reg-name or IP literal (RFC 3986 §3.2.2)
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _MANAGED = frozenset({"host", "content-length", "transfer-encoding"})
-_SAFE_PATH = "/:@!$&'()*+,;=-._~%"
-_SAFE_QUERY = _SAFE_PATH + "?"
+_http_url = _core._http_url  # URL grammar, joining and encoding: csrc/http/url
 _MAX_ROUTES = 4096
 _VERSION = "0.1.0"
 
@@ -106,10 +103,11 @@ def _encode_params(params: Any) -> str:
 class _Route:
     """What one (method, url) resolves to: the origin's pool, the request head prefix and the full URL."""
 
-    __slots__ = ("origin", "prefix", "head", "url", "method")
+    __slots__ = ("origin", "prefix", "head", "url", "method", "auth")
 
-    def __init__(self, origin: int, prefix: bytes, url: str, method: str) -> None:
+    def __init__(self, origin: int, prefix: bytes, url: str, method: str, auth: bytes = b"") -> None:
         self.origin = origin
+        self.auth = auth  # the Authorization line from the URL's userinfo, in prefix (b"" without one)
         self.prefix = prefix
         self.head = prefix + b"\r\n"
         self.url = url
@@ -143,10 +141,8 @@ class _ClientBase:
     ) -> None:
         self._base = None
         if base_url is not None:
-            parts = urlsplit(base_url)
-            if parts.query or parts.fragment or base_url.endswith(("?", "#")):
-                raise ValueError("base_url must not have a query or fragment")
-            self._base = self._split_origin(parts, base_url)
+            self._split_url("", base_url)  # checks base_url once (no query or fragment, http, a host)
+            self._base = base_url
         for name, value in (
             ("timeout", timeout),
             ("connect_timeout", connect_timeout),
@@ -205,36 +201,21 @@ class _ClientBase:
         self._resolve = dict(resolve or {})
         self._error_for_status = error_for_status
         self._transport: Any = None
-        self._routes: dict[tuple[str, str], _Route] = {}
+        self._routes: dict[tuple[str, ...], _Route] = {}
         self._origins: dict[tuple[str, int], int] = {}
         self._decoders: dict[Any, Any] = {}
 
     # ---- URLs and heads ---------------------------------------------------------------------------------------
 
     @staticmethod
-    def _split_origin(parts: Any, url: str) -> tuple[str, int, str, str]:
-        if parts.scheme == "https":
-            raise ValueError(f"https is not supported yet: {url!r}")
-        if parts.scheme != "http":
-            raise ValueError(f"URL must start with http://: {url!r}")
-        host = parts.hostname
-        if not host:
-            raise ValueError(f"URL has no host: {url!r}")
-        try:
-            port = parts.port or 80
-        except ValueError:
-            raise ValueError(f"invalid port in URL: {url!r}") from None
-        if not host.isascii():
-            try:
-                host = host.encode("idna").decode("ascii")
-            except UnicodeError:
-                raise ValueError(f"invalid host in URL: {url!r}") from None
-        if not _HOST.match(host):
-            raise ValueError(f"invalid host in URL: {url!r}")
-        host_header = f"[{host}]" if ":" in host else host
-        if port != 80:
-            host_header = f"{host_header}:{port}"
-        return host, port, host_header, parts.path
+    def _split_url(url: str, base: str | None, params: str | None = None) -> list:
+        """[host, port, host_header, target, full url, credentials] of a request URL, from csrc/http/url: parsed
+        (RFC 3986), joined to base_url (appended to its path, as httpx does), dot segments removed, params added to
+        the query, percent-encoded; the fragment dropped; userinfo only as credentials (percent-decoded bytes)."""
+        https, *parts = _http_url(url, base, params)
+        if https:
+            raise ValueError(f"https is not supported yet: {parts[4]!r}")
+        return parts
 
     def _origin_id(self, host: str, port: int) -> int:
         key = (host, port)
@@ -244,40 +225,19 @@ class _ClientBase:
             oid = self._origins[key] = self._transport.origin(host, port, connect_host)
         return oid
 
-    def _route(self, method: str, url: str) -> _Route:
-        if not isinstance(url, str):
-            raise TypeError(f"url must be str, got {type(url).__name__}")
-        if _CONTROL.search(url):
-            raise ValueError(f"URL has a control character (CR, LF, NUL, ...): {url!r}")
-        scheme_end = url.find("://")
-        if scheme_end > 0 and url[:scheme_end].isalpha():
-            parts = urlsplit(url)
-            host, port, host_header, path = self._split_origin(parts, url)
-            target = quote(path or "/", safe=_SAFE_PATH)
-            if parts.query:
-                target += "?" + quote(parts.query, safe=_SAFE_QUERY)
-            full = f"http://{host_header}{target}"
-        else:
-            if self._base is None:
-                raise ValueError(f"relative URL {url!r} needs base_url")
-            host, port, host_header, base_path = self._base
-            path, _, query = url.partition("#")[0].partition("?")
-            if path:
-                path = base_path.rstrip("/") + "/" + path.lstrip("/")
-            else:
-                path = base_path or "/"
-            target = quote(path, safe=_SAFE_PATH)
-            if query:
-                target += "?" + quote(query, safe=_SAFE_QUERY)
-            full = f"http://{host_header}{target}"
+    def _route(self, method: str, url: str, params: str | None = None) -> _Route:
+        host, port, host_header, target, full, credentials = self._split_url(url, self._base, params)
         if not _TOKEN.match(method):
             raise ValueError(f"invalid method: {method!r}")
-        prefix = f"{method} {target} HTTP/1.1\r\nHost: {host_header}\r\n".encode("ascii") + self._default_block
-        route = _Route(self._origin_id(host, port), prefix, full, method)
+        auth = b""
+        if credentials is not None and all(n.lower() != "authorization" for n, _ in self._default_headers):
+            auth = b"Authorization: Basic " + base64.b64encode(credentials) + b"\r\n"  # from user:password@
+        prefix = f"{method} {target} HTTP/1.1\r\nHost: {host_header}\r\n".encode("ascii") + self._default_block + auth
+        route = _Route(self._origin_id(host, port), prefix, full, method, auth)
         routes = self._routes
         if len(routes) >= _MAX_ROUTES:
             routes.clear()
-        routes[(method, url)] = route
+        routes[(method, url) if params is None else (method, url, params)] = route
         return route
 
     def _prepare(
@@ -286,10 +246,11 @@ class _ClientBase:
         """The slow path: (origin, head, body, full url) for a request with params, headers or a body."""
         if self._transport is None:
             raise RuntimeError("the client is not open; use it as a context manager")
-        if params:
-            sep = "&" if "?" in url else "?"
-            url = url + sep + _encode_params(params)
-        route = self._routes.get((method, url)) or self._route(method, url)
+        if params:  # added to the query (before any fragment) by csrc/http/url
+            query = _encode_params(params)
+            route = self._routes.get((method, url, query)) or self._route(method, url, query)
+        else:
+            route = self._routes.get((method, url)) or self._route(method, url)
         body: bytes | None = None
         content_type = None
         given = (json is not None) + (content is not None) + (data is not None)
@@ -316,11 +277,13 @@ class _ClientBase:
         if headers:
             items = _header_items(headers)
             names = {n.lower() for n, _ in items}
-            if names & {n.lower() for n, _ in self._default_headers}:
+            if names & {n.lower() for n, _ in self._default_headers} or (route.auth and "authorization" in names):
                 target_line = prefix.split(b"\r\n", 2)
                 prefix = target_line[0] + b"\r\n" + target_line[1] + b"\r\n" + "".join(
                     f"{n}: {v}\r\n" for n, v in self._default_headers if n.lower() not in names
                 ).encode("latin-1")
+                if "authorization" not in names:
+                    prefix += route.auth
             if "content-type" in names:
                 content_type = None
             extra = "".join(f"{n}: {v}\r\n" for n, v in items).encode("latin-1")
