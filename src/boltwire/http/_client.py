@@ -6,7 +6,6 @@ import asyncio
 import base64
 import datetime
 import os
-import re
 from typing import Any, Mapping
 from urllib.parse import urlencode
 
@@ -36,9 +35,8 @@ _Sink = _core._HttpSink
 _get_running_loop = asyncio.get_running_loop
 _CancelledError = asyncio.CancelledError
 
-_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+\Z")
-_BAD_VALUE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-_MANAGED = frozenset({"host", "content-length", "transfer-encoding"})
+_http_head = _core._http_head  # request heads: validated and written by the codec's request writer (csrc/http/codec)
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})  # sent with Content-Length: 0 when they have no body
 _http_url = _core._http_url  # URL grammar, joining and encoding: csrc/http/url
 _MAX_ROUTES = 4096
 _VERSION = "0.1.0"
@@ -62,24 +60,16 @@ def _default_max_connections() -> int:
     return max(8, soft - _FD_MARGIN)
 
 
-def _check_header(name: str, value: str) -> None:
-    if not isinstance(name, str) or not _TOKEN.match(name):
-        raise ValueError(f"invalid header name: {name!r}")
-    if not isinstance(value, str):
-        raise TypeError(f"header value for {name!r} must be str, got {type(value).__name__}")
-    if _BAD_VALUE.search(value):
-        raise ValueError(f"header {name!r} has a CR, LF, NUL or other control character in its value")
-    if name.lower() in _MANAGED:
-        raise ValueError(f"header {name!r} is set by the client itself")
-
-
-def _header_items(headers: Any) -> list[tuple[str, str]]:
+def _header_items(headers: Any) -> list[tuple[str, Any]]:
+    """(name, value) pairs from a mapping or a sequence of pairs; names as str. Names and values are validated
+    where the head is written (_http_head, the codec's request writer)."""
     items = headers.items() if isinstance(headers, Mapping) else headers
     out = []
     for name, value in items:
-        if isinstance(value, bytes):
-            value = value.decode("latin-1")
-        _check_header(name, value)
+        if isinstance(name, (bytes, bytearray)):
+            name = bytes(name).decode("latin-1")
+        elif not isinstance(name, str):
+            raise TypeError(f"header name must be str or bytes, got {type(name).__name__}")
         out.append((name, value))
     return out
 
@@ -101,17 +91,17 @@ def _encode_params(params: Any) -> str:
 
 
 class _Route:
-    """What one (method, url) resolves to: the origin's pool, the request head prefix and the full URL."""
+    """What one (method, url) resolves to: the origin's pool, the request head (without a body) and the URL parts."""
 
-    __slots__ = ("origin", "prefix", "head", "url", "method", "auth")
+    __slots__ = ("origin", "head", "url", "target", "host", "auth")
 
-    def __init__(self, origin: int, prefix: bytes, url: str, method: str, auth: bytes = b"") -> None:
+    def __init__(self, origin: int, head: bytes, url: str, target: str, host: str, auth: tuple | None) -> None:
         self.origin = origin
-        self.auth = auth  # the Authorization line from the URL's userinfo, in prefix (b"" without one)
-        self.prefix = prefix
-        self.head = prefix + b"\r\n"
+        self.head = head  # written by the codec: default headers, URL credentials, Content-Length: 0 for POST/PUT/PATCH
         self.url = url
-        self.method = method
+        self.target = target
+        self.host = host  # the Host field value
+        self.auth = auth  # ("Authorization", "Basic ...") from the URL's userinfo, or None
 
 
 class _ClientBase:
@@ -194,10 +184,8 @@ class _ClientBase:
             extra = _header_items(default_headers)
             names = {n.lower() for n, _ in extra}
             headers = [h for h in headers if h[0].lower() not in names] + extra
-        for name, value in headers:
-            _check_header(name, value)
+        _http_head("GET", "/", "localhost", headers, None)  # validates the default headers once (ValueError)
         self._default_headers = headers
-        self._default_block = "".join(f"{n}: {v}\r\n" for n, v in headers).encode("latin-1")
         self._resolve = dict(resolve or {})
         self._error_for_status = error_for_status
         self._transport: Any = None
@@ -227,13 +215,13 @@ class _ClientBase:
 
     def _route(self, method: str, url: str, params: str | None = None) -> _Route:
         host, port, host_header, target, full, credentials = self._split_url(url, self._base, params)
-        if not _TOKEN.match(method):
-            raise ValueError(f"invalid method: {method!r}")
-        auth = b""
-        if credentials is not None and all(n.lower() != "authorization" for n, _ in self._default_headers):
-            auth = b"Authorization: Basic " + base64.b64encode(credentials) + b"\r\n"  # from user:password@
-        prefix = f"{method} {target} HTTP/1.1\r\nHost: {host_header}\r\n".encode("ascii") + self._default_block + auth
-        route = _Route(self._origin_id(host, port), prefix, full, method, auth)
+        headers = self._default_headers
+        auth = None
+        if credentials is not None and all(n.lower() != "authorization" for n, _ in headers):
+            auth = ("Authorization", "Basic " + base64.b64encode(credentials).decode("ascii"))  # from user:password@
+            headers = headers + [auth]
+        head = _http_head(method, target, host_header, headers, 0 if method in _BODY_METHODS else None)
+        route = _Route(self._origin_id(host, port), head, full, target, host_header, auth)
         routes = self._routes
         if len(routes) >= _MAX_ROUTES:
             routes.clear()
@@ -270,28 +258,19 @@ class _ClientBase:
         elif data is not None:
             body = _encode_params(data).encode("ascii")
             content_type = "application/x-www-form-urlencoded"
-        if headers is None and body is None and method not in ("POST", "PUT", "PATCH"):
+        if not headers and body is None:
             return route.origin, route.head, None, route.url
-        prefix = route.prefix
-        extra = b""
+        items = self._default_headers if route.auth is None else self._default_headers + [route.auth]
         if headers:
-            items = _header_items(headers)
-            names = {n.lower() for n, _ in items}
-            if names & {n.lower() for n, _ in self._default_headers} or (route.auth and "authorization" in names):
-                target_line = prefix.split(b"\r\n", 2)
-                prefix = target_line[0] + b"\r\n" + target_line[1] + b"\r\n" + "".join(
-                    f"{n}: {v}\r\n" for n, v in self._default_headers if n.lower() not in names
-                ).encode("latin-1")
-                if "authorization" not in names:
-                    prefix += route.auth
+            given_items = _header_items(headers)
+            names = {n.lower() for n, _ in given_items}
+            items = [h for h in items if h[0].lower() not in names] + given_items
             if "content-type" in names:
                 content_type = None
-            extra = "".join(f"{n}: {v}\r\n" for n, v in items).encode("latin-1")
         if content_type is not None:
-            extra += b"Content-Type: " + content_type.encode("ascii") + b"\r\n"
-        if body is not None or method in ("POST", "PUT", "PATCH"):
-            extra += b"Content-Length: %d\r\n" % (len(body) if body is not None else 0)
-        return route.origin, prefix + extra + b"\r\n", body, route.url
+            items = items + [("Content-Type", content_type)]
+        length = len(body) if body is not None else (0 if method in _BODY_METHODS else None)
+        return route.origin, _http_head(method, route.target, route.host, items, length), body, route.url
 
     def _decoder(self, tp: Any) -> Any:
         """The body decoder for response_data_type `tp` (None: bytes, made by the transport), cached per type."""
@@ -413,8 +392,7 @@ class HTTPClient(_ClientBase):
         raises = self._error_for_status if error_for_status is None else error_for_status
         if params is None and headers is None and json is None and content is None and data is None:
             route = self._routes.get((method, url)) or self._route(method, url)
-            if method not in ("POST", "PUT", "PATCH"):
-                return t.submit(current[1], route.origin, method, route.head, None, timeout, dec, raises, route.url)
+            return t.submit(current[1], route.origin, method, route.head, None, timeout, dec, raises, route.url)
         origin, head, body, full = self._prepare(method, url, params, headers, json, content, data)
         return t.submit(current[1], origin, method, head, body, timeout, dec, raises, full)
 
@@ -515,8 +493,7 @@ class SyncHTTPClient(_ClientBase):
         except (KeyError, TypeError):
             dec = self._decoder(response_data_type)
         raises = self._error_for_status if error_for_status is None else error_for_status
-        if (params is None and headers is None and json is None and content is None and data is None
-                and method not in ("POST", "PUT", "PATCH")):
+        if params is None and headers is None and json is None and content is None and data is None:
             route = self._routes.get((method, url)) or self._route(method, url)
             return t.send(route.origin, method, route.head, None, timeout, dec, raises, route.url)
         origin, head, body, full = self._prepare(method, url, params, headers, json, content, data)
