@@ -1,4 +1,5 @@
-"""bench/charts.py: one PNG per section, a horizontal bar chart per table; skipped when matplotlib is absent."""
+"""bench/charts.py: one PNG per section, a horizontal bar chart per table (whiskers: the slowest and fastest
+round); skipped when matplotlib is absent."""
 
 from __future__ import annotations
 
@@ -25,7 +26,10 @@ def draw(section: Section, outdir: Path) -> Path | None:
         names = [r.name for r in rows][::-1]  # first row on top
         values = [r.value for r in rows][::-1]
         colors = ["tab:orange" if n.startswith("boltwire") else "tab:blue" for n in names]
-        bars = ax.barh(names, values, color=colors)
+        # Whiskers: the slowest and fastest round, where the table has them.
+        spreads = [r.spread or [r.value, r.value] for r in rows][::-1]
+        xerr = [[max(0.0, v - s[0]) for v, s in zip(values, spreads)], [max(0.0, s[1] - v) for v, s in zip(values, spreads)]]
+        bars = ax.barh(names, values, color=colors, xerr=xerr, error_kw={"elinewidth": 0.8, "capsize": 2})
         ax.bar_label(bars, labels=[format_number(v) for v in values], fontsize=7, padding=2)
         ax.margins(x=0.15)  # room for the labels
         ax.set_title(table.title, fontsize=10)
