@@ -65,7 +65,8 @@ class Progress:
 
     def log(self, line: str) -> None:
         if self._bar:
-            self._bar.console.print(line, highlight=False, markup=False)
+            # soft_wrap: a wide table keeps its lines whole (the terminal cuts or wraps them, not rich)
+            self._bar.console.print(line, highlight=False, markup=False, soft_wrap=True)
         else:
             print(line, flush=True)
 

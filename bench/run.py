@@ -44,25 +44,28 @@ def main() -> int:
     env = machine.facts(python_for("lothc")[0])
     run_id = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     options = {"quick": args.quick, "rounds": args.rounds, "libs": args.libs, "uvloop": args.uvloop}
-    print(", ".join(f"{k} {v}" for k, v in env.items()))
-    print("options: " + ", ".join(f"{k} {v}" for k, v in options.items() if v) if any(options.values()) else "")
+    machine_keys = ["CPU", "cores", "memory", "load average", "platform"]
+    print("machine: " + ", ".join(f"{k} {env[k]}" for k in machine_keys))
+    print("software: " + ", ".join(f"{k} {v}" for k, v in env.items() if k not in machine_keys))
+    if any(options.values()):
+        print("options: " + ", ".join(f"{k} {v}" for k, v in options.items() if v))
     RESULTS.mkdir(exist_ok=True)
 
     failed = []
     start_all = time.perf_counter()
     with progress.running(enabled=not args.no_progress):
         for name in args.only:
-            print(f"\n=== {name} ===\n", flush=True)
+            progress.log(f"\n=== {name} ===\n")
             progress.section(name)
             start = time.perf_counter()
             try:
                 section = importlib.import_module(SECTIONS[name]).run(args)
             except Exception:
                 # One broken section should not hide the others' numbers.
-                traceback.print_exc()
+                progress.log(traceback.format_exc())
                 failed.append(name)
                 continue
-            print(section.format())
+            progress.log(section.format())
             env["load average"] = ", ".join(f"{x:.2f}" for x in os.getloadavg())  # as the section ended
             data = {"environment": env, "options": options, "quick": args.quick, "run_id": run_id}
             data.update(section.to_json())
@@ -72,7 +75,7 @@ def main() -> int:
             (RESULTS / f"{name}.json").write_text(text)  # the latest run
             saved += race_svg.write_all(data, RESULTS) + [p for p in [charts.draw(section, RESULTS)] if p]
             listed = ", ".join(str(p.relative_to(HERE.parent)) for p in saved)
-            print(f"\n[{name}: {time.perf_counter() - start:.0f}s; saved {listed}]", flush=True)
+            progress.log(f"\n[{name}: {time.perf_counter() - start:.0f}s; saved {listed}]")
 
     print(f"\n[all: {time.perf_counter() - start_all:.0f}s]")
     if failed:
