@@ -46,7 +46,7 @@ def plan(args) -> Plan:
     else:
         p = Plan(
             requests=10_000, async_warmup=1_000, sync_warmup=100, rounds=3, steady_requests=200_000,
-            steady_limit=3.0, memory_requests=2_000, time_limit=60, timeout=300, wrk_seconds=5, concurrency=100,
+            steady_limit=3.0, memory_requests=2_000, time_limit=60, timeout=300, wrk_seconds=3, concurrency=100,
             uvloop=args.uvloop,
         )
     if args.rounds:
