@@ -209,7 +209,12 @@ def run_process(cmd: list[str], timeout: float) -> tuple[list[str], int | None, 
         if buf:
             lines.append(buf.decode(errors="replace"))
         proc.stdout.close()
-        returncode = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+        try:
+            returncode = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:  # closed its stdout but hangs on: treated as a timeout
+            proc.kill()
+            proc.wait()
+            return lines, None, ""
         err.seek(0)
         tail = (err.read().strip().splitlines() or [""])[-1]
     return lines, returncode, tail
