@@ -40,8 +40,8 @@ PEERS_FOR_RATIOS = ["lothc-msgspec", "lothc", "pyreqwest", "wreq"]
 def plan(args) -> Plan:
     if args.quick:
         p = Plan(
-            requests=2_000, async_warmup=200, sync_warmup=50, rounds=1, steady_requests=20_000, steady_limit=1.0,
-            memory_requests=300, time_limit=3, timeout=60, wrk_seconds=1, concurrency=100, uvloop=args.uvloop,
+            requests=2_000, async_warmup=200, sync_warmup=50, rounds=1, steady_requests=20_000, steady_limit=0.5,
+            memory_requests=300, time_limit=2, timeout=60, wrk_seconds=1, concurrency=100, uvloop=args.uvloop,
         )
     else:
         p = Plan(

@@ -7,6 +7,19 @@ from pathlib import Path
 
 from report import Section, format_number
 
+# One palette for every chart (PNG and race SVG): boltwire, lothc (the seed page's client), a ceiling, the rest.
+COLORS = {"boltwire": "#e8710a", "lothc": "#8e44ad", "ceiling": "#9e9e9e", "other": "#1a73e8"}
+
+
+def color(name: str) -> str:
+    if name.endswith("(ceiling)"):
+        return COLORS["ceiling"]
+    if name.startswith("boltwire"):
+        return COLORS["boltwire"]
+    if name.startswith("lothc"):
+        return COLORS["lothc"]
+    return COLORS["other"]
+
 
 def draw(section: Section, outdir: Path) -> Path | None:
     try:
@@ -25,7 +38,7 @@ def draw(section: Section, outdir: Path) -> Path | None:
         rows = [r for r in table.rows if r.value is not None]
         names = [r.name for r in rows][::-1]  # first row on top
         values = [r.value for r in rows][::-1]
-        colors = ["tab:orange" if n.startswith("boltwire") else "tab:blue" for n in names]
+        colors = [color(n) for n in names]
         # Whiskers: the slowest and fastest round, where the table has them.
         spreads = [r.spread or [r.value, r.value] for r in rows][::-1]
         xerr = [[max(0.0, v - s[0]) for v, s in zip(values, spreads)], [max(0.0, s[1] - v) for v, s in zip(values, spreads)]]

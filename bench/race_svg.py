@@ -15,20 +15,11 @@ import json
 from html import escape
 from pathlib import Path
 
+from charts import COLORS, color
+
 SLOWEST_SECONDS = 8.0  # the slowest bar's fill time at most (real time when the race was shorter)
 PAUSE = 2.5  # seconds every bar stays full before the race starts again
 WIDTH, LABEL_W, VALUE_W, ROW_H, TOP = 860, 190, 150, 30, 64
-COLORS = {"boltwire": "#e8710a", "lothc": "#8e44ad", "ceiling": "#9e9e9e", "other": "#1a73e8"}
-
-
-def color(name: str, ceiling: str) -> str:
-    if name == ceiling:
-        return COLORS["ceiling"]
-    if name.startswith("boltwire"):
-        return COLORS["boltwire"]
-    if name.startswith("lothc"):
-        return COLORS["lothc"]
-    return COLORS["other"]
 
 
 def render(table: dict, environment: dict | None = None, requests: int | None = None) -> str:
@@ -56,7 +47,7 @@ def render(table: dict, environment: dict | None = None, requests: int | None = 
         y = TOP + i * ROW_H
         seconds = n / row["value"] * scale
         f = min(max(seconds / cycle, 0.001), 0.999)
-        c = color(row["name"], ceiling)
+        c = COLORS["ceiling"] if row["name"] == ceiling else color(row["name"])
         weight = ' font-weight="bold"' if row["name"].startswith("boltwire") else ""
         out += [
             f'<text x="{LABEL_W - 8}" y="{y + 19}" text-anchor="end"{weight}>{escape(row["name"])}</text>',
