@@ -320,6 +320,13 @@ def method_notes(p: Plan, raw: dict) -> list[str]:
         elif sample.get("command"):
             errors = f"; {sample['errors']}" if sample.get("errors") else ""
             lines.append(f"{mode} ceiling: `{sample['command']}`, {p.wrk_seconds} s per round, in every round{errors}")
+    pythons = {}
+    for mode in ("async", "sync"):
+        for name, r in raw.get(mode, {}).items():
+            if r.get("python"):
+                pythons.setdefault(r["python"], set()).add("lothc rows" if name.startswith("lothc") else "the others")
+    if len(pythons) > 1:
+        lines.append("Pythons: " + "; ".join(f"{', '.join(sorted(who))} on {v}" for v, who in sorted(pythons.items())))
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     lines += [
         "nginx: 1 worker process, keep-alive, GET / = the seed's 523-byte JSON (tests/http/nginx/)",
