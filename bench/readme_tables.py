@@ -96,8 +96,9 @@ def render(runs: dict[str, dict], charts: dict[str, list[str]]) -> str:
         "Reproduce with `make bench` (`make bench BENCH_ARGS=--quick` is a smoke run of under 3 minutes); "
         "the full tables and method notes are printed, and saved as JSON in `bench/results/`. "
         "Regenerate a race chart: `.venv/bin/python bench/race_svg.py bench/results/http.json --race async "
-        "--out docs/bench/http-async.svg`. Values are medians of interleaved, rotated rounds; min-max is the "
-        "slowest and fastest round.",
+        "--out docs/bench/http-async.svg`. Values are medians of interleaved, rotated rounds (the library "
+        "comparison's are best-of, as on the seed page); the small figures and min-max are the slowest and fastest "
+        "round.",
         "",
     ]
     for name, data in runs.items():
@@ -165,7 +166,10 @@ def plain_section(data: dict, charts: list[str]) -> list[str]:
                     continue
                 ratio = f" ({row['ratio']:.2f}x)" if row.get("ratio") is not None else ""
                 value = f"{number(row['value'])} {table['unit']}{ratio}"
-                cells.append(f"**{value}**" if row["name"].startswith("boltwire") else value)
+                value = f"**{value}**" if row["name"].startswith("boltwire") else value
+                if row.get("spread"):  # the slowest and fastest round, under the value
+                    value += f"<br><sub>{number(row['spread'][0])}-{number(row['spread'][1])}</sub>"
+                cells.append(value)
             out.append(f"| {table['title']} | " + " | ".join(cells) + " |")
         out.append("")
     out += [f"![{data['name']}]({c})" for c in charts if c.endswith(".png")] + [""] if charts else []
