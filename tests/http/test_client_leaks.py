@@ -186,7 +186,7 @@ def test_client_garbage_with_cycles_is_collected(server):
     # _HttpCall (a GC type) to free such a cycle.
     async def main():
         async with HTTPClient(base_url=server.url) as client:
-            call, _ = client._call("GET", "/json", None, None, None, None, None, None)
+            call = client._call("GET", "/json", None, None, None, None, None, None, bytes, None)
             holder = [call]
             call.future.add_done_callback(lambda f, h=holder: h)  # future -> callback -> list -> call
             await call
