@@ -5,9 +5,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMPS := .stamps
-# System packages the build and the tests need (Debian names).
-APT_PACKAGES := g++ make nginx wrk
+# System packages the build and the tests need (Debian names), and how to tell each is there: a command, or for
+# libraries a header file.
+APT_PACKAGES := g++ make nginx wrk zlib1g-dev libbrotli-dev libzstd-dev
 APT_COMMANDS := g++ make nginx wrk
+APT_HEADERS := /usr/include/zlib.h /usr/include/brotli/decode.h /usr/include/zstd.h
 
 .PHONY: test bench build system-deps clean fuzz fuzz-build fuzz-deps sanitize soak
 test: system-deps build
@@ -22,6 +24,7 @@ build: $(STAMPS)/test-deps
 
 system-deps:
 	@missing=""; for c in $(APT_COMMANDS); do command -v $$c >/dev/null || [ -x /usr/sbin/$$c ] || missing="$$missing $$c"; done; \
+	for h in $(APT_HEADERS); do [ -f $$h ] || missing="$$missing $$h"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" != 0 ]; then echo "missing:$$missing; run as root or install: $(APT_PACKAGES)"; exit 1; fi; \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(APT_PACKAGES); \

@@ -14,6 +14,7 @@ Each connection gets a thread; the request path picks the behaviour, so a test c
                         (a keep-alive connection dropped after the request arrived); otherwise answer 200
   /peer                 JSON of the client's (host, port): which connection carried the request
   /many-headers?n=N     N extra header fields          /non-ascii-headers  one UTF-8 and one Latin-1 field value
+  /encoded?c=gzip,br    the JSON document in those content codings (see _encoded_response for the options)
 Every request is logged as (method, target) in `log`.
 Counters (connections, peak concurrent connections, requests, peak requests in progress) let tests see reuse and limits.
 """
@@ -221,6 +222,9 @@ class LocalServer:
             doc = {"method": method, "target": target, "headers": [list(h) for h in headers],
                    "body": body.decode("latin-1")}
             conn.sendall(self._response(200, json.dumps(doc).encode()))
+        elif path == "/encoded":
+            conn.sendall(_encoded_response(query))
+            return "close" not in query
         elif path == "/many-headers":
             n = int(query.get("n", "150"))
             conn.sendall(self._response(200, b"{}", "".join(f"X-H{i}: {i}\r\n" for i in range(n))))
@@ -286,3 +290,52 @@ class _Answering:
 
     def __getattr__(self, name: str):
         return getattr(self._conn, name)
+
+
+def encode_content(data: bytes, coding: str) -> bytes:
+    """`data` in one content coding (RFC 9110 §8.4.1)."""
+    import gzip
+    import zlib
+
+    if coding == "identity":
+        return data
+    if coding in ("gzip", "x-gzip"):
+        return gzip.compress(data)
+    if coding == "deflate":
+        return zlib.compress(data)
+    if coding == "raw-deflate":  # what some servers send as "deflate"
+        c = zlib.compressobj(wbits=-15)
+        return c.compress(data) + c.flush()
+    if coding == "br":
+        import brotli
+
+        return brotli.compress(data)
+    if coding == "zstd":
+        import zstandard
+
+        return zstandard.ZstdCompressor(write_checksum=True).compress(data)  # as the zstd CLI writes it
+    raise ValueError(coding)
+
+
+def _encoded_response(query: dict) -> bytes:
+    """/encoded options: c=codings applied in order (comma-separated); zeros=N the body is N zero bytes instead of
+    the JSON document; extra=NAME lists one more (made-up) coding in the header only; corrupt=1 flips bytes in the middle; truncate=N drops the last N bytes; chunked=1 chunked
+    framing; close=1 delimited by closing the connection."""
+    codings = [c for c in query.get("c", "gzip").split(",") if c]
+    body = bytes(int(query["zeros"])) if "zeros" in query else PAYLOAD
+    for coding in codings:
+        body = encode_content(body, coding)
+    if query.get("corrupt"):
+        middle = len(body) // 2
+        body = body[:middle] + bytes(b ^ 0x5A for b in body[middle:middle + 8]) + body[middle + 8:]
+    if query.get("truncate"):
+        body = body[: len(body) - int(query["truncate"])]
+    names = ", ".join(["deflate" if c == "raw-deflate" else c for c in codings] + query.get("extra", "").split(",")[:1])
+    names = names.rstrip(", ")
+    head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: {names}\r\n"
+    if query.get("chunked"):
+        chunks = b"".join(b"%x\r\n" % len(body[i:i + 100]) + body[i:i + 100] + b"\r\n" for i in range(0, len(body), 100))
+        return (head + "Transfer-Encoding: chunked\r\n\r\n").encode() + chunks + b"0\r\n\r\n"
+    if query.get("close"):
+        return (head + "Connection: close\r\n\r\n").encode() + body
+    return (head + f"Content-Length: {len(body)}\r\n\r\n").encode() + body

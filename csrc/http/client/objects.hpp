@@ -28,6 +28,7 @@ struct TransportObject {
   std::uint64_t generation;
   bool is_async;
   bool closed;
+  bool decode_content;  // undo content codings (gzip, deflate, br, zstd) of response bodies
 };
 
 // The completion queue of one asyncio loop, watched with loop.add_reader(fileno(), drain).

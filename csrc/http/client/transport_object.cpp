@@ -31,12 +31,13 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   double idle_timeout = 0, total = 0, connect = 0, read = 0, write = 0, pool_timeout = 0;
   long long max_body = -1;
   unsigned int max_headers = codec::ParserLimits{}.max_header_count;
+  int decompress = 1;
   static const char *kwlist[] = {"is_async", "max_connections", "max_connections_per_host", "pool_max_idle_per_host",
                                  "pool_idle_timeout", "timeout", "connect_timeout", "read_timeout", "write_timeout",
-                                 "pool_timeout", "max_response_size", "max_response_headers", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pnnnddddddL|I", const_cast<char **>(kwlist), &is_async, &max_total,
+                                 "pool_timeout", "max_response_size", "max_response_headers", "decompress", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pnnnddddddL|Ip", const_cast<char **>(kwlist), &is_async, &max_total,
                                    &max_per_host, &max_idle, &idle_timeout, &total, &connect, &read, &write,
-                                   &pool_timeout, &max_body, &max_headers))
+                                   &pool_timeout, &max_body, &max_headers, &decompress))
     return nullptr;
   if (max_headers == 0) return PyErr_Format(PyExc_ValueError, "max_response_headers must be at least 1");
   auto *self = reinterpret_cast<TransportObject *>(type->tp_alloc(type, 0));
@@ -58,6 +59,7 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   self->max_body = max_body >= 0 ? static_cast<std::uint64_t>(max_body) : UINT64_MAX;
   self->generation = engine::fork_generation();
   self->is_async = is_async != 0;
+  self->decode_content = decompress != 0;
   self->closed = false;
   return reinterpret_cast<PyObject *>(self);
 }
@@ -149,6 +151,7 @@ Exchange *make_exchange(TransportObject *self, PyObject *const *args) {
   ex->timeouts = self->timeouts;
   if (timeout >= 0) ex->timeouts.total = to_ns(timeout);
   ex->max_body = self->max_body;
+  ex->decode_content = self->decode_content;
   return ex;
 }
 

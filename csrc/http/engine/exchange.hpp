@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "http/codec/method.hpp"
+#include "http/encoding/content_decoder.hpp"
 #include "http/conn/connection.hpp"
 #include "http/pool/pool.hpp"
 
@@ -75,7 +76,9 @@ struct Exchange {
   std::string request;      // head + body
   std::size_t written = 0;  // bytes of `request` the kernel accepted on the current connection
   Timeouts timeouts;
-  std::uint64_t max_body = UINT64_MAX;
+  std::uint64_t max_body = UINT64_MAX;  // of the body as the caller gets it (decoded)
+  bool decode_content = true;            // undo gzip / deflate / br / zstd content codings
+  encoding::ContentDecoder content;      // the current response's decoders (empty: the body is kept as it came)
 
   std::int64_t start_ns = 0, phase_start_ns = 0, last_io_ns = 0, end_ns = 0;
   Phase phase = Phase::Queued;

@@ -20,6 +20,46 @@ FeedResult protocol_error(Exchange &ex, codec::ParseError e) {
   return FeedResult::Failed;
 }
 
+// Sets up decoding of the body's content codings (when the client decodes them).
+void take_content_coding(Exchange &ex, const codec::ResponseHead &head) {
+  ex.content = encoding::ContentDecoder();
+  if (!ex.decode_content) return;
+  std::vector<std::string_view> codings;
+  for (const auto &f : head.headers)
+    if (codec::chars::equals_lower(f.name, "content-encoding")) codings.push_back(f.value);
+  if (!codings.empty()) ex.content = encoding::ContentDecoder::from_header(codings);
+}
+
+// Appends received body bytes, decoded when the body has a content coding. False with the failure set.
+bool append_body(Exchange &ex, std::string_view bytes) {
+  if (ex.content.empty()) {
+    if (ex.body.size() + bytes.size() > ex.max_body) {
+      ex.fail(Failure::TooLarge, "response body exceeds max_response_size");
+      return false;
+    }
+    ex.body.append(bytes);
+    return true;
+  }
+  switch (ex.content.feed(bytes, ex.body, ex.max_body)) {
+    case encoding::DecodeStatus::Ok:
+      return true;
+    case encoding::DecodeStatus::TooLarge:
+      ex.fail(Failure::TooLarge, "decoded response body exceeds max_response_size");
+      return false;
+    case encoding::DecodeStatus::Corrupt:
+      break;
+  }
+  ex.fail(Failure::Protocol, "cannot decode the response body: " + ex.content.message());
+  return false;
+}
+
+// The body is complete: every content coding must have ended properly. False with the failure set.
+bool end_body(Exchange &ex) {
+  if (ex.content.empty() || ex.content.finish() == encoding::DecodeStatus::Ok) return true;
+  ex.fail(Failure::Protocol, "cannot decode the response body: " + ex.content.message());
+  return false;
+}
+
 void take_head(Exchange &ex, const codec::ResponseHead &head) {
   ex.status = head.status;
   ex.http10 = head.version == codec::HttpVersion::Http10;
@@ -33,7 +73,8 @@ void take_head(Exchange &ex, const codec::ResponseHead &head) {
     ex.headers.append(f.value);
     ex.headers.append("\r\n", 2);
   }
-  if (head.body == codec::BodyKind::Length && head.content_length <= ex.max_body &&
+  take_content_coding(ex, head);
+  if (ex.content.empty() && head.body == codec::BodyKind::Length && head.content_length <= ex.max_body &&
       head.content_length <= (std::uint64_t{1} << 26))
     ex.body.reserve(head.content_length);
 }
@@ -58,13 +99,10 @@ FeedResult feed_response(Exchange &ex, std::string_view in) noexcept {
           }
           break;
         case EventKind::Body:
-          if (ex.body.size() + ev.body.size() > ex.max_body) {
-            ex.fail(Failure::TooLarge, "response body exceeds max_response_size");
-            return FeedResult::Failed;
-          }
-          ex.body.append(ev.body);
+          if (!append_body(ex, ev.body)) return FeedResult::Failed;
           break;
         case EventKind::MessageComplete: {
+          if (!end_body(ex)) return FeedResult::Failed;
           bool reusable = !p.head().must_close && in.empty() && p.state() == codec::ParserState::Idle;
           return reusable ? FeedResult::CompleteReusable : FeedResult::CompleteClose;
         }
@@ -95,9 +133,9 @@ FeedResult finish_response(Exchange &ex) noexcept {
       codec::Event ev = p.finish();
       switch (ev.kind) {
         case EventKind::MessageComplete:
-          return FeedResult::CompleteClose;
+          return end_body(ex) ? FeedResult::CompleteClose : FeedResult::Failed;
         case EventKind::Body:
-          ex.body.append(ev.body);
+          if (!append_body(ex, ev.body)) return FeedResult::Failed;
           break;
         case EventKind::Error:
           if (ev.error == codec::ParseError::IncompleteHead || ev.error == codec::ParseError::IncompleteBody) {

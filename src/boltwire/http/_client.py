@@ -36,6 +36,7 @@ _get_running_loop = asyncio.get_running_loop
 _CancelledError = asyncio.CancelledError
 
 _http_head = _core._http_head  # request heads: validated and written by the codec's request writer (csrc/http/codec)
+_ACCEPT_ENCODING = "gzip, deflate, br, zstd"
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})  # sent with Content-Length: 0 when they have no body
 _http_url = _core._http_url  # URL grammar, joining and encoding: csrc/http/url
 _MAX_ROUTES = 4096
@@ -126,6 +127,7 @@ class _ClientBase:
         basic_auth: tuple[str, str] | None = None,
         max_response_size: int | None = None,
         max_response_headers: int = 256,
+        decompress: bool = True,
         resolve: Mapping[str, str] | None = None,
         error_for_status: bool = True,
     ) -> None:
@@ -172,8 +174,11 @@ class _ClientBase:
             pool_timeout=float(pool_timeout or 0.0),
             max_response_size=-1 if max_response_size is None else max_response_size,
             max_response_headers=max_response_headers,
+            decompress=bool(decompress),
         )
         headers: list[tuple[str, str]] = [("User-Agent", user_agent or f"boltwire/{_VERSION}"), ("Accept", "*/*")]
+        if decompress:  # bodies in these codings are decoded natively (csrc/http/encoding)
+            headers.append(("Accept-Encoding", _ACCEPT_ENCODING))
         if bearer_token is not None:
             headers.append(("Authorization", f"Bearer {bearer_token}"))
         if basic_auth is not None:
