@@ -5,9 +5,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMPS := .stamps
-# System packages the build and the tests need (Debian names).
-APT_PACKAGES := g++ make nginx wrk
+# System packages the build and the tests need (Debian names), and how to tell each is there: a command, or for
+# libraries a header file.
+APT_PACKAGES := g++ make nginx wrk libssl-dev
 APT_COMMANDS := g++ make nginx wrk
+APT_HEADERS := /usr/include/openssl/ssl.h
 
 .PHONY: test bench build system-deps clean fuzz fuzz-build fuzz-deps sanitize soak
 test: system-deps build
@@ -22,6 +24,7 @@ build: $(STAMPS)/test-deps
 
 system-deps:
 	@missing=""; for c in $(APT_COMMANDS); do command -v $$c >/dev/null || [ -x /usr/sbin/$$c ] || missing="$$missing $$c"; done; \
+	for h in $(APT_HEADERS); do [ -f $$h ] || missing="$$missing $$h"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" != 0 ]; then echo "missing:$$missing; run as root or install: $(APT_PACKAGES)"; exit 1; fi; \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(APT_PACKAGES); \
@@ -51,7 +54,7 @@ clean:
 FUZZ_APT_PACKAGES := clang-19 libclang-rt-19-dev python3-dev
 FUZZ_CXX := clang++-19
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= fuzz_http_response fuzz_chunked fuzz_request_writer fuzz_json_untyped fuzz_json_typed fuzz_json_encode_roundtrip atheris_api
+FUZZ_TARGETS ?= fuzz_http_response fuzz_chunked fuzz_request_writer fuzz_tls_client fuzz_json_untyped fuzz_json_typed fuzz_json_encode_roundtrip atheris_api
 FUZZ_BUILD := build/fuzz
 TOOLS_PATH := PATH=$(CURDIR)/$(VENV)/bin:$$PATH
 
