@@ -136,11 +136,11 @@ class LocalServer:
                     self.requests += 1
                     self.active += 1
                     self.peak_active = max(self.peak_active, self.active)
+                answering = _Answering(conn, self)
                 try:
-                    keep = self._answer(conn, method, target, headers, body)
+                    keep = self._answer(answering, method, target, headers, body)
                 finally:
-                    with self.lock:
-                        self.active -= 1
+                    answering.done()
                 if not keep:
                     return
         except OSError:
@@ -237,3 +237,26 @@ class LocalServer:
         else:
             conn.sendall(self._response(404, b'{"error":"not found"}'))
         return True
+
+
+class _Answering:
+    """The socket while one request is answered: the request stops counting as active when its answer starts to go
+    out (a client may reuse the connection as soon as it has the answer, before this thread runs again)."""
+
+    def __init__(self, conn: socket.socket, server: "LocalServer") -> None:
+        self._conn = conn
+        self._server = server
+        self._counted = True
+
+    def done(self) -> None:
+        if self._counted:
+            self._counted = False
+            with self._server.lock:
+                self._server.active -= 1
+
+    def sendall(self, data: bytes) -> None:
+        self.done()
+        self._conn.sendall(data)
+
+    def __getattr__(self, name: str):
+        return getattr(self._conn, name)

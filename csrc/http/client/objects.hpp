@@ -41,6 +41,7 @@ struct SinkObject {
   // and at most one wakeup per batch instead of one per request.
   std::vector<engine::Exchange *> *pending;
   Py_ssize_t outstanding;  // submitted and not yet drained
+  bool draining;           // a drain() is delivering results (a nested drain uses its own batch)
 };
 
 // The Python handle of one async exchange: awaiting it awaits its future; cancel() aborts the request.

@@ -30,13 +30,15 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   Py_ssize_t max_total = 0, max_per_host = 0, max_idle = -1;
   double idle_timeout = 0, total = 0, connect = 0, read = 0, write = 0, pool_timeout = 0;
   long long max_body = -1;
+  unsigned int max_headers = codec::ParserLimits{}.max_header_count;
   static const char *kwlist[] = {"is_async", "max_connections", "max_connections_per_host", "pool_max_idle_per_host",
                                  "pool_idle_timeout", "timeout", "connect_timeout", "read_timeout", "write_timeout",
-                                 "pool_timeout", "max_response_size", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pnnnddddddL", const_cast<char **>(kwlist), &is_async, &max_total,
+                                 "pool_timeout", "max_response_size", "max_response_headers", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pnnnddddddL|I", const_cast<char **>(kwlist), &is_async, &max_total,
                                    &max_per_host, &max_idle, &idle_timeout, &total, &connect, &read, &write,
-                                   &pool_timeout, &max_body))
+                                   &pool_timeout, &max_body, &max_headers))
     return nullptr;
+  if (max_headers == 0) return PyErr_Format(PyExc_ValueError, "max_response_headers must be at least 1");
   auto *self = reinterpret_cast<TransportObject *>(type->tp_alloc(type, 0));
   if (self == nullptr) return nullptr;
   try {
@@ -45,6 +47,7 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     self->limits->max_per_host = max_per_host > 0 ? static_cast<std::size_t>(max_per_host) : 0;
     self->limits->max_idle_per_host = max_idle >= 0 ? static_cast<std::size_t>(max_idle) : SIZE_MAX;
     self->limits->idle_timeout_ns = to_ns(idle_timeout);
+    self->limits->parser.max_header_count = max_headers;
     self->pool = new std::shared_ptr<pool::Pool>(std::make_shared<pool::Pool>(*self->limits));
     self->origins = new std::vector<OriginKey>();
   } catch (...) {
@@ -124,6 +127,7 @@ Exchange *make_exchange(TransportObject *self, PyObject *const *args, Py_ssize_t
     ex->pool = *self->pool;
     ex->origin = static_cast<std::uint32_t>(origin);
     ex->method = codec::classify_method(std::string_view(method, static_cast<std::size_t>(mlen)));
+    ex->method_name.assign(method, static_cast<std::size_t>(mlen));
     std::size_t hlen = static_cast<std::size_t>(PyBytes_GET_SIZE(args[2]));
     std::size_t blen = body == Py_None ? 0 : static_cast<std::size_t>(PyBytes_GET_SIZE(body));
     ex->request.reserve(hlen + blen);
@@ -150,7 +154,7 @@ PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssiz
     delete ex;
     return nullptr;
   }
-  auto *call = PyObject_New(CallObject, &CallType);
+  auto *call = PyObject_GC_New(CallObject, &CallType);
   if (call == nullptr) {
     Py_DECREF(future);
     delete ex;
@@ -158,6 +162,7 @@ PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssiz
   }
   call->exchange = ex;
   call->future = future;
+  PyObject_GC_Track(call);
   ex->user = call;
   ex->sink = *sink->queue;
   ex->refs.store(2, std::memory_order_relaxed);  // the call's and the engine's
@@ -251,6 +256,10 @@ PyMethodDef http_functions[] = {
 }  // namespace
 
 bool add_http_types(PyObject *module) {
+  if (!engine::install_fork_handlers()) {
+    PyErr_SetString(PyExc_RuntimeError, "cannot register the HTTP transport's fork handlers");
+    return false;
+  }
   if (!init_results()) return false;
   if (PyType_Ready(&TransportType) < 0 || PyType_Ready(&SinkType) < 0 || PyType_Ready(&CallType) < 0 ||
       PyType_Ready(&HeadType) < 0 || PyType_Ready(&BodyType) < 0)

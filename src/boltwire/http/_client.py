@@ -38,6 +38,24 @@ _SAFE_QUERY = _SAFE_PATH + "?"
 _MAX_ROUTES = 4096
 _VERSION = "0.1.0"
 
+# Connection limits when none are given: 100 per origin (aiohttp's total default), and in all never more than the
+# process may open (the soft RLIMIT_NOFILE less a margin for the rest of the program), so that many concurrent
+# requests queue for a connection instead of failing with "Too many open files".
+DEFAULT_MAX_CONNECTIONS_PER_HOST = 100
+_FD_MARGIN = 64
+
+
+def _default_max_connections() -> int:
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):
+        return 1024 - _FD_MARGIN
+    if soft == resource.RLIM_INFINITY or soft <= 0:
+        return 65536
+    return max(8, soft - _FD_MARGIN)
+
 
 def _check_header(name: str, value: str) -> None:
     if not isinstance(name, str) or not _TOKEN.match(name):
@@ -111,6 +129,7 @@ class _ClientBase:
         bearer_token: str | None = None,
         basic_auth: tuple[str, str] | None = None,
         max_response_size: int | None = None,
+        max_response_headers: int = 256,
         resolve: Mapping[str, str] | None = None,
         error_for_status: bool = True,
     ) -> None:
@@ -140,6 +159,12 @@ class _ClientBase:
                 raise ValueError(f"{name} must be a non-negative int or None")
         if max_connections == 0 or max_connections_per_host == 0:
             raise ValueError("max_connections and max_connections_per_host must be at least 1")
+        if not isinstance(max_response_headers, int) or max_response_headers < 1:
+            raise ValueError("max_response_headers must be a positive int")
+        if max_connections_per_host is None:
+            max_connections_per_host = DEFAULT_MAX_CONNECTIONS_PER_HOST
+        if max_connections is None:
+            max_connections = _default_max_connections()
         self._settings = dict(
             is_async=self._is_async,
             max_connections=max_connections or 0,
@@ -152,6 +177,7 @@ class _ClientBase:
             write_timeout=float(write_timeout or 0.0),
             pool_timeout=float(pool_timeout or 0.0),
             max_response_size=-1 if max_response_size is None else max_response_size,
+            max_response_headers=max_response_headers,
         )
         headers: list[tuple[str, str]] = [("User-Agent", user_agent or f"boltwire/{_VERSION}"), ("Accept", "*/*")]
         if bearer_token is not None:
@@ -338,15 +364,29 @@ class _ClientBase:
 _VERB_DOC = "Send a {method} request; returns Response[T] (T = response_data_type, bytes by default)."
 
 
+async def _retire_sink(loop: Any, sink: Any) -> None:
+    """On `loop`: let the tasks of requests failed by close() see their errors (bounded: 1 s), then stop watching."""
+    for _ in range(1000):
+        if not sink.outstanding():
+            break
+        await asyncio.sleep(0.001)
+    sink.drain()
+    loop.remove_reader(sink.fileno())
+
+
 class HTTPClient(_ClientBase):
-    """An asyncio HTTP/1.1 client on boltwire's native transport. Use ``async with HTTPClient(...) as client``."""
+    """An asyncio HTTP/1.1 client on boltwire's native transport. Use ``async with HTTPClient(...) as client``.
+
+    One client may serve several event loops at once (for example one per thread): each loop gets its own
+    completion sink, watched by that loop; closing the client closes them all."""
 
     _is_async = True
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._sink: Any = None
-        self._loop: Any = None
+        self._sinks: dict[Any, Any] = {}  # loop -> its _HttpSink
+        self._current: tuple[Any, Any] = (None, None)  # (loop, sink) of the last call: one attribute, read atomically
+        self._pid = os.getpid()
 
     async def __aenter__(self) -> "HTTPClient":
         self.open()
@@ -360,50 +400,59 @@ class HTTPClient(_ClientBase):
             self._transport = self._new_transport()
             self._bind(_get_running_loop())
 
-    def _bind(self, loop: Any) -> None:
-        self._unbind()
-        sink = _Sink(loop)
-        loop.add_reader(sink.fileno(), sink.drain)
-        self._sink = sink
-        self._loop = loop
-        self._pid = os.getpid()
-
-    def _unbind(self) -> None:
-        if self._sink is not None:
-            try:
-                # In a forked child the old loop's epoll set is shared with the parent: leave it alone.
-                if self._pid == os.getpid() and not self._loop.is_closed():
-                    self._loop.remove_reader(self._sink.fileno())
-            except Exception:  # the loop may be gone (fork, closed loop)
-                pass
-            self._sink = None
-            self._loop = None
+    def _bind(self, loop: Any) -> tuple[Any, Any]:
+        """The (loop, sink) pair for `loop`, making the loop's sink on its first call."""
+        if self._pid != os.getpid():
+            # A forked child: the parent's loops and sinks are not ours (their epoll sets are shared with the
+            # parent), so forget them without touching them.
+            self._sinks = {}
+            self._pid = os.getpid()
+        sink = self._sinks.get(loop)
+        if sink is None:
+            for old in [lp for lp in self._sinks if lp.is_closed()]:
+                del self._sinks[old]  # a closed loop's reader went away with the loop
+            sink = _Sink(loop)
+            loop.add_reader(sink.fileno(), sink.drain)
+            self._sinks[loop] = sink
+        current = self._current = (loop, sink)
+        return current
 
     async def aclose(self) -> None:
-        if self._transport is not None:
-            self._transport.close()  # the engine fails requests still in flight with HTTPTransportError
-            self._transport = None
-            sink = self._sink
-            if sink is not None and self._loop is _get_running_loop():
-                for _ in range(1000):  # let their tasks see the error (bounded: 1 s)
-                    if not sink.outstanding():
-                        break
-                    await asyncio.sleep(0.001)
-        self._unbind()
+        if self._transport is None:
+            return
+        self._transport.close()  # the engine fails requests still in flight with HTTPTransportError
+        self._transport = None
+        sinks, self._sinks = self._sinks, {}
+        self._current = (None, None)
+        if self._pid != os.getpid():
+            return
+        here = _get_running_loop()
+        for loop, sink in sinks.items():
+            if loop.is_closed():
+                continue
+            if loop is here:
+                await _retire_sink(loop, sink)
+            else:
+                try:
+                    asyncio.run_coroutine_threadsafe(_retire_sink(loop, sink), loop)
+                except RuntimeError:  # that loop is shutting down
+                    pass
 
     def _call(self, method: str, url: str, params: Any, headers: Any, json: Any, content: Any, data: Any,
               timeout: Any) -> tuple[Any, str]:
         t = self._transport
         if t is None:
             raise RuntimeError("the client is not open; use it as `async with HTTPClient() as client`")
-        if self._loop is not _get_running_loop():
-            self._bind(_get_running_loop())
+        loop = _get_running_loop()
+        current = self._current
+        if current[0] is not loop:
+            current = self._bind(loop)
         if params is None and headers is None and json is None and content is None and data is None:
             route = self._routes.get((method, url)) or self._route(method, url)
             if method not in ("POST", "PUT", "PATCH"):
-                return t.submit(self._sink, route.origin, method, route.head, None, timeout), route.url
+                return t.submit(current[1], route.origin, method, route.head, None, timeout), route.url
         origin, head, body, full = self._prepare(method, url, params, headers, json, content, data)
-        return t.submit(self._sink, origin, method, head, body, timeout), full
+        return t.submit(current[1], origin, method, head, body, timeout), full
 
     async def request(self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
                       content: Any = None, data: Any = None, timeout: float | None = None,
