@@ -16,6 +16,7 @@ std::int64_t phase_deadline(const Exchange &ex, Failure &which) noexcept {
       break;
     case Phase::Resolving:
     case Phase::Connecting:
+    case Phase::Handshaking:  // phase_start_ns is the connect's: one budget for TCP and TLS
       if (ex.timeouts.connect) own = ex.phase_start_ns + ex.timeouts.connect, own_kind = Failure::ConnectTimeout;
       break;
     case Phase::Writing:
@@ -45,7 +46,12 @@ const char *timeout_message(Failure which) noexcept {
   }
 }
 
-void fail_timeout(Exchange &ex, Failure which) { ex.fail(which, timeout_message(which)); }
+void fail_timeout(Exchange &ex, Failure which) {
+  if (which == Failure::ConnectTimeout && ex.phase == Phase::Handshaking)
+    ex.fail(which, "connect timed out (during the TLS handshake)");
+  else
+    ex.fail(which, timeout_message(which));
+}
 
 std::string describe_errno(const char *what, int error) {
   std::string s(what);

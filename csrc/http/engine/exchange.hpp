@@ -27,6 +27,7 @@ enum class Failure : std::uint8_t {
   TotalTimeout,    // the whole request exceeded timeout
   Io,              // reset, broken pipe, or closed before a complete response
   Protocol,        // a malformed response (message says what)
+  Tls,             // the TLS handshake or record layer failed (message: the TLS catalogue's words)
   TooLarge,        // the body exceeds max_response_size
   Cancelled,
   Closed,          // the client was closed
@@ -34,9 +35,10 @@ enum class Failure : std::uint8_t {
   Internal,        // the transport itself failed (out of memory in the I/O thread)
 };
 
-// Queued/Waiting: for a pool slot. Resolving: DNS. Connecting: TCP connect. Writing: the request (the response may
-// already be arriving: an early answer to an upload). Reading: the response. Done: result fields are final.
-enum class Phase : std::uint8_t { Queued, Waiting, Resolving, Connecting, Writing, Reading, Done };
+// Queued/Waiting: for a pool slot. Resolving: DNS. Connecting: TCP connect. Handshaking: TLS (under the same
+// connect deadline). Writing: the request (the response may already be arriving: an early answer to an upload).
+// Reading: the response. Done: result fields are final.
+enum class Phase : std::uint8_t { Queued, Waiting, Resolving, Connecting, Handshaking, Writing, Reading, Done };
 
 struct Timeouts {  // nanoseconds; 0 = none
   std::int64_t total = 0, connect = 0, read = 0, write = 0, pool = 0;

@@ -40,6 +40,7 @@ class Response(Generic[_T]):
 class HTTPError(BoltwireError): ...
 class HTTPTransportError(HTTPError): ...
 class HTTPConnectionError(HTTPTransportError): ...
+class HTTPTLSError(HTTPConnectionError): ...
 
 class HTTPTimeoutError(HTTPTransportError):
     kind: Literal["connect", "read", "write", "pool", "total"]
@@ -73,8 +74,17 @@ class HTTPClient:
         bearer_token: str | None = None,
         basic_auth: tuple[str, str] | None = None,
         max_response_size: int | None = None,
+        max_response_headers: int = 256,
         resolve: Mapping[str, str] | None = None,
         error_for_status: bool = True,
+        root_certificates: list[bytes] | None = None,
+        tls_built_in_root_certs: bool = True,
+        identity_pem: bytes | None = None,
+        min_tls_version: Literal["TLSv1.2", "TLSv1.3"] | None = None,
+        max_tls_version: Literal["TLSv1.2", "TLSv1.3"] | None = None,
+        danger_accept_invalid_certs: bool = False,
+        danger_accept_invalid_hostnames: bool = False,
+        https_only: bool = False,
     ) -> None: ...
     async def __aenter__(self) -> "HTTPClient": ...
     async def __aexit__(self, *exc: object) -> None: ...
@@ -166,8 +176,17 @@ class SyncHTTPClient:
         bearer_token: str | None = None,
         basic_auth: tuple[str, str] | None = None,
         max_response_size: int | None = None,
+        max_response_headers: int = 256,
         resolve: Mapping[str, str] | None = None,
         error_for_status: bool = True,
+        root_certificates: list[bytes] | None = None,
+        tls_built_in_root_certs: bool = True,
+        identity_pem: bytes | None = None,
+        min_tls_version: Literal["TLSv1.2", "TLSv1.3"] | None = None,
+        max_tls_version: Literal["TLSv1.2", "TLSv1.3"] | None = None,
+        danger_accept_invalid_certs: bool = False,
+        danger_accept_invalid_hostnames: bool = False,
+        https_only: bool = False,
     ) -> None: ...
     def __enter__(self) -> "SyncHTTPClient": ...
     def __exit__(self, *exc: object) -> None: ...

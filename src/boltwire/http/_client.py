@@ -15,13 +15,14 @@ from boltwire.http._errors import (
     HTTPConnectionError,
     HTTPResponseError,
     HTTPTimeoutError,
+    HTTPTLSError,
     HTTPTransportError,
 )
 from boltwire.http._response import Headers, _make_response
 
 __all__ = ["HTTPClient", "SyncHTTPClient"]
 
-_core._http_set_errors(HTTPTransportError, HTTPConnectionError, HTTPTimeoutError)
+_core._http_set_errors(HTTPTransportError, HTTPConnectionError, HTTPTimeoutError, HTTPTLSError)
 
 _Transport = _core._HttpTransport
 _Sink = _core._HttpSink
@@ -37,6 +38,8 @@ _SAFE_PATH = "/:@!$&'()*+,;=-._~%"
 _SAFE_QUERY = _SAFE_PATH + "?"
 _MAX_ROUTES = 4096
 _VERSION = "0.1.0"
+_TLS_VERSIONS = {"TLSv1.2": 12, "TLSv1.3": 13}
+_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 # Connection limits when none are given: 100 per origin (aiohttp's total default), and in all never more than the
 # process may open (the soft RLIMIT_NOFILE less a margin for the rest of the program), so that many concurrent
@@ -76,6 +79,30 @@ def _header_items(headers: Any) -> list[tuple[str, str]]:
             value = value.decode("latin-1")
         _check_header(name, value)
         out.append((name, value))
+    return out
+
+
+def _tls_version(name: str, value: Any) -> int:
+    if value is None:
+        return 0
+    try:
+        return _TLS_VERSIONS[value]
+    except (KeyError, TypeError):
+        raise ValueError(f"{name} must be 'TLSv1.2', 'TLSv1.3' or None, got {value!r}") from None
+
+
+def _pem_list(value: Any) -> list[bytes] | None:
+    if value is None:
+        return None
+    if isinstance(value, (bytes, str)) or not isinstance(value, (list, tuple)):
+        raise TypeError("root_certificates must be a list of PEM bytes")
+    out = []
+    for pem in value:
+        if isinstance(pem, str):
+            pem = pem.encode("ascii")
+        if not isinstance(pem, (bytes, bytearray, memoryview)):
+            raise TypeError(f"each root certificate must be PEM bytes, got {type(pem).__name__}")
+        out.append(bytes(pem))
     return out
 
 
@@ -132,7 +159,29 @@ class _ClientBase:
         max_response_headers: int = 256,
         resolve: Mapping[str, str] | None = None,
         error_for_status: bool = True,
+        root_certificates: list[bytes] | None = None,
+        tls_built_in_root_certs: bool = True,
+        identity_pem: bytes | None = None,
+        min_tls_version: str | None = None,
+        max_tls_version: str | None = None,
+        danger_accept_invalid_certs: bool = False,
+        danger_accept_invalid_hostnames: bool = False,
+        https_only: bool = False,
     ) -> None:
+        self._https_only = bool(https_only)
+        if isinstance(identity_pem, str):
+            identity_pem = identity_pem.encode("ascii")
+        if identity_pem is not None and not isinstance(identity_pem, (bytes, bytearray, memoryview)):
+            raise TypeError(f"identity_pem must be PEM bytes, got {type(identity_pem).__name__}")
+        tls_settings = dict(
+            tls_roots=_pem_list(root_certificates),
+            tls_built_in_roots=bool(tls_built_in_root_certs),
+            tls_identity=None if identity_pem is None else bytes(identity_pem),
+            tls_min_version=_tls_version("min_tls_version", min_tls_version),
+            tls_max_version=_tls_version("max_tls_version", max_tls_version),
+            tls_accept_invalid_certs=bool(danger_accept_invalid_certs),
+            tls_accept_invalid_hostnames=bool(danger_accept_invalid_hostnames),
+        )
         self._base = None
         if base_url is not None:
             parts = urlsplit(base_url)
@@ -178,6 +227,7 @@ class _ClientBase:
             pool_timeout=float(pool_timeout or 0.0),
             max_response_size=-1 if max_response_size is None else max_response_size,
             max_response_headers=max_response_headers,
+            **tls_settings,
         )
         headers: list[tuple[str, str]] = [("User-Agent", user_agent or f"boltwire/{_VERSION}"), ("Accept", "*/*")]
         if bearer_token is not None:
@@ -198,22 +248,23 @@ class _ClientBase:
         self._error_for_status = error_for_status
         self._transport: Any = None
         self._routes: dict[tuple[str, str], _Route] = {}
-        self._origins: dict[tuple[str, int], int] = {}
+        self._origins: dict[tuple[str, int, bool], int] = {}
         self._decoders: dict[Any, Any] = {}
 
     # ---- URLs and heads ---------------------------------------------------------------------------------------
 
-    @staticmethod
-    def _split_origin(parts: Any, url: str) -> tuple[str, int, str, str]:
-        if parts.scheme == "https":
-            raise ValueError(f"https is not supported yet: {url!r}")
-        if parts.scheme != "http":
-            raise ValueError(f"URL must start with http://: {url!r}")
+    def _split_origin(self, parts: Any, url: str) -> tuple[str, str, int, str, str]:
+        """(scheme, host, port, Host header, path) of an absolute URL."""
+        scheme = parts.scheme.lower()
+        if scheme not in _DEFAULT_PORTS:
+            raise ValueError(f"URL must start with http:// or https://: {url!r}")
+        if scheme == "http" and self._https_only:
+            raise ValueError(f"https_only is set and the URL is not https: {url!r}")
         host = parts.hostname
         if not host:
             raise ValueError(f"URL has no host: {url!r}")
         try:
-            port = parts.port or 80
+            port = parts.port or _DEFAULT_PORTS[scheme]
         except ValueError:
             raise ValueError(f"invalid port in URL: {url!r}") from None
         if not host.isascii():
@@ -224,16 +275,17 @@ class _ClientBase:
         if not _HOST.match(host):
             raise ValueError(f"invalid host in URL: {url!r}")
         host_header = f"[{host}]" if ":" in host else host
-        if port != 80:
+        if port != _DEFAULT_PORTS[scheme]:
             host_header = f"{host_header}:{port}"
-        return host, port, host_header, parts.path
+        return scheme, host, port, host_header, parts.path
 
-    def _origin_id(self, host: str, port: int) -> int:
-        key = (host, port)
+    def _origin_id(self, scheme: str, host: str, port: int) -> int:
+        tls = scheme == "https"
+        key = (host, port, tls)
         oid = self._origins.get(key)
         if oid is None:
             connect_host = self._resolve.get(host, host)
-            oid = self._origins[key] = self._transport.origin(host, port, connect_host)
+            oid = self._origins[key] = self._transport.origin(host, port, connect_host, tls)
         return oid
 
     def _route(self, method: str, url: str) -> _Route:
@@ -244,15 +296,15 @@ class _ClientBase:
         scheme_end = url.find("://")
         if scheme_end > 0 and url[:scheme_end].isalpha():
             parts = urlsplit(url)
-            host, port, host_header, path = self._split_origin(parts, url)
+            scheme, host, port, host_header, path = self._split_origin(parts, url)
             target = quote(path or "/", safe=_SAFE_PATH)
             if parts.query:
                 target += "?" + quote(parts.query, safe=_SAFE_QUERY)
-            full = f"http://{host_header}{target}"
+            full = f"{scheme}://{host_header}{target}"
         else:
             if self._base is None:
                 raise ValueError(f"relative URL {url!r} needs base_url")
-            host, port, host_header, base_path = self._base
+            scheme, host, port, host_header, base_path = self._base
             path, _, query = url.partition("#")[0].partition("?")
             if path:
                 path = base_path.rstrip("/") + "/" + path.lstrip("/")
@@ -261,11 +313,11 @@ class _ClientBase:
             target = quote(path, safe=_SAFE_PATH)
             if query:
                 target += "?" + quote(query, safe=_SAFE_QUERY)
-            full = f"http://{host_header}{target}"
+            full = f"{scheme}://{host_header}{target}"
         if not _TOKEN.match(method):
             raise ValueError(f"invalid method: {method!r}")
         prefix = f"{method} {target} HTTP/1.1\r\nHost: {host_header}\r\n".encode("ascii") + self._default_block
-        route = _Route(self._origin_id(host, port), prefix, full, method)
+        route = _Route(self._origin_id(scheme, host, port), prefix, full, method)
         routes = self._routes
         if len(routes) >= _MAX_ROUTES:
             routes.clear()
@@ -375,7 +427,7 @@ async def _retire_sink(loop: Any, sink: Any) -> None:
 
 
 class HTTPClient(_ClientBase):
-    """An asyncio HTTP/1.1 client on boltwire's native transport. Use ``async with HTTPClient(...) as client``.
+    """An asyncio HTTP/1.1 (http and https) client on boltwire's native transport. Use ``async with HTTPClient(...) as client``.
 
     One client may serve several event loops at once (for example one per thread): each loop gets its own
     completion sink, watched by that loop; closing the client closes them all."""
