@@ -78,9 +78,14 @@ std::shared_ptr<tls::TlsContext> build_tls_context(const tls::TlsConfig &config)
   }
   Py_END_ALLOW_THREADS
   if (error == tls::TlsConfigError::None) return context;
-  std::string_view message = tls::error_message(error);
-  PyErr_Format(PyExc_ValueError, "invalid TLS configuration: %.*s%s%s", static_cast<int>(message.size()),
-               message.data(), detail.empty() ? "" : ": ", detail.c_str());
+  try {
+    std::string text = "invalid TLS configuration: ";
+    text += tls::error_message(error);
+    if (!detail.empty()) text.append(": ").append(detail);
+    PyErr_SetString(PyExc_ValueError, text.c_str());
+  } catch (...) {
+    PyErr_NoMemory();
+  }
   return nullptr;
 }
 

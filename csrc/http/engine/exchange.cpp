@@ -36,9 +36,10 @@ std::int64_t phase_deadline(const Exchange &ex, Failure &which) noexcept {
   return total;
 }
 
-const char *timeout_message(Failure which) noexcept {
+const char *timeout_message(Failure which, Phase phase) noexcept {
   switch (which) {
-    case Failure::ConnectTimeout: return "connect timed out";
+    case Failure::ConnectTimeout:
+      return phase == Phase::Handshaking ? "connect timed out (during the TLS handshake)" : "connect timed out";
     case Failure::ReadTimeout: return "read timed out";
     case Failure::WriteTimeout: return "write timed out";
     case Failure::PoolTimeout: return "timed out waiting for a free connection";
@@ -46,12 +47,7 @@ const char *timeout_message(Failure which) noexcept {
   }
 }
 
-void fail_timeout(Exchange &ex, Failure which) {
-  if (which == Failure::ConnectTimeout && ex.phase == Phase::Handshaking)
-    ex.fail(which, "connect timed out (during the TLS handshake)");
-  else
-    ex.fail(which, timeout_message(which));
-}
+void fail_timeout(Exchange &ex, Failure which) { ex.fail(which, timeout_message(which, ex.phase)); }
 
 std::string describe_errno(const char *what, int error) {
   std::string s(what);

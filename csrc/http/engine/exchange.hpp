@@ -118,8 +118,8 @@ struct Exchange {
 // The deadline of the phase `ex` is in (min of the total deadline and the phase's own; 0 = none), and which
 // failure it means.
 std::int64_t phase_deadline(const Exchange &ex, Failure &which) noexcept;
-// The one catalogue of timeout messages ("read timed out", ...).
-const char *timeout_message(Failure which) noexcept;
+// The one catalogue of timeout messages ("read timed out", ...); `phase` is where the exchange was.
+const char *timeout_message(Failure which, Phase phase) noexcept;
 // Fails `ex` with the timeout `which` (its message from the catalogue).
 void fail_timeout(Exchange &ex, Failure which);
 // Text for a socket errno ("connect failed: Connection refused").
