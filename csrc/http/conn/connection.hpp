@@ -57,8 +57,8 @@ class Connection {
   IoResult flush(int &error) noexcept;
 
   // TLS client on the connected socket, for `host` (SNI and the certificate check) with resumption keyed by
-  // `origin`. False when out of memory.
-  bool start_tls(std::shared_ptr<tls::TlsContext> context, std::string_view host, std::string_view origin) noexcept;
+  // `origin_key`. False when out of memory.
+  bool start_tls(std::shared_ptr<tls::TlsContext> context, std::string_view host, std::string_view origin_key) noexcept;
   HandshakeResult handshake(int &error) noexcept;
   const tls::TlsSession *tls_session() const noexcept { return tls_.get(); }
   // Why the TLS layer failed (the catalogue message and OpenSSL's words).

@@ -21,16 +21,17 @@ void Connection::reset_tls() noexcept {
 }
 
 bool Connection::start_tls(std::shared_ptr<tls::TlsContext> context, std::string_view host,
-                           std::string_view origin) noexcept {
+                           std::string_view origin_key) noexcept {
   reset_tls();
   tls_context_ = std::move(context);
   tls_.reset(new (std::nothrow) tls::TlsSession());
-  return tls_ && tls_context_ && tls_->start(*tls_context_, host, origin);
+  return tls_ && tls_context_ && tls_->start(*tls_context_, host, origin_key);
 }
 
 std::string Connection::tls_error_text() const {
   if (!tls_) return "TLS session missing";
-  if (tls_->error() == tls::TlsError::None) return std::string(tls::error_message(tls::TlsError::ClosedDuringHandshake));
+  if (tls_->error() == tls::TlsError::None)  // the server's close_notify during the handshake
+    return std::string(tls::error_message(tls::TlsError::ClosedDuringHandshake));
   return tls_->error_text();
 }
 
@@ -71,7 +72,8 @@ HandshakeResult Connection::handshake(int &error) noexcept {
     tls::TlsStep step = tls_->handshake();
     if (tls_->has_output()) {
       IoResult f = flush(error);
-      if (f == IoResult::WouldBlock) return step == tls::TlsStep::Failed ? HandshakeResult::TlsFailed : HandshakeResult::WantWrite;
+      if (f == IoResult::WouldBlock)  // after a failure, the alert is not worth waiting for
+        return step == tls::TlsStep::Failed ? HandshakeResult::TlsFailed : HandshakeResult::WantWrite;
       if (f == IoResult::Failed && step != tls::TlsStep::Failed) return HandshakeResult::Failed;
     }
     switch (step) {

@@ -71,7 +71,8 @@ TlsError classify_failure(SSL *ssl, int ssl_error, bool handshaking, std::string
   }
   set_detail_from(code, detail);
   if (!from_ssl) return code == 0 ? TlsError::Internal : TlsError::Protocol;
-  if (reason >= SSL_AD_REASON_OFFSET && reason < SSL_AD_REASON_OFFSET + 256) return alert_error(reason - SSL_AD_REASON_OFFSET);
+  if (reason >= SSL_AD_REASON_OFFSET && reason < SSL_AD_REASON_OFFSET + 256)
+    return alert_error(reason - SSL_AD_REASON_OFFSET);
   switch (reason) {
     case SSL_R_UNSUPPORTED_PROTOCOL:
     case SSL_R_NO_PROTOCOLS_AVAILABLE:

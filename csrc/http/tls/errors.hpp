@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "http/codec/catalogue.hpp"
+
 namespace boltwire::http::tls {
 
 // Why a session failed. The first group are the server's certificate as our verifier judged it; then what the
@@ -37,10 +39,8 @@ namespace boltwire::http::tls {
   X(SystemTrustStore, "the system trust store could not be loaded")                                                \
   X(Internal, "TLS library failure")
 
-#define BW_TLS_ENUM_ENTRY(name, message) name,
-enum class TlsError : std::uint8_t { BW_TLS_ERRORS(BW_TLS_ENUM_ENTRY) };
-enum class TlsConfigError : std::uint8_t { BW_TLS_CONFIG_ERRORS(BW_TLS_ENUM_ENTRY) };
-#undef BW_TLS_ENUM_ENTRY
+enum class TlsError : std::uint8_t { BW_TLS_ERRORS(BW_CATALOGUE_ENUM) };
+enum class TlsConfigError : std::uint8_t { BW_TLS_CONFIG_ERRORS(BW_CATALOGUE_ENUM) };
 
 // Short human message ("certificate has expired") and the enumerator's name ("CertificateExpired").
 std::string_view error_message(TlsError e) noexcept;

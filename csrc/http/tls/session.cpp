@@ -99,7 +99,8 @@ TlsStep TlsSession::handshake() noexcept {
 TlsStep TlsSession::write(const char *data, std::size_t size, std::size_t &accepted) noexcept {
   accepted = 0;
   if (state_ == TlsState::Failed) return TlsStep::Failed;
-  if (state_ == TlsState::Idle || state_ == TlsState::Closed) return fail_with(TlsError::Internal, "write on a closed session");
+  if (state_ == TlsState::Idle || state_ == TlsState::Closed)
+    return fail_with(TlsError::Internal, "write on a closed session");
   if (size == 0) return TlsStep::Done;
   ERR_clear_error();
   int ret = SSL_write_ex(ssl_, data, size, &accepted);

@@ -62,9 +62,11 @@ void test_certificate_failures() {
   for (int max : {TLS1_2_VERSION, TLS1_3_VERSION}) {
     EXPECT_SUCCESS(connect({.identity = certs().leaf, .max_version = max}, trusting(certs().ca), "localhost"));
     EXPECT_FAILURE(connect({.identity = certs().leaf, .max_version = max}, trusting(certs().other_ca), "localhost"),
-                   "UnknownCa", "certificate is not trusted (unknown issuer or self-signed): unable to get local issuer");
-    EXPECT_FAILURE(connect({.identity = certs().self_signed, .max_version = max}, trusting(certs().other_ca), "localhost"),
-                   "UnknownCa", "self");
+                   "UnknownCa",
+                   "certificate is not trusted (unknown issuer or self-signed): unable to get local issuer");
+    EXPECT_FAILURE(
+        connect({.identity = certs().self_signed, .max_version = max}, trusting(certs().other_ca), "localhost"),
+        "UnknownCa", "self");
     EXPECT_FAILURE(connect({.identity = certs().expired, .max_version = max}, trusting(certs().ca), "localhost"),
                    "CertificateExpired", "certificate has expired");
     EXPECT_FAILURE(connect({.identity = certs().not_yet_valid, .max_version = max}, trusting(certs().ca), "localhost"),
@@ -174,7 +176,8 @@ void test_truncation_and_garbage() {
       BW_CHECK(n == 0);
       BW_CHECK_EQ(error_name(pair.client.error()), "UnexpectedEof");
       BW_CHECK_EQ(pair.client.error_text(),
-                  "connection closed without TLS close_notify (response may be truncated): unexpected eof while reading");
+                  "connection closed without TLS close_notify (response may be truncated): "
+                  "unexpected eof while reading");
     }
   }
   {  // a plain HTTP server on the port
