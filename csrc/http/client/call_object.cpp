@@ -19,11 +19,13 @@ void cancel_call(CallObject *self) {
 // The future's done-callbacks reach the awaiting task, whose frame holds this call: a cycle the collector breaks.
 int Call_traverse(CallObject *self, visitproc visit, void *arg) {
   Py_VISIT(self->future);
+  Py_VISIT(self->spec.decoder);
   return 0;
 }
 
 int Call_clear(CallObject *self) {
   Py_CLEAR(self->future);
+  Py_CLEAR(self->spec.decoder);
   return 0;
 }
 
@@ -33,7 +35,9 @@ void Call_dealloc(CallObject *self) {
     cancel_call(self);
     self->exchange->drop_ref();
   }
-  Py_CLEAR(self->future);
+  Call_clear(self);
+  Py_CLEAR(self->spec.method);
+  Py_CLEAR(self->spec.url);
   PyObject_GC_Del(self);
 }
 

@@ -60,7 +60,15 @@ inline std::int64_t now_ns() noexcept {
 //   - `sink` is set while the exchange is in flight and moved out when it is completed: a finished exchange never
 //     keeps its completion queue alive (no cycle between a queue and the exchanges waiting in it).
 //   - The engine never touches `user`; it is the client layer's (a Python object, read with the GIL).
+// Exchanges alive in the process (tests read it to prove that every path frees its exchange).
+inline std::atomic<long> g_live_exchanges{0};
+
 struct Exchange {
+  Exchange() noexcept { g_live_exchanges.fetch_add(1, std::memory_order_relaxed); }
+  ~Exchange() { g_live_exchanges.fetch_sub(1, std::memory_order_relaxed); }
+  Exchange(const Exchange &) = delete;
+  Exchange &operator=(const Exchange &) = delete;
+
   std::atomic<int> refs{1};
   std::shared_ptr<pool::Pool> pool;
   std::uint32_t origin = 0;

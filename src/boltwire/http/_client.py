@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import datetime
 import os
 import re
 from typing import Any, Mapping
@@ -18,11 +19,18 @@ from boltwire.http._errors import (
     HTTPTLSError,
     HTTPTransportError,
 )
-from boltwire.http._response import Headers, _make_response
+from boltwire.http._response import Headers, Request
 
 __all__ = ["HTTPClient", "SyncHTTPClient"]
 
 _core._http_set_errors(HTTPTransportError, HTTPConnectionError, HTTPTimeoutError, HTTPTLSError)
+
+
+def _status_error(status: int, raw: Any, body: bytes, method: str, url: str) -> HTTPResponseError:
+    return HTTPResponseError(status, Headers._from_raw(raw), body, method=method, url=url)
+
+
+_core._http_set_hooks(Headers._from_raw, Headers, datetime.timedelta, Request, _status_error)
 
 _Transport = _core._HttpTransport
 _Sink = _core._HttpSink
@@ -375,27 +383,14 @@ class _ClientBase:
         return route.origin, prefix + extra + b"\r\n", body, route.url
 
     def _decoder(self, tp: Any) -> Any:
+        """The body decoder for response_data_type `tp` (None: bytes, made by the transport), cached per type."""
         try:
             return self._decoders[tp]
         except KeyError:
-            dec = self._decoders[tp] = resolve_decoder(tp)
+            dec = self._decoders[tp] = None if tp is bytes else resolve_decoder(tp)
             return dec
         except TypeError:  # unhashable type spec
             return resolve_decoder(tp)
-
-    def _finish(self, result: tuple, method: str, url: str, tp: Any, error_for_status: bool | None) -> Any:
-        status, version, raw, body, elapsed = result
-        if status >= 400 and (self._error_for_status if error_for_status is None else error_for_status):
-            raise HTTPResponseError(status, Headers._from_raw(raw), bytes(body), method=method, url=url)
-        if tp is bytes:
-            return _make_response(status, version, raw, bytes(body), elapsed, method, url)
-        try:
-            dec = self._decoders[tp]
-        except KeyError:
-            dec = self._decoder(tp)
-        except TypeError:
-            dec = resolve_decoder(tp)
-        return _make_response(status, version, raw, dec(body), elapsed, method, url)
 
     def _new_transport(self) -> Any:
         self._routes.clear()
@@ -491,7 +486,8 @@ class HTTPClient(_ClientBase):
                     pass
 
     def _call(self, method: str, url: str, params: Any, headers: Any, json: Any, content: Any, data: Any,
-              timeout: Any) -> tuple[Any, str]:
+              timeout: Any, tp: Any, error_for_status: bool | None) -> Any:
+        """Submits the request; the returned call resolves to the Response (decoded and checked natively)."""
         t = self._transport
         if t is None:
             raise RuntimeError("the client is not open; use it as `async with HTTPClient() as client`")
@@ -499,34 +495,38 @@ class HTTPClient(_ClientBase):
         current = self._current
         if current[0] is not loop:
             current = self._bind(loop)
+        try:
+            dec = self._decoders[tp]
+        except (KeyError, TypeError):
+            dec = self._decoder(tp)
+        raises = self._error_for_status if error_for_status is None else error_for_status
         if params is None and headers is None and json is None and content is None and data is None:
             route = self._routes.get((method, url)) or self._route(method, url)
             if method not in ("POST", "PUT", "PATCH"):
-                return t.submit(current[1], route.origin, method, route.head, None, timeout), route.url
+                return t.submit(current[1], route.origin, method, route.head, None, timeout, dec, raises, route.url)
         origin, head, body, full = self._prepare(method, url, params, headers, json, content, data)
-        return t.submit(current[1], origin, method, head, body, timeout), full
+        return t.submit(current[1], origin, method, head, body, timeout, dec, raises, full)
 
     async def request(self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
                       content: Any = None, data: Any = None, timeout: float | None = None,
                       error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        method = method.upper()
-        call, full = self._call(method, url, params, headers, json, content, data, timeout)
+        call = self._call(method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)
         try:
-            result = await call
+            return await call
         except _CancelledError:
             call.cancel()
             raise
-        return self._finish(result, method, full, response_data_type, error_for_status)
 
     async def get(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
                   error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        call, full = self._call("GET", url, params, headers, None, None, None, timeout)
+        call = self._call("GET", url, params, headers, None, None, None, timeout, response_data_type,
+                          error_for_status)
         try:
-            result = await call
+            return await call
         except _CancelledError:
             call.cancel()
             raise
-        return self._finish(result, "GET", full, response_data_type, error_for_status)
 
     async def head(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
                    error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
@@ -548,13 +548,13 @@ class HTTPClient(_ClientBase):
     async def post(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
                    content: Any = None, data: Any = None, timeout: float | None = None,
                    error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        call, full = self._call("POST", url, params, headers, json, content, data, timeout)
+        call = self._call("POST", url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)
         try:
-            result = await call
+            return await call
         except _CancelledError:
             call.cancel()
             raise
-        return self._finish(result, "POST", full, response_data_type, error_for_status)
 
     async def put(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
                   content: Any = None, data: Any = None, timeout: float | None = None,
@@ -599,29 +599,33 @@ class SyncHTTPClient(_ClientBase):
         if t is None:
             raise RuntimeError("the client is not open; use it as `with SyncHTTPClient() as client`")
         method = method.upper()
+        try:
+            dec = self._decoders[response_data_type]
+        except (KeyError, TypeError):
+            dec = self._decoder(response_data_type)
+        raises = self._error_for_status if error_for_status is None else error_for_status
         if (params is None and headers is None and json is None and content is None and data is None
                 and method not in ("POST", "PUT", "PATCH")):
             route = self._routes.get((method, url)) or self._route(method, url)
-            result = t.send(route.origin, method, route.head, None, timeout)
-            full = route.url
-        else:
-            origin, head, body, full = self._prepare(method, url, params, headers, json, content, data)
-            result = t.send(origin, method, head, body, timeout)
-        return self._finish(result, method, full, response_data_type, error_for_status)
+            return t.send(route.origin, method, route.head, None, timeout, dec, raises, route.url)
+        origin, head, body, full = self._prepare(method, url, params, headers, json, content, data)
+        return t.send(origin, method, head, body, timeout, dec, raises, full)
 
     def get(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
             error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
         t = self._transport
         if t is None:
             raise RuntimeError("the client is not open; use it as `with SyncHTTPClient() as client`")
+        try:
+            dec = self._decoders[response_data_type]
+        except (KeyError, TypeError):
+            dec = self._decoder(response_data_type)
+        raises = self._error_for_status if error_for_status is None else error_for_status
         if params is None and headers is None:
             route = self._routes.get(("GET", url)) or self._route("GET", url)
-            result = t.send(route.origin, "GET", route.head, None, timeout)
-            full = route.url
-        else:
-            origin, head, body, full = self._prepare("GET", url, params, headers, None, None, None)
-            result = t.send(origin, "GET", head, body, timeout)
-        return self._finish(result, "GET", full, response_data_type, error_for_status)
+            return t.send(route.origin, "GET", route.head, None, timeout, dec, raises, route.url)
+        origin, head, body, full = self._prepare("GET", url, params, headers, None, None, None)
+        return t.send(origin, "GET", head, body, timeout, dec, raises, full)
 
     def head(self, url: str, **kwargs: Any) -> Any:
         return self.request("HEAD", url, **kwargs)
