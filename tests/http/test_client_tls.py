@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import socket
 import ssl
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -150,18 +152,20 @@ def test_mtls_with_nginx(nginx_tls):
     assert untrusted.value.status == 400 and b"SSL certificate error" in untrusted.value.body
 
 
-class RefusingTlsServer:
-    """A stdlib ssl server that requires a client certificate and fails the handshake without one (one thread,
-    bounded: each accept waits at most 10 s)."""
+class StdlibTlsServer:
+    """A stdlib ssl server in one thread (each accept waits at most 10 s) that answers every request with
+    `respond(tls_socket)`; with `require_client_certificate` the handshake fails without one."""
 
-    def __init__(self, ca: trustme.CA) -> None:
+    def __init__(self, ca: trustme.CA, respond, require_client_certificate: bool = False) -> None:
         self.context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         ca.issue_cert("127.0.0.1").configure_cert(self.context)
-        ca.configure_trust(self.context)
-        self.context.verify_mode = ssl.CERT_REQUIRED
+        if require_client_certificate:
+            ca.configure_trust(self.context)
+            self.context.verify_mode = ssl.CERT_REQUIRED
+        self.respond = respond
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.listener.settimeout(10)
-        self.port = self.listener.getsockname()[1]
+        self.url = f"https://127.0.0.1:{self.listener.getsockname()[1]}/"
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
 
@@ -173,10 +177,12 @@ class RefusingTlsServer:
                 return
             conn.settimeout(10)
             try:
-                with self.context.wrap_socket(conn, server_side=True) as tls:
-                    tls.recv(1024)
-                    tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+                tls = self.context.wrap_socket(conn, server_side=True)
+                tls.recv(65536)
+                self.respond(tls)
             except (ssl.SSLError, OSError):
+                pass
+            finally:
                 conn.close()
 
     def close(self) -> None:
@@ -184,17 +190,43 @@ class RefusingTlsServer:
         self.thread.join(timeout=10)
 
 
+def answer_ok(tls: ssl.SSLSocket) -> None:
+    tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+    tls.unwrap()
+
+
 def test_client_certificate_required_by_the_handshake():
     ca = trustme.CA()
-    server = RefusingTlsServer(ca)
+    server = StdlibTlsServer(ca, answer_ok, require_client_certificate=True)
+    roots = [ca.cert_pem.bytes()]
     try:
-        url = f"https://127.0.0.1:{server.port}/"
-        text = tls_error(url, root_certificates=[ca.cert_pem.bytes()])
+        text = tls_error(server.url, root_certificates=roots)
         assert text == "the server requires a client certificate: tlsv13 alert certificate required"
-        text = tls_error(url, root_certificates=[ca.cert_pem.bytes()], max_tls_version="TLSv1.2")
+        text = tls_error(server.url, root_certificates=roots, max_tls_version="TLSv1.2")
         assert text.startswith("the server refused the TLS handshake")  # TLS 1.2: handshake_failure
         identity = ca.issue_cert("client.example").private_key_and_cert_chain_pem.bytes()
-        assert fetch(url, root_certificates=[ca.cert_pem.bytes()], identity_pem=identity).data == b"ok"
+        assert fetch(server.url, root_certificates=roots, identity_pem=identity).data == b"ok"
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("close_notify", [True, False])
+def test_body_delimited_by_close_needs_close_notify(close_notify):
+    # HTTP/1.0 without Content-Length: only the end of the TLS stream ends the body. Without close_notify an
+    # attacker could have cut it short, so the client refuses it (as rustls-based clients do).
+    def respond(tls: ssl.SSLSocket) -> None:
+        tls.sendall(b"HTTP/1.0 200 OK\r\n\r\nthe whole body")
+        if close_notify:
+            tls.unwrap()
+
+    ca = trustme.CA()
+    server = StdlibTlsServer(ca, respond)
+    try:
+        if close_notify:
+            assert fetch(server.url, root_certificates=[ca.cert_pem.bytes()]).data == b"the whole body"
+        else:
+            text = tls_error(server.url, root_certificates=[ca.cert_pem.bytes()])
+            assert text.startswith("connection closed without TLS close_notify (response may be truncated)")
     finally:
         server.close()
 
@@ -242,3 +274,30 @@ def test_bad_tls_options():
     with pytest.raises(ValueError, match="min TLS version is above max TLS version"):
         with SyncHTTPClient(min_tls_version="TLSv1.3", max_tls_version="TLSv1.2") as client:
             client.get("https://127.0.0.1:1/")
+
+
+FORK_SCRIPT = """
+import os, sys
+from boltwire import SyncHTTPClient
+
+url, ca = sys.argv[1], open(sys.argv[2], "rb").read()
+with SyncHTTPClient(root_certificates=[ca], tls_built_in_root_certs=False) as client:
+    first = client.get(url).data  # the parent's TLS connection (and session cache) exist before the fork
+    pid = os.fork()
+    bodies = [client.get(url).data for _ in range(50)]
+    ok = first == bodies[0] and len(set(bodies)) == 1
+    if pid == 0:
+        os._exit(0 if ok else 3)
+    _, status = os.waitpid(pid, 0)
+    print("parent", ok, "child", status)
+"""
+
+
+def test_fork_child_opens_its_own_tls_connections(nginx_tls, tmp_path):
+    # A child reusing the parent's TLS connection would corrupt both record streams (sequence numbers, keys).
+    ca = tmp_path / "ca.pem"
+    ca.write_bytes(nginx_tls.ca_pem)
+    done = subprocess.run([sys.executable, "-c", FORK_SCRIPT, nginx_tls.url + "/", str(ca)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["parent", "True", "child", "0"]
