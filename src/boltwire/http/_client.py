@@ -369,7 +369,8 @@ async def _retire_sink(loop: Any, sink: Any) -> None:
 
 
 class HTTPClient(_ClientBase):
-    """An asyncio HTTP/1.1 (http and https) client on boltwire's native transport. Use ``async with HTTPClient(...) as client``.
+    """An asyncio HTTP/1.1 (http and https) client on boltwire's native transport. Use
+    ``async with HTTPClient(...) as client``.
 
     One client may serve several event loops at once (for example one per thread): each loop gets its own
     completion sink, watched by that loop; closing the client closes them all."""
