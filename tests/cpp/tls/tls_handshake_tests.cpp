@@ -1,8 +1,12 @@
 // tests/cpp/tls/tls_handshake_tests.cpp: successful handshakes (TLS 1.2 / 1.3), SNI, ALPN, data both ways split at
 // odd sizes, close_notify, and session resumption per origin.
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
+#include <sys/stat.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include "check.hpp"
@@ -222,6 +226,34 @@ void test_system_trust_store_env() {
   make_context(added, config);
   Pair pair2(other_server, added, "localhost", "localhost:443");
   BW_CHECK(pair2.handshake() == TlsStep::Done);
+
+  // SSL_CERT_DIR: a hashed directory ("<subject hash>.0", as c_rehash makes it), with SSL_CERT_FILE pointing
+  // nowhere so that the directory alone can vouch for the CA.
+  std::string dir = certs().dir + "/hashed";
+  mkdir(dir.c_str(), 0700);
+  BIO *bio = BIO_new_mem_buf(certs().ca.data(), static_cast<int>(certs().ca.size()));
+  X509 *ca = PEM_read_bio_X509(bio, nullptr, nullptr, nullptr);
+  BIO_free(bio);
+  if (!BW_CHECK(ca != nullptr)) return;
+  char name[32];
+  std::snprintf(name, sizeof name, "/%08lx.0", X509_subject_name_hash(ca));
+  X509_free(ca);
+  std::ofstream(dir + name, std::ios::binary) << certs().ca;
+  std::string nowhere = certs().dir + "/no-such-bundle.pem";
+  setenv("SSL_CERT_FILE", nowhere.c_str(), 1);
+  setenv("SSL_CERT_DIR", dir.c_str(), 1);
+  TlsContext from_dir;
+  make_context(from_dir, TlsConfig{});
+  setenv("SSL_CERT_DIR", (certs().dir + "/no-such-dir").c_str(), 1);
+  TlsContext from_nothing;  // neither the file nor the directory has the CA: untrusted
+  make_context(from_nothing, TlsConfig{});
+  unsetenv("SSL_CERT_FILE");
+  unsetenv("SSL_CERT_DIR");
+  Pair pair3(server, from_dir, "localhost", "localhost:443");
+  BW_CHECK(pair3.handshake() == TlsStep::Done);
+  Pair pair4(server, from_nothing, "localhost", "localhost:443");
+  BW_CHECK(pair4.handshake() == TlsStep::Failed);
+  BW_CHECK_EQ(error_name(pair4.client.error()), "UnknownCa");
 }
 
 }  // namespace
