@@ -126,6 +126,53 @@ def main() -> None:
     for i, seed in enumerate([b"\x00\x01\x02", b"\x01\x0b\x03ABC\x08\x02", b'\x02\x10{"a":[1,2.5,null]}\x01',
                               b"\x02\x08[1,\xff]\x05", b"\x00\x02\x02\x07x\x04\x03abc"]):
         write("atheris_api", f"seed{i:02d}", seed)
+    write_tls_seeds()
+
+
+def tls_server_flights() -> list[bytes]:
+    """Real first server flights (TLS 1.2: ServerHello, Certificate, ServerKeyExchange in the clear; TLS 1.3) made
+    by the stdlib ssl module over memory BIOs with a throwaway trustme certificate (never a committed key)."""
+    import ssl
+
+    import trustme
+
+    ca = trustme.CA()
+    leaf = ca.issue_cert("localhost")
+    flights = []
+    for version in (ssl.TLSVersion.TLSv1_2, ssl.TLSVersion.TLSv1_3):
+        server_ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        leaf.configure_cert(server_ctx)
+        server_ctx.maximum_version = version
+        client_ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        ca.configure_trust(client_ctx)
+        client_out, client_in, server_in, server_out = (ssl.MemoryBIO() for _ in range(4))
+        client = client_ctx.wrap_bio(client_in, client_out, server_hostname="localhost")
+        server = server_ctx.wrap_bio(server_in, server_out, server_side=True)
+        for side, source, sink in ((client, None, None), (server, client_out, server_in)):
+            if source is not None:
+                sink.write(source.read())
+            try:
+                side.do_handshake()
+            except ssl.SSLWantReadError:
+                pass
+        flights.append(server_out.read())
+    return flights
+
+
+def write_tls_seeds() -> None:
+    """fuzz_tls_client: byte 0 the slice size, byte 1 bit 0 EOF at the end, then server bytes. The flights are
+    random each run, so this target's seeds are replaced, not added to."""
+    folder = CORPUS / "fuzz_tls_client"
+    for old in folder.glob("*"):
+        old.unlink()
+    seeds = [(0, 0, flight) for flight in tls_server_flights()]
+    seeds += [(7, 1, seeds[0][2][: len(seeds[0][2]) // 2]), (1, 0, seeds[1][2][:64])]
+    seeds += [(0, 0, b"\x15\x03\x03\x00\x02\x02\x28"),  # handshake_failure alert
+              (0, 0, b"\x15\x03\x03\x00\x02\x02\x46"),  # protocol_version alert
+              (3, 1, b"\x16\x03\x03\x00"),  # a record header, then EOF
+              (0, 1, OK5)]  # plain HTTP on a TLS port
+    for i, (slice_size, flags, data) in enumerate(seeds):
+        write("fuzz_tls_client", f"server{i:02d}-s{slice_size}f{flags}", bytes([slice_size, flags]) + data)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
-"""tests/http/conftest.py: session fixtures for the HTTP tests: a private nginx and the fault-injection server."""
+"""tests/http/conftest.py: session fixtures for the HTTP tests: private nginx servers (plain, TLS) and the fault server."""
 
 from __future__ import annotations
 
 import pytest
 from fault_server import FaultServer
 from nginx_server import NginxServer
+from nginx_tls_server import NginxTlsServer
 
 
 @pytest.fixture(scope="session")
@@ -13,6 +14,16 @@ def nginx():
 
     A missing nginx is a failure, not a skip: `make test` installs it (Debian package nginx)."""
     server = NginxServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def nginx_tls():
+    """nginx with TLS listeners (tests/http/nginx_tls_server.py; certificates made by trustme) for the session."""
+    server = NginxTlsServer().start()
     try:
         yield server
     finally:

@@ -66,6 +66,8 @@ def free_port() -> int:
 
 
 class NginxServer:
+    template = TEMPLATE
+
     def __init__(self, workers: int = 1, nginx: str | None = None) -> None:
         self.workers = workers
         self.binary = nginx or find_nginx()
@@ -142,11 +144,19 @@ class NginxServer:
         (www / "chunked.bin").write_bytes(chunked_body())
         for f in www.iterdir():
             os.chmod(f, 0o644)
-        text = TEMPLATE.read_text()
-        for key, value in {"@PREFIX@": str(self.prefix), "@PORT@": str(port), "@WORKERS@": str(self.workers)}.items():
+        text = self.template.read_text()
+        substitutions = {"@PREFIX@": str(self.prefix), "@PORT@": str(port), "@WORKERS@": str(self.workers)}
+        for key, value in {**substitutions, **self._more_substitutions()}.items():
             text = text.replace(key, value)
         self.conf = self.prefix / "nginx.conf"
         self.conf.write_text(text)
+
+    def _more_substitutions(self) -> dict[str, str]:
+        """Further @KEY@ -> value pairs for a subclass's template (written after the prefix dir exists)."""
+        return {}
+
+    def _connection(self) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=1)
 
     def _wait_ready(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
@@ -154,7 +164,7 @@ class NginxServer:
             if self.process.poll() is not None:
                 return False
             try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=1)
+                conn = self._connection()
                 conn.request("GET", "/")
                 ok = conn.getresponse().read() == payload()
                 conn.close()

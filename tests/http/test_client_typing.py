@@ -61,3 +61,23 @@ def test_response_data_type_drives_response_type_and_misuse_is_rejected(tmp_path
     errors = [line for line in lines if ": error:" in line]
     assert reveals == ['"snippet.M"', '"bytes"', '"dict[Any, Any]"', '"snippet.M"', '"list[str]"'], lines
     assert {e.split(":")[1] for e in errors} == {"18", "19"}, errors  # the two lines of bad()
+
+
+def test_tls_options_are_typed(tmp_path):
+    lines = run_mypy(
+        tmp_path,
+        """
+        from boltwire import HTTPClient, SyncHTTPClient
+        from boltwire.http import HTTPConnectionError, HTTPTLSError
+
+        SyncHTTPClient(root_certificates=[b"pem"], tls_built_in_root_certs=False, identity_pem=b"pem",
+                       min_tls_version="TLSv1.2", max_tls_version="TLSv1.3", danger_accept_invalid_certs=True,
+                       danger_accept_invalid_hostnames=True, https_only=True)
+        HTTPClient(min_tls_version="TLSv1.3")
+        error: HTTPConnectionError = HTTPTLSError("x")
+        SyncHTTPClient(min_tls_version="TLSv1.0")
+        HTTPClient(root_certificates=b"pem")
+        """,
+    )
+    errors = [line for line in lines if ": error:" in line]
+    assert {e.split(":")[1] for e in errors} == {"10", "11"}, errors

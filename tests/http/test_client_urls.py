@@ -153,7 +153,6 @@ def test_absolute_url_with_another_origin_than_base_url(server, mode):
         ("ftp://h/", "scheme must be http or https"),
         ("1http://h/", "scheme is malformed"),
         ("/relative", "relative URL needs base_url"),
-        ("https://127.0.0.1/", "https is not supported yet"),
         ("http://xn--a.\u0080/", "invalid host"),
     ],
 )
@@ -171,7 +170,6 @@ def test_bad_urls_rejected_before_sending(mode, url, message):
         ("http://h/#f", "must not have a query or fragment"),
         ("/api", "base_url must be an absolute"),
         ("ftp://h/", "scheme must be http or https"),
-        ("https://h/", "https is not supported yet"),
         ("http://h:99999/", "invalid port"),
     ],
 )
@@ -180,6 +178,15 @@ def test_bad_base_urls_rejected(base, message):
         SyncHTTPClient(base_url=base)
     with pytest.raises(ValueError, match=message):
         HTTPClient(base_url=base)
+
+
+def test_https_base_url_and_https_only():
+    SyncHTTPClient(base_url="https://h/api")  # accepted: https is a supported scheme
+    with pytest.raises(ValueError, match="https_only is set and the URL is not https"):
+        SyncHTTPClient(base_url="http://h/", https_only=True)
+    with SyncHTTPClient(https_only=True) as client:
+        with pytest.raises(ValueError, match="https_only"):
+            client.get("http://127.0.0.1:1/")
 
 
 def test_url_type_checked():

@@ -8,6 +8,7 @@
 #include "http/engine/completion_queue.hpp"
 #include "http/engine/exchange.hpp"
 #include "http/pool/pool.hpp"
+#include "http/tls/context.hpp"
 #include "py/python.hpp"
 
 namespace boltwire::http::client {
@@ -15,14 +16,18 @@ namespace boltwire::http::client {
 struct OriginKey {
   std::string host, connect_host;
   std::uint16_t port;
+  bool tls;
 };
 
-// One client's pools and default timeouts. `pool` is replaced (the old one leaked) in a forked child.
+// One client's pools, default timeouts and TLS context. `pool` (and `tls_context`, whose session cache has a lock
+// too) are replaced, the old ones leaked, in a forked child.
 struct TransportObject {
   PyObject_HEAD
   std::shared_ptr<pool::Pool> *pool;
   pool::PoolLimits *limits;
   std::vector<OriginKey> *origins;
+  tls::TlsConfig *tls_config;
+  std::shared_ptr<tls::TlsContext> *tls_context;  // empty until the first https origin
   engine::Timeouts timeouts;
   std::uint64_t max_body;
   std::uint64_t generation;
@@ -101,5 +106,21 @@ PyObject *build_exception(engine::Exchange &ex);
 // Queues `ex` (one engine reference) on the sink; schedules the flush when the batch was empty.
 bool sink_enqueue(SinkObject *sink, engine::Exchange *ex);
 PyObject *set_error_classes(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+
+// TLS options (tls_options.cpp), as _HttpTransport receives them.
+struct TlsOptionArgs {
+  PyObject *roots = nullptr;     // None or a sequence of PEM bytes
+  PyObject *identity = nullptr;  // None or PEM bytes (certificate + key)
+  int built_in_roots = 1;
+  int min_version = 0;  // 0 (no bound), 12 or 13
+  int max_version = 0;
+  int accept_invalid_certs = 0;
+  int accept_invalid_hostnames = 0;
+};
+bool parse_tls_options(const TlsOptionArgs &args, tls::TlsConfig &config);
+// A configured context, or nullptr with ValueError set (the TLS catalogue's message and OpenSSL's words).
+std::shared_ptr<tls::TlsContext> build_tls_context(const tls::TlsConfig &config);
+// Builds self->tls_context on first use; false with an exception set.
+bool ensure_tls_context(TransportObject *self);
 
 }  // namespace boltwire::http::client

@@ -9,15 +9,17 @@ namespace {
 PyObject *g_transport_error = nullptr;
 PyObject *g_connection_error = nullptr;
 PyObject *g_timeout_error = nullptr;
+PyObject *g_tls_error = nullptr;
 }  // namespace
 
 PyObject *set_error_classes(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
-  if (nargs != 3) return PyErr_Format(PyExc_TypeError, "_http_set_errors takes 3 classes");
-  for (Py_ssize_t i = 0; i < 3; ++i)
-    if (!PyType_Check(args[i])) return PyErr_Format(PyExc_TypeError, "_http_set_errors takes 3 classes");
+  if (nargs != 4) return PyErr_Format(PyExc_TypeError, "_http_set_errors takes 4 classes");
+  for (Py_ssize_t i = 0; i < 4; ++i)
+    if (!PyType_Check(args[i])) return PyErr_Format(PyExc_TypeError, "_http_set_errors takes 4 classes");
   Py_XSETREF(g_transport_error, Py_NewRef(args[0]));
   Py_XSETREF(g_connection_error, Py_NewRef(args[1]));
   Py_XSETREF(g_timeout_error, Py_NewRef(args[2]));
+  Py_XSETREF(g_tls_error, Py_NewRef(args[3]));
   Py_RETURN_NONE;
 }
 
@@ -35,6 +37,9 @@ PyObject *build_exception(engine::Exchange &ex) {
     case Failure::Connect:
     case Failure::Io:
       cls = g_connection_error;
+      break;
+    case Failure::Tls:
+      cls = g_tls_error;
       break;
     default:
       break;

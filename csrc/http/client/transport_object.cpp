@@ -21,7 +21,14 @@ void check_fork(TransportObject *self) {
   self->generation = g;
   new std::shared_ptr<pool::Pool>(*self->pool);  // leak the parent's pool: its lock may be held by a dead thread
   auto fresh = std::make_shared<pool::Pool>(*self->limits);
-  for (const OriginKey &k : *self->origins) fresh->intern_origin(k.host, k.port, k.connect_host);
+  if (*self->tls_context) {
+    new std::shared_ptr<tls::TlsContext>(*self->tls_context);  // leaked like the pool: its cache lock may be held
+    std::shared_ptr<tls::TlsContext> context = build_tls_context(*self->tls_config);
+    if (context) *self->tls_context = std::move(context);
+    else PyErr_Clear();  // it was built once from the same config; keep the parent's if the rebuild fails
+  }
+  for (const OriginKey &k : *self->origins)
+    fresh->intern_origin(k.host, k.port, k.connect_host, k.tls ? *self->tls_context : nullptr);
   *self->pool = std::move(fresh);
 }
 
@@ -32,12 +39,19 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   long long max_body = -1;
   unsigned int max_headers = codec::ParserLimits{}.max_header_count;
   int decompress = 1;
+  TlsOptionArgs tls_args;
   static const char *kwlist[] = {"is_async", "max_connections", "max_connections_per_host", "pool_max_idle_per_host",
                                  "pool_idle_timeout", "timeout", "connect_timeout", "read_timeout", "write_timeout",
-                                 "pool_timeout", "max_response_size", "max_response_headers", "decompress", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pnnnddddddL|Ip", const_cast<char **>(kwlist), &is_async, &max_total,
-                                   &max_per_host, &max_idle, &idle_timeout, &total, &connect, &read, &write,
-                                   &pool_timeout, &max_body, &max_headers, &decompress))
+                                 "pool_timeout", "max_response_size", "max_response_headers", "decompress",
+                                 "tls_roots", "tls_built_in_roots", "tls_identity", "tls_min_version",
+                                 "tls_max_version", "tls_accept_invalid_certs", "tls_accept_invalid_hostnames",
+                                 nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pnnnddddddL|Ip$OpOiipp", const_cast<char **>(kwlist), &is_async,
+                                   &max_total, &max_per_host, &max_idle, &idle_timeout, &total, &connect, &read,
+                                   &write, &pool_timeout, &max_body, &max_headers, &decompress, &tls_args.roots,
+                                   &tls_args.built_in_roots, &tls_args.identity, &tls_args.min_version,
+                                   &tls_args.max_version, &tls_args.accept_invalid_certs,
+                                   &tls_args.accept_invalid_hostnames))
     return nullptr;
   if (max_headers == 0) return PyErr_Format(PyExc_ValueError, "max_response_headers must be at least 1");
   auto *self = reinterpret_cast<TransportObject *>(type->tp_alloc(type, 0));
@@ -51,9 +65,21 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     self->limits->parser.max_header_count = max_headers;
     self->pool = new std::shared_ptr<pool::Pool>(std::make_shared<pool::Pool>(*self->limits));
     self->origins = new std::vector<OriginKey>();
+    self->tls_config = new tls::TlsConfig();
+    self->tls_context = new std::shared_ptr<tls::TlsContext>();
   } catch (...) {
     Py_DECREF(self);
     return PyErr_NoMemory();
+  }
+  if (!parse_tls_options(tls_args, *self->tls_config)) {
+    Py_DECREF(self);
+    return nullptr;
+  }
+  // Options that can be wrong are checked now, not at the first https request.
+  if ((!self->tls_config->root_certificates.empty() || !self->tls_config->identity_pem.empty()) &&
+      !ensure_tls_context(self)) {
+    Py_DECREF(self);
+    return nullptr;
   }
   self->timeouts = {to_ns(total), to_ns(connect), to_ns(read), to_ns(write), to_ns(pool_timeout)};
   self->max_body = max_body >= 0 ? static_cast<std::uint64_t>(max_body) : UINT64_MAX;
@@ -84,18 +110,24 @@ void Transport_dealloc(TransportObject *self) {
   delete self->pool;
   delete self->limits;
   delete self->origins;
+  delete self->tls_context;
+  delete self->tls_config;
   Py_TYPE(self)->tp_free(reinterpret_cast<PyObject *>(self));
 }
 
 PyObject *Transport_origin(TransportObject *self, PyObject *args) {
   const char *host, *connect_host;
   int port;
-  if (!PyArg_ParseTuple(args, "sis", &host, &port, &connect_host)) return nullptr;
+  int tls = 0;
+  if (!PyArg_ParseTuple(args, "sis|p", &host, &port, &connect_host, &tls)) return nullptr;
   if (port <= 0 || port > 65535) return PyErr_Format(PyExc_ValueError, "port out of range: %d", port);
   check_fork(self);
+  if (tls && !ensure_tls_context(self)) return nullptr;
   try {
-    std::uint32_t id = (*self->pool)->intern_origin(host, static_cast<std::uint16_t>(port), connect_host);
-    if (id >= self->origins->size()) self->origins->push_back({host, connect_host, static_cast<std::uint16_t>(port)});
+    std::uint32_t id = (*self->pool)->intern_origin(host, static_cast<std::uint16_t>(port), connect_host,
+                                                    tls ? *self->tls_context : nullptr);
+    if (id >= self->origins->size())
+      self->origins->push_back({host, connect_host, static_cast<std::uint16_t>(port), tls != 0});
     return PyLong_FromUnsignedLong(id);
   } catch (...) {
     return PyErr_NoMemory();
@@ -244,7 +276,7 @@ PyObject *Transport_stats(TransportObject *self, PyObject *) {
 
 PyMethodDef Transport_methods[] = {
     {"origin", reinterpret_cast<PyCFunction>(Transport_origin), METH_VARARGS,
-     "origin(host, port, connect_host) -> id of the pool for that origin"},
+     "origin(host, port, connect_host, tls=False) -> id of the pool for that origin"},
     {"submit", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Transport_submit)), METH_FASTCALL,
      "submit(sink, origin, method, head, body, timeout, decoder, raise_for_status, url) -> awaitable call "
      "resolving to a Response"},
@@ -279,7 +311,7 @@ PyMethodDef http_functions[] = {
     {"_http_set_hooks", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(set_response_hooks)),
      METH_FASTCALL, "Register Headers._from_raw, Headers, timedelta, Request, the status error factory (internal)."},
     {"_http_set_errors", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(set_error_classes)),
-     METH_FASTCALL, "Register HTTPTransportError, HTTPConnectionError, HTTPTimeoutError (internal)."},
+     METH_FASTCALL, "Register HTTPTransportError, HTTPConnectionError, HTTPTimeoutError, HTTPTLSError (internal)."},
     {},
 };
 }  // namespace

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "http/codec/catalogue.hpp"
+
 namespace boltwire::http::codec {
 
 // Remote errors: the response we received is malformed or exceeds a limit. Every one is fatal for the connection
@@ -54,10 +56,8 @@ namespace boltwire::http::codec {
   X(InvalidHeaderValue, "control character in header value")                                                       \
   X(ManagedHeader, "Host, Content-Length and Transfer-Encoding are set by the codec, not as headers")
 
-#define BW_HTTP_ENUM_ENTRY(name, message) name,
-enum class ParseError : std::uint8_t { BW_HTTP_PARSE_ERRORS(BW_HTTP_ENUM_ENTRY) };
-enum class WriteError : std::uint8_t { BW_HTTP_WRITE_ERRORS(BW_HTTP_ENUM_ENTRY) };
-#undef BW_HTTP_ENUM_ENTRY
+enum class ParseError : std::uint8_t { BW_HTTP_PARSE_ERRORS(BW_CATALOGUE_ENUM) };
+enum class WriteError : std::uint8_t { BW_HTTP_WRITE_ERRORS(BW_CATALOGUE_ENUM) };
 
 // Short human message ("Content-Length is not ...") and the enumerator's name ("InvalidContentLength").
 std::string_view error_message(ParseError e) noexcept;

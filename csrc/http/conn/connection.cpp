@@ -13,6 +13,7 @@ namespace boltwire::http::conn {
 
 IoResult Connection::start_connect(const SocketAddress &address, int &error) noexcept {
   close();
+  reset_tls();
   parser_.reset();
   served_ = 0;
   int fd = ::socket(address.storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -40,7 +41,7 @@ IoResult Connection::finish_connect(int &error) noexcept {
   return IoResult::Failed;
 }
 
-IoResult Connection::write_some(const char *data, std::size_t size, std::size_t &written, int &error) noexcept {
+IoResult Connection::send_raw(const char *data, std::size_t size, std::size_t &written, int &error) noexcept {
   for (;;) {
     ssize_t n = ::send(fd_, data, size, MSG_NOSIGNAL);
     if (n >= 0) {
@@ -54,7 +55,7 @@ IoResult Connection::write_some(const char *data, std::size_t size, std::size_t 
   }
 }
 
-IoResult Connection::read_some(char *buffer, std::size_t size, std::size_t &got, int &error) noexcept {
+IoResult Connection::recv_raw(char *buffer, std::size_t size, std::size_t &got, int &error) noexcept {
   for (;;) {
     ssize_t n = ::read(fd_, buffer, size);
     if (n > 0) {
@@ -78,6 +79,12 @@ bool Connection::looks_alive() noexcept {
 
 void Connection::close() noexcept {
   if (fd_ < 0) return;
+  if (tls_ && tls_->state() == tls::TlsState::Open) {
+    // close_notify, best effort: one non-blocking send, no wait for the server's.
+    tls_->close();
+    int error = 0;
+    flush(error);
+  }
   if (epoll_fd_ >= 0) ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd_, nullptr);
   epoll_fd_ = -1;
   unregister_connection(this);

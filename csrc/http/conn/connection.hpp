@@ -1,24 +1,36 @@
-// csrc/http/conn/connection.hpp: one non-blocking TCP connection and its response parser; the only read()/write().
+// csrc/http/conn/connection.hpp: one non-blocking TCP connection (plain or TLS) and its response parser; the only
+// read()/write().
 #pragma once
 #include <sys/types.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
 
 #include "http/codec/response_parser.hpp"
 #include "http/conn/address.hpp"
+#include "http/tls/context.hpp"
+#include "http/tls/session.hpp"
 
 namespace boltwire::http::conn {
 
-// Result of one I/O attempt. `bytes` is valid for Ok; `error` (an errno) for Failed.
-enum class IoResult : std::uint8_t { Ok, WouldBlock, Eof, Failed };
+// Result of one I/O attempt. `bytes` is valid for Ok; `error` (an errno) for Failed; TlsFailed: the TLS layer
+// failed and tls_error_text() says why.
+enum class IoResult : std::uint8_t { Ok, WouldBlock, Eof, Failed, TlsFailed };
+// Progress of a TLS handshake: wait for readability / writability, or how it ended.
+enum class HandshakeResult : std::uint8_t { Done, WantRead, WantWrite, Failed, TlsFailed };
 
 // Overview
 //   A Connection owns one socket (non-blocking, TCP_NODELAY) and the ResponseParser for the responses on it. It
 //   knows nothing about pools, timers or requests: the pool layer owns it, the engine or a blocking caller drives it.
+//   With TLS (start_tls), read_some/write_some carry plaintext through the TlsSession and the socket carries its
+//   ciphertext (connection_tls.cpp); callers see the same IoResults, plus flush() for ciphertext still queued.
 // Invariants
 //   - fd_ is -1 exactly when the connection is closed; close() is idempotent.
 //   - served_ counts responses completed on it: a connection with served_ > 0 is a reused (keep-alive) one.
+//   - tls_ is set from start_tls until the socket is replaced (start_connect); tls_context_ outlives tls_.
 class Connection {
  public:
   Connection() = default;
@@ -33,8 +45,26 @@ class Connection {
   // After writability: Ok when the connection is established, Failed (with `error`) when it was refused.
   IoResult finish_connect(int &error) noexcept;
 
-  IoResult write_some(const char *data, std::size_t size, std::size_t &written, int &error) noexcept;
-  IoResult read_some(char *buffer, std::size_t size, std::size_t &got, int &error) noexcept;
+  // Plaintext I/O (through the TLS session when there is one). With TLS, write_some may leave ciphertext queued:
+  // flush() before waiting for the answer.
+  IoResult write_some(const char *data, std::size_t size, std::size_t &written, int &error) noexcept {
+    return tls_ ? tls_write(data, size, written, error) : send_raw(data, size, written, error);
+  }
+  IoResult read_some(char *buffer, std::size_t size, std::size_t &got, int &error) noexcept {
+    return tls_ ? tls_read(buffer, size, got, error) : recv_raw(buffer, size, got, error);
+  }
+  // Sends queued TLS ciphertext: Ok when none is left (always for plain connections), else WouldBlock or Failed.
+  IoResult flush(int &error) noexcept;
+
+  // TLS client on the connected socket, for `host` (SNI and the certificate check) with resumption keyed by
+  // `origin_key`. False when out of memory.
+  bool start_tls(std::shared_ptr<tls::TlsContext> context, std::string_view host, std::string_view origin_key) noexcept;
+  HandshakeResult handshake(int &error) noexcept;
+  const tls::TlsSession *tls_session() const noexcept { return tls_.get(); }
+  // Why the TLS layer failed (the catalogue message and OpenSSL's words).
+  std::string tls_error_text() const;
+  // The server ended the TLS stream without close_notify (reported as Eof): an EOF-delimited body may be cut short.
+  bool tls_truncated() const noexcept { return tls_truncated_; }
   // Non-blocking check of an idle connection: false when the peer closed it or sent unexpected bytes.
   bool looks_alive() noexcept;
   // Closes the socket; first removes it from the epoll set it was registered in (a forked child may hold a copy of
@@ -63,8 +93,19 @@ class Connection {
   bool registered() const noexcept { return epoll_fd_ >= 0; }
 
  private:
+  IoResult send_raw(const char *data, std::size_t size, std::size_t &written, int &error) noexcept;
+  IoResult recv_raw(char *buffer, std::size_t size, std::size_t &got, int &error) noexcept;
+  IoResult tls_write(const char *data, std::size_t size, std::size_t &written, int &error) noexcept;
+  IoResult tls_read(char *buffer, std::size_t size, std::size_t &got, int &error) noexcept;
+  IoResult tls_fill(int &error) noexcept;  // one socket read into the session's input
+  void reset_tls() noexcept;
+
   int fd_ = -1;
   int epoll_fd_ = -1;  // the epoll set fd_ is registered in, or -1
+  std::shared_ptr<tls::TlsContext> tls_context_;
+  std::unique_ptr<tls::TlsSession> tls_;
+  bool tls_eof_ = false;        // the socket reached EOF and the session was told
+  bool tls_truncated_ = false;
   std::uint32_t served_ = 0;
   codec::ResponseParser parser_;
 };

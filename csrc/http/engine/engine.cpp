@@ -357,7 +357,7 @@ void Engine::sweep() {
     } else if (d > now_) {
       timers_.refile_top(d);  // the deadline moved on (I/O happened, or a new phase began)
     } else {
-      fail_now(ex, which, timeout_message(which));
+      fail_now(ex, which, timeout_message(which, ex->phase));
     }
   }
 }

@@ -16,6 +16,7 @@ std::int64_t phase_deadline(const Exchange &ex, Failure &which) noexcept {
       break;
     case Phase::Resolving:
     case Phase::Connecting:
+    case Phase::Handshaking:  // phase_start_ns is the connect's: one budget for TCP and TLS
       if (ex.timeouts.connect) own = ex.phase_start_ns + ex.timeouts.connect, own_kind = Failure::ConnectTimeout;
       break;
     case Phase::Writing:
@@ -35,9 +36,10 @@ std::int64_t phase_deadline(const Exchange &ex, Failure &which) noexcept {
   return total;
 }
 
-const char *timeout_message(Failure which) noexcept {
+const char *timeout_message(Failure which, Phase phase) noexcept {
   switch (which) {
-    case Failure::ConnectTimeout: return "connect timed out";
+    case Failure::ConnectTimeout:
+      return phase == Phase::Handshaking ? "connect timed out (during the TLS handshake)" : "connect timed out";
     case Failure::ReadTimeout: return "read timed out";
     case Failure::WriteTimeout: return "write timed out";
     case Failure::PoolTimeout: return "timed out waiting for a free connection";
@@ -45,7 +47,7 @@ const char *timeout_message(Failure which) noexcept {
   }
 }
 
-void fail_timeout(Exchange &ex, Failure which) { ex.fail(which, timeout_message(which)); }
+void fail_timeout(Exchange &ex, Failure which) { ex.fail(which, timeout_message(which, ex.phase)); }
 
 std::string describe_errno(const char *what, int error) {
   std::string s(what);

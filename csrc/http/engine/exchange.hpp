@@ -28,6 +28,7 @@ enum class Failure : std::uint8_t {
   TotalTimeout,    // the whole request exceeded timeout
   Io,              // reset, broken pipe, or closed before a complete response
   Protocol,        // a malformed response (message says what)
+  Tls,             // the TLS handshake or record layer failed (message: the TLS catalogue's words)
   TooLarge,        // the body exceeds max_response_size
   Cancelled,
   Closed,          // the client was closed
@@ -35,9 +36,10 @@ enum class Failure : std::uint8_t {
   Internal,        // the transport itself failed (out of memory in the I/O thread)
 };
 
-// Queued/Waiting: for a pool slot. Resolving: DNS. Connecting: TCP connect. Writing: the request (the response may
-// already be arriving: an early answer to an upload). Reading: the response. Done: result fields are final.
-enum class Phase : std::uint8_t { Queued, Waiting, Resolving, Connecting, Writing, Reading, Done };
+// Queued/Waiting: for a pool slot. Resolving: DNS. Connecting: TCP connect. Handshaking: TLS (under the same
+// connect deadline). Writing: the request (the response may already be arriving: an early answer to an upload).
+// Reading: the response. Done: result fields are final.
+enum class Phase : std::uint8_t { Queued, Waiting, Resolving, Connecting, Handshaking, Writing, Reading, Done };
 
 struct Timeouts {  // nanoseconds; 0 = none
   std::int64_t total = 0, connect = 0, read = 0, write = 0, pool = 0;
@@ -127,8 +129,8 @@ struct Exchange {
 // The deadline of the phase `ex` is in (min of the total deadline and the phase's own; 0 = none), and which
 // failure it means.
 std::int64_t phase_deadline(const Exchange &ex, Failure &which) noexcept;
-// The one catalogue of timeout messages ("read timed out", ...).
-const char *timeout_message(Failure which) noexcept;
+// The one catalogue of timeout messages ("read timed out", ...); `phase` is where the exchange was.
+const char *timeout_message(Failure which, Phase phase) noexcept;
 // Fails `ex` with the timeout `which` (its message from the catalogue).
 void fail_timeout(Exchange &ex, Failure which);
 // Text for a socket errno ("connect failed: Connection refused").

@@ -47,6 +47,15 @@ Next internal_failure(Exchange &ex) noexcept {
   return Next::Finished;
 }
 
+Next tls_failed(Exchange &ex) noexcept {
+  try {
+    ex.fail(Failure::Tls, ex.conn->tls_error_text());
+  } catch (...) {
+    return internal_failure(ex);
+  }
+  return finished(ex, false);
+}
+
 // The connection ended (EOF or an error) without a complete response. `read_error` is the errno of a failed read,
 // 0 for EOF (ex.failure may already say what the codec saw).
 Next ended_early(Exchange &ex, int read_error) {
@@ -71,6 +80,20 @@ Next ended_early(Exchange &ex, int read_error) {
     ex.fail(Failure::Io, "connection closed by the server before a response");
   }
   return finished(ex, false);
+}
+
+// The TCP connection is up: https origins shake hands first (the connect clock keeps running), http ones send.
+Next connected(Exchange &ex) {
+  pool::Origin &o = ex.pool->origin(ex.origin);
+  if (!o.tls) return start_request(ex);
+  if (!ex.conn->start_tls(o.tls, o.host, o.tls_key)) {
+    ex.fail(Failure::Tls, ex.conn->tls_error_text());
+    ex.reusable = false;
+    return Next::Finished;
+  }
+  ex.phase = Phase::Handshaking;
+  ex.last_io_ns = now_ns();
+  return on_handshake(ex);
 }
 
 }  // namespace
@@ -100,7 +123,7 @@ Next start_connect(Exchange &ex) noexcept {
     while (ex.address_index < ex.addresses.size()) {
       int error = 0;
       IoResult r = ex.conn->start_connect(ex.addresses[ex.address_index], error);
-      if (r == IoResult::Ok) return start_request(ex);
+      if (r == IoResult::Ok) return connected(ex);
       if (r == IoResult::WouldBlock) return Next::WaitWritable;
       last_error = error;
       ++ex.address_index;
@@ -116,7 +139,13 @@ Next start_connect(Exchange &ex) noexcept {
 
 Next on_connect_ready(Exchange &ex) noexcept {
   int error = 0;
-  if (ex.conn->finish_connect(error) == IoResult::Ok) return start_request(ex);
+  if (ex.conn->finish_connect(error) == IoResult::Ok) {
+    try {
+      return connected(ex);
+    } catch (...) {
+      return internal_failure(ex);
+    }
+  }
   ++ex.address_index;
   if (ex.address_index >= ex.addresses.size()) {
     ex.pool->forget_addresses(ex.origin);
@@ -129,6 +158,23 @@ Next on_connect_ready(Exchange &ex) noexcept {
     return Next::Finished;
   }
   return start_connect(ex);
+}
+
+Next on_handshake(Exchange &ex) noexcept {
+  try {
+    int error = 0;
+    switch (ex.conn->handshake(error)) {
+      case conn::HandshakeResult::Done: return start_request(ex);
+      case conn::HandshakeResult::WantRead: return Next::WaitReadable;
+      case conn::HandshakeResult::WantWrite: return Next::WaitWritable;
+      case conn::HandshakeResult::Failed: ex.fail(Failure::Io, describe_errno("TLS handshake failed", error)); break;
+      case conn::HandshakeResult::TlsFailed: ex.fail(Failure::Tls, ex.conn->tls_error_text()); break;
+    }
+    ex.reusable = false;
+    return Next::Finished;
+  } catch (...) {
+    return internal_failure(ex);
+  }
 }
 
 Next start_request(Exchange &ex) noexcept {
@@ -155,8 +201,18 @@ Next on_writable(Exchange &ex) noexcept {
       continue;
     }
     if (r == IoResult::WouldBlock) return Next::WaitWritable;
+    if (r == IoResult::TlsFailed) return tls_failed(ex);
     // The server may have answered and closed without reading the whole upload (413, or an early 200): read what
     // it sent before deciding that the exchange failed.
+    ex.write_failed = true;
+    ex.write_error = error;
+    enter_phase(ex, Phase::Reading);
+    return on_readable(ex);
+  }
+  int error = 0;
+  IoResult f = c->flush(error);  // TLS: ciphertext of the last piece may still be queued
+  if (f == IoResult::WouldBlock) return Next::WaitWritable;
+  if (f == IoResult::Failed) {
     ex.write_failed = true;
     ex.write_error = error;
     enter_phase(ex, Phase::Reading);
@@ -189,10 +245,15 @@ Next on_readable(Exchange &ex) noexcept {
           ex.phase = Phase::Reading;
         }
         FeedResult fr = finish_response(ex);
-        if (fr != FeedResult::Failed) return finished(ex, false);
+        if (fr != FeedResult::Failed) {
+          // An EOF-delimited body whose TLS stream ended without close_notify may have been cut short.
+          if (c->tls_truncated()) ex.fail(Failure::Tls, c->tls_error_text());
+          return finished(ex, false);
+        }
         if (ex.got_bytes) return finished(ex, false);
         return ended_early(ex, 0);
       }
+      if (r == IoResult::TlsFailed) return tls_failed(ex);
       return ended_early(ex, error);
     }
   } catch (...) {
@@ -204,6 +265,8 @@ Next on_io(Exchange &ex, bool readable, bool writable) noexcept {
   switch (ex.phase) {
     case Phase::Connecting:
       return writable ? on_connect_ready(ex) : Next::WaitWritable;
+    case Phase::Handshaking:
+      return on_handshake(ex);  // it reads and writes until the socket would block, whatever the event was
     case Phase::Writing: {
       Next next = writable ? on_writable(ex) : Next::WaitWritable;
       if ((next == Next::WaitWritable || next == Next::WaitReadable) && readable)

@@ -20,6 +20,7 @@ enum class Next : std::uint8_t {
 //
 //   driver: checkout --idle--------------------------------------------> start_request
 //                    --new slot--> [resolve] --> start_connect --Wait--> on_connect_ready --> start_request
+//   https: connected --> on_handshake (Handshaking, WaitReadable/WaitWritable as TLS asks) --done--> start_request
 //   start_request --> on_writable (Writing) --all sent--> WaitReadable (Reading) --> on_readable --> Finished
 //   Writing + readable -----------------------------> on_readable (the server answers before reading the upload)
 //   a write error ----------------------------------> Reading with write_failed: what the server sent still counts
@@ -36,6 +37,8 @@ enum class Next : std::uint8_t {
 Next start_connect(Exchange &ex) noexcept;
 // The connecting socket became writable (or reported an error).
 Next on_connect_ready(Exchange &ex) noexcept;
+// Drives the TLS handshake of a new https connection as far as the socket allows.
+Next on_handshake(Exchange &ex) noexcept;
 // ex.conn is connected (new or idle from the pool): send the request.
 Next start_request(Exchange &ex) noexcept;
 Next on_writable(Exchange &ex) noexcept;

@@ -18,16 +18,20 @@ Pool::~Pool() {
     for (conn::Connection *c : o->idle) delete c;
 }
 
-std::uint32_t Pool::intern_origin(const std::string &host, std::uint16_t port, const std::string &connect_host) {
+std::uint32_t Pool::intern_origin(const std::string &host, std::uint16_t port, const std::string &connect_host,
+                                  std::shared_ptr<tls::TlsContext> tls) {
   std::lock_guard lock(mutex_);
   for (std::size_t i = 0; i < origins_.size(); ++i) {
     const Origin &o = *origins_[i];
-    if (o.port == port && o.host == host && o.connect_host == connect_host) return static_cast<std::uint32_t>(i);
+    if (o.port == port && o.host == host && o.connect_host == connect_host && (o.tls != nullptr) == (tls != nullptr))
+      return static_cast<std::uint32_t>(i);
   }
   auto o = std::make_unique<Origin>();
   o->host = host;
   o->connect_host = connect_host;
   o->port = port;
+  if (tls) o->tls_key = host + ":" + std::to_string(port);
+  o->tls = std::move(tls);
   origins_.push_back(std::move(o));
   return static_cast<std::uint32_t>(origins_.size() - 1);
 }

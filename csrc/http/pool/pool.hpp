@@ -10,6 +10,7 @@
 
 #include "http/conn/address.hpp"
 #include "http/conn/connection.hpp"
+#include "http/tls/context.hpp"
 
 namespace boltwire::http::pool {
 
@@ -21,11 +22,13 @@ struct PoolLimits {
   codec::ParserLimits parser;                // for the responses on each new connection
 };
 
-// One origin (scheme http, host, port). Addresses are resolved once and cached.
+// One origin (scheme, host, port). Addresses are resolved once and cached.
 struct Origin {
-  std::string host;          // as in the URL (Host header)
+  std::string host;          // as in the URL (Host header; TLS: SNI and the name the certificate must carry)
   std::string connect_host;  // host to resolve (a resolve= override, or host)
   std::uint16_t port = 0;
+  std::shared_ptr<tls::TlsContext> tls;  // https: the client's TLS context; nullptr for http
+  std::string tls_key;                   // "host:port", the TLS session cache key
   std::vector<conn::SocketAddress> addresses;  // guarded by Pool::mutex
   bool resolved = false;
   std::size_t open = 0;                 // connections counted against the limits: connecting, busy or idle
@@ -60,7 +63,9 @@ class Pool {
   Pool(const Pool &) = delete;
   Pool &operator=(const Pool &) = delete;
 
-  std::uint32_t intern_origin(const std::string &host, std::uint16_t port, const std::string &connect_host);
+  // The id of the origin (https when `tls` is set: http and https on one host and port are two origins).
+  std::uint32_t intern_origin(const std::string &host, std::uint16_t port, const std::string &connect_host,
+                              std::shared_ptr<tls::TlsContext> tls = nullptr);
   Origin &origin(std::uint32_t id);  // stable reference
 
   // Takes an idle connection or reserves a slot. `fresh` skips idle connections (a retry after a stale one) and may

@@ -1,4 +1,4 @@
-"""boltwire.http: typed HTTP/1.1 clients (asyncio and blocking) over boltwire's native transport."""
+"""boltwire.http: typed HTTP/1.1 clients (asyncio and blocking, http and https) over boltwire's native transport."""
 
 from boltwire.http._client import HTTPClient, SyncHTTPClient
 from boltwire.http._errors import (
@@ -6,6 +6,7 @@ from boltwire.http._errors import (
     HTTPError,
     HTTPResponseError,
     HTTPTimeoutError,
+    HTTPTLSError,
     HTTPTransportError,
 )
 from boltwire.http._response import Headers, Request, Response
@@ -15,6 +16,7 @@ __all__ = [
     "HTTPConnectionError",
     "HTTPError",
     "HTTPResponseError",
+    "HTTPTLSError",
     "HTTPTimeoutError",
     "HTTPTransportError",
     "Headers",

@@ -40,6 +40,7 @@ class Response(Generic[_T]):
 class HTTPError(BoltwireError): ...
 class HTTPTransportError(HTTPError): ...
 class HTTPConnectionError(HTTPTransportError): ...
+class HTTPTLSError(HTTPConnectionError): ...
 
 class HTTPTimeoutError(HTTPTransportError):
     kind: Literal["connect", "read", "write", "pool", "total"]
@@ -54,7 +55,8 @@ class HTTPResponseError(HTTPError):
     url: str
     def __init__(self, status: int, headers: Headers, body: bytes, *, method: str = "", url: str = "") -> None: ...
 
-class HTTPClient:
+class _ClientBase:
+    """The options HTTPClient and SyncHTTPClient share (runtime: boltwire.http._client._ClientBase)."""
     def __init__(
         self,
         *,
@@ -73,9 +75,21 @@ class HTTPClient:
         bearer_token: str | None = None,
         basic_auth: tuple[str, str] | None = None,
         max_response_size: int | None = None,
+        max_response_headers: int = 256,
+        decompress: bool = True,
         resolve: Mapping[str, str] | None = None,
         error_for_status: bool = True,
+        root_certificates: list[bytes] | None = None,
+        tls_built_in_root_certs: bool = True,
+        identity_pem: bytes | None = None,
+        min_tls_version: Literal["TLSv1.2", "TLSv1.3"] | None = None,
+        max_tls_version: Literal["TLSv1.2", "TLSv1.3"] | None = None,
+        danger_accept_invalid_certs: bool = False,
+        danger_accept_invalid_hostnames: bool = False,
+        https_only: bool = False,
     ) -> None: ...
+
+class HTTPClient(_ClientBase):
     async def __aenter__(self) -> "HTTPClient": ...
     async def __aexit__(self, *exc: object) -> None: ...
     async def aclose(self) -> None: ...
@@ -147,28 +161,7 @@ class HTTPClient:
     @overload
     async def delete(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: Any) -> Response[Any]: ...
 
-class SyncHTTPClient:
-    def __init__(
-        self,
-        *,
-        base_url: str | None = None,
-        default_headers: Mapping[str, str] | None = None,
-        user_agent: str | None = None,
-        timeout: float | None = 30.0,
-        connect_timeout: float | None = None,
-        read_timeout: float | None = None,
-        write_timeout: float | None = None,
-        max_connections: int | None = None,
-        max_connections_per_host: int | None = None,
-        pool_idle_timeout: float | None = 90.0,
-        pool_max_idle_per_host: int | None = None,
-        pool_timeout: float | None = None,
-        bearer_token: str | None = None,
-        basic_auth: tuple[str, str] | None = None,
-        max_response_size: int | None = None,
-        resolve: Mapping[str, str] | None = None,
-        error_for_status: bool = True,
-    ) -> None: ...
+class SyncHTTPClient(_ClientBase):
     def __enter__(self) -> "SyncHTTPClient": ...
     def __exit__(self, *exc: object) -> None: ...
     def close(self) -> None: ...

@@ -15,13 +15,14 @@ from boltwire.http._errors import (
     HTTPConnectionError,
     HTTPResponseError,
     HTTPTimeoutError,
+    HTTPTLSError,
     HTTPTransportError,
 )
 from boltwire.http._response import Headers, Request
 
 __all__ = ["HTTPClient", "SyncHTTPClient"]
 
-_core._http_set_errors(HTTPTransportError, HTTPConnectionError, HTTPTimeoutError)
+_core._http_set_errors(HTTPTransportError, HTTPConnectionError, HTTPTimeoutError, HTTPTLSError)
 
 
 def _status_error(status: int, raw: Any, body: bytes, method: str, url: str) -> HTTPResponseError:
@@ -41,6 +42,7 @@ _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})  # sent with Content-Length:
 _http_url = _core._http_url  # URL grammar, joining and encoding: csrc/http/url
 _MAX_ROUTES = 4096
 _VERSION = "0.1.0"
+_TLS_VERSIONS = {"TLSv1.2": 12, "TLSv1.3": 13}
 
 # Connection limits when none are given: 100 per origin (aiohttp's total default), and in all never more than the
 # process may open (the soft RLIMIT_NOFILE less a margin for the rest of the program), so that many concurrent
@@ -72,6 +74,30 @@ def _header_items(headers: Any) -> list[tuple[str, Any]]:
         elif not isinstance(name, str):
             raise TypeError(f"header name must be str or bytes, got {type(name).__name__}")
         out.append((name, value))
+    return out
+
+
+def _tls_version(name: str, value: Any) -> int:
+    if value is None:
+        return 0
+    try:
+        return _TLS_VERSIONS[value]
+    except (KeyError, TypeError):
+        raise ValueError(f"{name} must be 'TLSv1.2', 'TLSv1.3' or None, got {value!r}") from None
+
+
+def _pem_list(value: Any) -> list[bytes] | None:
+    if value is None:
+        return None
+    if isinstance(value, (bytes, str)) or not isinstance(value, (list, tuple)):
+        raise TypeError("root_certificates must be a list of PEM bytes")
+    out = []
+    for pem in value:
+        if isinstance(pem, str):
+            pem = pem.encode("ascii")
+        if not isinstance(pem, (bytes, bytearray, memoryview)):
+            raise TypeError(f"each root certificate must be PEM bytes, got {type(pem).__name__}")
+        out.append(bytes(pem))
     return out
 
 
@@ -130,10 +156,32 @@ class _ClientBase:
         decompress: bool = True,
         resolve: Mapping[str, str] | None = None,
         error_for_status: bool = True,
+        root_certificates: list[bytes] | None = None,
+        tls_built_in_root_certs: bool = True,
+        identity_pem: bytes | None = None,
+        min_tls_version: str | None = None,
+        max_tls_version: str | None = None,
+        danger_accept_invalid_certs: bool = False,
+        danger_accept_invalid_hostnames: bool = False,
+        https_only: bool = False,
     ) -> None:
+        self._https_only = bool(https_only)
+        if isinstance(identity_pem, str):
+            identity_pem = identity_pem.encode("ascii")
+        if identity_pem is not None and not isinstance(identity_pem, (bytes, bytearray, memoryview)):
+            raise TypeError(f"identity_pem must be PEM bytes, got {type(identity_pem).__name__}")
+        tls_settings = dict(
+            tls_roots=_pem_list(root_certificates),
+            tls_built_in_roots=bool(tls_built_in_root_certs),
+            tls_identity=None if identity_pem is None else bytes(identity_pem),
+            tls_min_version=_tls_version("min_tls_version", min_tls_version),
+            tls_max_version=_tls_version("max_tls_version", max_tls_version),
+            tls_accept_invalid_certs=bool(danger_accept_invalid_certs),
+            tls_accept_invalid_hostnames=bool(danger_accept_invalid_hostnames),
+        )
         self._base = None
         if base_url is not None:
-            self._split_url("", base_url)  # checks base_url once (no query or fragment, http, a host)
+            self._split_url("", base_url)  # checks base_url once (no query or fragment, http(s), a host)
             self._base = base_url
         for name, value in (
             ("timeout", timeout),
@@ -175,6 +223,7 @@ class _ClientBase:
             max_response_size=-1 if max_response_size is None else max_response_size,
             max_response_headers=max_response_headers,
             decompress=bool(decompress),
+            **tls_settings,
         )
         headers: list[tuple[str, str]] = [("User-Agent", user_agent or f"boltwire/{_VERSION}"), ("Accept", "*/*")]
         if decompress:  # bodies in these codings are decoded natively (csrc/http/encoding)
@@ -195,38 +244,38 @@ class _ClientBase:
         self._error_for_status = error_for_status
         self._transport: Any = None
         self._routes: dict[tuple[str, ...], _Route] = {}
-        self._origins: dict[tuple[str, int], int] = {}
+        self._origins: dict[tuple[str, int, bool], int] = {}
         self._decoders: dict[Any, Any] = {}
 
     # ---- URLs and heads ---------------------------------------------------------------------------------------
 
-    @staticmethod
-    def _split_url(url: str, base: str | None, params: str | None = None) -> list:
-        """[host, port, host_header, target, full url, credentials] of a request URL, from csrc/http/url: parsed
-        (RFC 3986), joined to base_url (appended to its path, as httpx does), dot segments removed, params added to
-        the query, percent-encoded; the fragment dropped; userinfo only as credentials (percent-decoded bytes)."""
-        https, *parts = _http_url(url, base, params)
-        if https:
-            raise ValueError(f"https is not supported yet: {parts[4]!r}")
+    def _split_url(self, url: str, base: str | None, params: str | None = None) -> list:
+        """[https, host, port, host_header, target, full url, credentials] of a request URL, from csrc/http/url:
+        parsed (RFC 3986), joined to base_url (appended to its path, as httpx does), dot segments removed, params
+        added to the query, percent-encoded; the fragment dropped; userinfo only as credentials (percent-decoded
+        bytes). With https_only, an http URL is refused."""
+        parts = _http_url(url, base, params)
+        if not parts[0] and self._https_only:
+            raise ValueError(f"https_only is set and the URL is not https: {parts[5]!r}")
         return parts
 
-    def _origin_id(self, host: str, port: int) -> int:
-        key = (host, port)
+    def _origin_id(self, tls: bool, host: str, port: int) -> int:
+        key = (host, port, tls)
         oid = self._origins.get(key)
         if oid is None:
             connect_host = self._resolve.get(host, host)
-            oid = self._origins[key] = self._transport.origin(host, port, connect_host)
+            oid = self._origins[key] = self._transport.origin(host, port, connect_host, tls)
         return oid
 
     def _route(self, method: str, url: str, params: str | None = None) -> _Route:
-        host, port, host_header, target, full, credentials = self._split_url(url, self._base, params)
+        https, host, port, host_header, target, full, credentials = self._split_url(url, self._base, params)
         headers = self._default_headers
         auth = None
         if credentials is not None and all(n.lower() != "authorization" for n, _ in headers):
             auth = ("Authorization", "Basic " + base64.b64encode(credentials).decode("ascii"))  # from user:password@
             headers = headers + [auth]
         head = _http_head(method, target, host_header, headers, 0 if method in _BODY_METHODS else None)
-        route = _Route(self._origin_id(host, port), head, full, target, host_header, auth)
+        route = _Route(self._origin_id(https, host, port), head, full, target, host_header, auth)
         routes = self._routes
         if len(routes) >= _MAX_ROUTES:
             routes.clear()
@@ -325,7 +374,8 @@ async def _retire_sink(loop: Any, sink: Any) -> None:
 
 
 class HTTPClient(_ClientBase):
-    """An asyncio HTTP/1.1 client on boltwire's native transport. Use ``async with HTTPClient(...) as client``.
+    """An asyncio HTTP/1.1 (http and https) client on boltwire's native transport. Use
+    ``async with HTTPClient(...) as client``.
 
     One client may serve several event loops at once (for example one per thread): each loop gets its own
     completion sink, watched by that loop; closing the client closes them all."""

@@ -10,6 +10,7 @@ __all__ = [
     "HTTPConnectionError",
     "HTTPError",
     "HTTPResponseError",
+    "HTTPTLSError",
     "HTTPTimeoutError",
     "HTTPTransportError",
 ]
@@ -27,6 +28,11 @@ class HTTPTransportError(HTTPError):
 
 class HTTPConnectionError(HTTPTransportError):
     """DNS failure, connection refused or reset, or the server closed the connection before answering."""
+
+
+class HTTPTLSError(HTTPConnectionError):
+    """The TLS handshake or connection failed; the message says why (untrusted or expired certificate, host name
+    mismatch, no common TLS version, client certificate required, ...) with OpenSSL's own words."""
 
 
 class HTTPTimeoutError(HTTPTransportError):
