@@ -8,9 +8,10 @@ from boltwire.http._errors import (
     HTTPTimeoutError,
     HTTPTransportError,
 )
-from boltwire.http._response import Headers, Request, Response
+from boltwire.http._response import CaseInsensitiveDict, Headers, Request, RequestInfo, Response
 
 __all__ = [
+    "CaseInsensitiveDict",
     "HTTPClient",
     "HTTPConnectionError",
     "HTTPError",
@@ -19,6 +20,7 @@ __all__ = [
     "HTTPTransportError",
     "Headers",
     "Request",
+    "RequestInfo",
     "Response",
     "SyncHTTPClient",
 ]

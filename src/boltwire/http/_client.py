@@ -199,7 +199,7 @@ class _ClientBase:
         self._error_for_status = error_for_status
         # The status-error policy handed to the transport: True (HTTPResponseError) or an ErrorSpec (raises= /
         # error_type=); resolved here, so a bad class is a TypeError now rather than at the first error status.
-        self._errors: Any = error_spec(raises, error_type, self._decoder) or True
+        self._errors: Any = error_spec(raises, error_type, resolve_decoder) or True
         # Retries, auth providers and middleware: None when none is configured (the verbs' native path).
         self._policy = ClientPolicy.make(self._is_async, max_retries, retry_methods, retry_statuses, backoff_base,
                                          backoff_max, max_retry_after, bearer_auth, digest_auth, middleware)

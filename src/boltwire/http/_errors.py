@@ -74,7 +74,7 @@ class HTTPResponseError(HTTPError, Generic[E]):
         self.request = request
         self.error = error
         self.parse_error = parse_error
-        self.headers = headers if headers is not None else CaseInsensitiveDict()
+        self.headers = headers if isinstance(headers, CaseInsensitiveDict) else CaseInsensitiveDict(headers)
         snippet = self.body_start.decode("utf-8", "replace") + ("…" if len(body) > _BODY_START else "")
         where = f" for {request.method} {request.url}" if request.method or request.url else ""
         super().__init__(f"HTTP status {status}{where}: {snippet}")
@@ -110,19 +110,23 @@ def _rebuild_response_error(cls: type, status: int, body: bytes, request: Any, e
     return e
 
 
-def pinned_error_type(cls: type) -> tuple[Any, ...]:
-    """(E,) for the E that `cls` (an HTTPResponseError subclass) pins, walking its bases as written; () if none."""
+def pinned_error_type(cls: type, bindings: dict | None = None) -> tuple[Any, ...]:
+    """(E,) for the E that `cls` (an HTTPResponseError subclass) pins, walking its bases as written (type parameters
+    bound along the way carried down: class Final(Base[Problem]) with class Base(HTTPResponseError[T])); ()."""
+    bindings = bindings or {}
     for base in cls.__dict__.get("__orig_bases__", cls.__bases__):
         origin = get_origin(base)
+        args = tuple(bindings.get(a, a) if isinstance(a, TypeVar) else a for a in get_args(base))
         if origin is HTTPResponseError:
-            (form,) = get_args(base)
+            (form,) = args
             if isinstance(form, TypeVar):
                 raise TypeError(f"{cls.__qualname__} leaves HTTPResponseError's error type unbound ({form!r}); pin "
                                 f"it: class {cls.__name__}(HTTPResponseError[YourErrorType]): ...")
             return (form,)
         parent = origin if origin is not None else base
         if isinstance(parent, type) and issubclass(parent, HTTPResponseError) and parent is not HTTPResponseError:
-            found = pinned_error_type(parent)
+            params = getattr(parent, "__parameters__", ())
+            found = pinned_error_type(parent, dict(zip(params, args)))
             if found:
                 return found
     return ()

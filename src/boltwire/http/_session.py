@@ -12,6 +12,7 @@ import inspect
 from typing import Any, Callable, Sequence
 
 from boltwire.http._auth import BearerAuth, DigestAuth
+from boltwire.http._codecs import resolve_decoder
 from boltwire.http._errors import HTTPResponseError, HTTPTransportError
 from boltwire.http._policy import RetryPolicy, error_spec, typed_headers
 from boltwire.http._response import CaseInsensitiveDict
@@ -84,9 +85,9 @@ def _outgoing(client: Any, method: str, url: str, params: Any, headers: Any, jso
 def _spec(client: Any, tp: Any, error_for_status: Any, error_type: Any, raises: Any) -> tuple[Any, Any]:
     dec, errors = client._response_spec(tp, error_for_status)
     if errors is not False:
-        errors = error_spec(raises, error_type, client._decoder) or errors
+        errors = error_spec(raises, error_type, resolve_decoder) or errors
     elif raises is not None or error_type is not None:
-        error_spec(raises, error_type, client._decoder)  # still checked: a bad class is always a TypeError
+        error_spec(raises, error_type, resolve_decoder)  # still checked: a bad class is always a TypeError
     return dec, errors
 
 
