@@ -183,7 +183,11 @@ PyTypeObject ResponseType = [] {
   t.tp_members = Response_members;
   t.tp_getset = Response_getset;
   t.tp_methods = Response_methods;
-  t.tp_doc = "One HTTP response; `data` is the body decoded as response_data_type (bytes by default).";
+  // The text signature (before "--") is what inspect.signature(Response) reports.
+  t.tp_doc =
+      "Response(status, data=None, *, headers=None, url='', method='GET', http_version='HTTP/1.1', elapsed=0.0, "
+      "request=None, typed_headers=None)\n--\n\n"
+      "One HTTP response; `data` is the body decoded as response_data_type (bytes by default).";
   return t;
 }();
 
