@@ -333,24 +333,19 @@ class BoltwireMocker:
         return AssertionError(f"boltwire_mocker: no mock matched {r.method} {r.url}; closest: {mock!r} "
                               f"({'; '.join(why) or 'its predicate or handler declined'})")
 
-    def _find_sync(self, r: MockRequest) -> tuple[int, list[tuple[str, str]], bytes] | None:
+    def _match(self, r: MockRequest) -> Any:
+        """The matching, written once for both clients: a generator that yields each predicate's or handler's result
+        (maybe awaitable) to its driver (_find_sync / _find_async), gets the value back, and returns the answer
+        (status, headers, body), or None to pass through; raises the strict-mode AssertionError."""
         report = []
         for m in self._mocks:
             why, predicates = m._mismatches(r)
-            if not why:
-                for p in predicates:
-                    ok = p(r)
-                    if inspect.isawaitable(ok):
-                        _close(ok)
-                        raise TypeError("SyncHTTPClient's mocks take plain (not async) predicates and handlers")
-                    if not ok:
-                        why.append("its predicate said no")
-                        break
+            for p in predicates if not why else ():
+                if not (yield p(r)):
+                    why.append("its predicate said no")
+                    break
             if not why and m._handler is not None:
-                answer = m._handler(r)
-                if inspect.isawaitable(answer):
-                    _close(answer)
-                    raise TypeError("SyncHTTPClient's mocks take plain (not async) predicates and handlers")
+                answer = yield m._handler(r)
                 if answer is None:
                     why.append("its handler declined")
                 else:
@@ -364,34 +359,28 @@ class BoltwireMocker:
             raise self._unmatched(r, report)
         return None
 
+    def _find_sync(self, r: MockRequest) -> tuple[int, list[tuple[str, str]], bytes] | None:
+        steps = self._match(r)
+        value = None
+        try:
+            while True:
+                value = steps.send(value)
+                if inspect.isawaitable(value):
+                    _close(value)
+                    raise TypeError("SyncHTTPClient's mocks take plain (not async) predicates and handlers")
+        except StopIteration as done:
+            return done.value
+
     async def _find_async(self, r: MockRequest) -> tuple[int, list[tuple[str, str]], bytes] | None:
-        report = []
-        for m in self._mocks:
-            why, predicates = m._mismatches(r)
-            if not why:
-                for p in predicates:
-                    ok = p(r)
-                    if inspect.isawaitable(ok):
-                        ok = await ok
-                    if not ok:
-                        why.append("its predicate said no")
-                        break
-            if not why and m._handler is not None:
-                answer = m._handler(r)
-                if inspect.isawaitable(answer):
-                    answer = await answer
-                if answer is None:
-                    why.append("its handler declined")
-                else:
-                    m._requests.append(r)
-                    return _response_of(answer)
-            if not why:
-                m._requests.append(r)
-                return m._answer()
-            report.append((m, why))
-        if self._strict:
-            raise self._unmatched(r, report)
-        return None
+        steps = self._match(r)
+        value = None
+        try:
+            while True:
+                value = steps.send(value)
+                if inspect.isawaitable(value):
+                    value = await value
+        except StopIteration as done:
+            return done.value
 
 
 def _param_text(v: Any) -> str:

@@ -35,13 +35,12 @@ class _Token:
         self.expires_in = expires_in
 
 
-class _ProviderBase:
+class _ProviderBase:  # OAuthProvider / SyncOAuthProvider share __init__ (keyword-only settings)
     """Settings and the parts shared by the async and the sync provider: the token request and reading its answer."""
 
     def __init__(self, *, token_url: str, client_id: str, client_secret: str, scope: str | None = None,
                  client_auth: Literal["basic", "body"] = "basic", refresh_leeway: float = 300.0,
-                 default_expires_in: float | None = None, client_factory: Callable[[], Any] | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 default_expires_in: float | None = None, client_factory: Callable[[], Any] | None = None) -> None:
         if client_auth not in ("basic", "body"):
             raise ValueError('client_auth must be "basic" or "body"')
         if not isinstance(refresh_leeway, (int, float)) or refresh_leeway < 0:
@@ -54,9 +53,13 @@ class _ProviderBase:
         self._refresh_leeway = float(refresh_leeway)
         self._default_expires_in = default_expires_in
         self._client_factory = client_factory
-        self._clock = clock
+        self._clock: Callable[[], float] = time.time  # epoch seconds; replaceable in tests
         self._token: _Token | None = None
         self.fetches = 0  # tokens requested so far (for monitoring and tests)
+        self._init_lock()
+
+    def _init_lock(self) -> None:
+        raise NotImplementedError
 
     def _fresh(self) -> str | None:
         """The cached token when it is not within the refresh leeway of its expiry (the leeway at most half the
@@ -109,12 +112,7 @@ class OAuthProvider(_ProviderBase):
     client-credentials grant when there is none or it is about to expire. Concurrent callers wait for the one
     renewal in flight (a lock per event loop)."""
 
-    def __init__(self, *, token_url: str, client_id: str, client_secret: str, scope: str | None = None,
-                 client_auth: Literal["basic", "body"] = "basic", refresh_leeway: float = 300.0,
-                 default_expires_in: float | None = None, client_factory: Callable[[], Any] | None = None) -> None:
-        super().__init__(token_url=token_url, client_id=client_id, client_secret=client_secret, scope=scope,
-                         client_auth=client_auth, refresh_leeway=refresh_leeway,
-                         default_expires_in=default_expires_in, client_factory=client_factory)
+    def _init_lock(self) -> None:
         self._locks: dict[Any, asyncio.Lock] = {}
 
     async def __call__(self) -> str:
@@ -148,12 +146,7 @@ class SyncOAuthProvider(_ProviderBase):
     """bearer_auth= for SyncHTTPClient: ``provider()`` gives a valid access token (see OAuthProvider); one renewal
     at a time across threads."""
 
-    def __init__(self, *, token_url: str, client_id: str, client_secret: str, scope: str | None = None,
-                 client_auth: Literal["basic", "body"] = "basic", refresh_leeway: float = 300.0,
-                 default_expires_in: float | None = None, client_factory: Callable[[], Any] | None = None) -> None:
-        super().__init__(token_url=token_url, client_id=client_id, client_secret=client_secret, scope=scope,
-                         client_auth=client_auth, refresh_leeway=refresh_leeway,
-                         default_expires_in=default_expires_in, client_factory=client_factory)
+    def _init_lock(self) -> None:
         self._lock = threading.Lock()
 
     def __call__(self) -> str:

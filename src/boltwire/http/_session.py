@@ -92,14 +92,6 @@ def _spec(client: Any, tp: Any, error_for_status: Any, error_type: Any, raises: 
 
 
 
-def _settle(outcome: Any, attempt: int) -> Any:
-    """The final outcome: an error is raised with the attempt count, a Response returned."""
-    if isinstance(outcome, BaseException):
-        outcome.attempts = attempt
-        raise outcome
-    return outcome
-
-
 def _next_step(policy: ClientPolicy, auth: Any, req: OutgoingRequest, outcome: Any, attempt: int, sent: Any,
                reauthed: bool) -> tuple[str, float]:
     """After an attempt that got a response (or a status error): ("auth", 0) to resend with fresh credentials,
@@ -117,10 +109,51 @@ def _next_step(policy: ClientPolicy, auth: Any, req: OutgoingRequest, outcome: A
 
 
 def _transport_retry(policy: ClientPolicy, req: OutgoingRequest, attempt: int) -> float | None:
+    """The wait before resending after a transport error, or None: only idempotent methods (RFC 9110 §9.2.2)."""
     retry = policy.retry
     if retry is not None and attempt <= retry.max_retries and req.method in retry.methods and req.method in IDEMPOTENT:
         return retry.backoff(attempt)
     return None
+
+
+def _attempts(policy: ClientPolicy | None, req: OutgoingRequest, skip_auth: bool) -> Any:
+    """The attempt loop, written once for both clients: a generator that yields what to do to its driver
+    (_attempts_async / _attempts_sync) and gets the result back:
+
+    ("auth", auth) -> the Authorization value or None; ("send", headers) -> the Response, or the HTTPResponseError /
+    HTTPTransportError instance the exchange failed with; ("sleep", seconds) -> None.
+    It returns the final Response or raises the final error (with .attempts)."""
+    auth = None if policy is None or skip_auth else policy.auth
+    attempt = 0
+    reauthed = False
+    while True:
+        attempt += 1
+        sent = None
+        headers = req.headers
+        if auth is not None:
+            sent = yield ("auth", auth)
+            if sent is not None:
+                headers = headers.copy()
+                headers["Authorization"] = sent
+        outcome = yield ("send", headers)
+        if isinstance(outcome, HTTPTransportError):
+            delay = None if policy is None else _transport_retry(policy, req, attempt)
+            if delay is None:
+                outcome.attempts = attempt
+                raise outcome
+            yield ("sleep", delay)
+            continue
+        step, delay = ("done", 0.0) if policy is None else _next_step(policy, auth, req, outcome, attempt, sent,
+                                                                       reauthed)
+        if step == "done":
+            if isinstance(outcome, BaseException):
+                outcome.attempts = attempt
+                raise outcome
+            return outcome
+        if step == "auth":
+            reauthed = True
+        else:
+            yield ("sleep", delay)
 
 
 # ---- async ------------------------------------------------------------------------------------------------------
@@ -160,43 +193,26 @@ async def _chain_async(mws: tuple, i: int, req: OutgoingRequest, last: Callable[
 
 async def _attempts_async(client: Any, policy: ClientPolicy | None, req: OutgoingRequest, timeout: Any, dec: Any,
                           errors: Any, skip_auth: bool) -> Any:
-    auth = None if policy is None or skip_auth else policy.auth
-    attempt = 0
-    reauthed = False
-    while True:
-        attempt += 1
-        sent = None
-        items = req.headers
-        if auth is not None:
-            sent = await auth.aheader(req.method, req.url)
-            if sent is not None:
-                items = items.copy()
-                items["Authorization"] = sent
-        call = client._submit(req.method, req.url, items.items(), req.body, timeout, dec, errors, skip_auth)
-        try:
-            try:
-                outcome = await call
-            except asyncio.CancelledError:
-                call.cancel()
-                raise
-        except HTTPResponseError as e:
-            outcome = e
-        except HTTPTransportError as e:
-            delay = None if policy is None else _transport_retry(policy, req, attempt)
-            if delay is None:
-                e.attempts = attempt
-                raise
-            await _async_sleep(policy, delay)
-            continue
-        if policy is None:
-            return _settle(outcome, attempt)
-        step, delay = _next_step(policy, auth, req, outcome, attempt, sent, reauthed)
-        if step == "done":
-            return _settle(outcome, attempt)
-        if step == "auth":
-            reauthed = True
-        else:
-            await _async_sleep(policy, delay)
+    steps = _attempts(policy, req, skip_auth)
+    value: Any = None
+    try:
+        while True:
+            what, arg = steps.send(value)
+            if what == "send":
+                call = client._submit(req.method, req.url, arg.items(), req.body, timeout, dec, errors, skip_auth)
+                try:
+                    value = await call
+                except asyncio.CancelledError:
+                    call.cancel()
+                    raise
+                except (HTTPResponseError, HTTPTransportError) as e:
+                    value = e
+            elif what == "auth":
+                value = await arg.aheader(req.method, req.url)
+            else:
+                value = await _async_sleep(policy, arg)  # type: ignore[arg-type]
+    except StopIteration as done:
+        return done.value
 
 
 async def _async_sleep(policy: ClientPolicy, delay: float) -> None:
@@ -243,35 +259,20 @@ def _chain_sync(mws: tuple, i: int, req: OutgoingRequest, last: Callable[..., An
 
 def _attempts_sync(client: Any, policy: ClientPolicy | None, req: OutgoingRequest, timeout: Any, dec: Any,
                    errors: Any, skip_auth: bool) -> Any:
-    auth = None if policy is None or skip_auth else policy.auth
-    attempt = 0
-    reauthed = False
-    while True:
-        attempt += 1
-        sent = None
-        items = req.headers
-        if auth is not None:
-            sent = auth.header(req.method, req.url)
-            if sent is not None:
-                items = items.copy()
-                items["Authorization"] = sent
-        try:
-            outcome = client._send_one(req.method, req.url, items.items(), req.body, timeout, dec, errors, skip_auth)
-        except HTTPResponseError as e:
-            outcome = e
-        except HTTPTransportError as e:
-            delay = None if policy is None else _transport_retry(policy, req, attempt)
-            if delay is None:
-                e.attempts = attempt
-                raise
-            policy.retry.sleep(delay)  # type: ignore[union-attr]
-            continue
-        if policy is None:
-            return _settle(outcome, attempt)
-        step, delay = _next_step(policy, auth, req, outcome, attempt, sent, reauthed)
-        if step == "done":
-            return _settle(outcome, attempt)
-        if step == "auth":
-            reauthed = True
-        else:
-            policy.retry.sleep(delay)  # type: ignore[union-attr]
+    steps = _attempts(policy, req, skip_auth)
+    value: Any = None
+    try:
+        while True:
+            what, arg = steps.send(value)
+            if what == "send":
+                try:
+                    value = client._send_one(req.method, req.url, arg.items(), req.body, timeout, dec, errors,
+                                             skip_auth)
+                except (HTTPResponseError, HTTPTransportError) as e:
+                    value = e
+            elif what == "auth":
+                value = arg.header(req.method, req.url)
+            else:
+                value = policy.retry.sleep(arg)  # type: ignore[union-attr]
+    except StopIteration as done:
+        return done.value
