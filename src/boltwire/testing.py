@@ -13,6 +13,7 @@ import asyncio
 import inspect
 import json as _json
 import re
+from functools import partialmethod
 from typing import Any, Awaitable, Callable, Mapping, Pattern, Union
 from urllib.parse import parse_qs, parse_qsl, urlsplit
 
@@ -260,32 +261,19 @@ class BoltwireMocker:
                            for k, v in dict(params).items()})
         return m
 
-    def add_get_response(self, *, path: Matcher | None = None, url: Matcher | None = None, params: Any = None,
-                         data: Any = b"", headers: Mapping[str, str] | None = None, status: int = 200) -> BoltwireMock:
-        return self._add("GET", path, url, params, data, headers, status)
+    def add_response(self, method: str, *, path: Matcher | None = None, url: Matcher | None = None,
+                     params: Any = None, data: Any = b"", headers: Mapping[str, str] | None = None,
+                     status: int = 200) -> BoltwireMock:
+        """A mock for `method` answering `status`, `headers` and `data`, matching `params` as the whole query."""
+        return self._add(method.upper(), path, url, params, data, headers, status)
 
-    def add_post_response(self, *, path: Matcher | None = None, url: Matcher | None = None, params: Any = None,
-                          data: Any = b"", headers: Mapping[str, str] | None = None,
-                          status: int = 200) -> BoltwireMock:
-        return self._add("POST", path, url, params, data, headers, status)
-
-    def add_put_response(self, *, path: Matcher | None = None, url: Matcher | None = None, params: Any = None,
-                         data: Any = b"", headers: Mapping[str, str] | None = None, status: int = 200) -> BoltwireMock:
-        return self._add("PUT", path, url, params, data, headers, status)
-
-    def add_patch_response(self, *, path: Matcher | None = None, url: Matcher | None = None, params: Any = None,
-                           data: Any = b"", headers: Mapping[str, str] | None = None,
-                           status: int = 200) -> BoltwireMock:
-        return self._add("PATCH", path, url, params, data, headers, status)
-
-    def add_delete_response(self, *, path: Matcher | None = None, url: Matcher | None = None, params: Any = None,
-                            data: Any = b"", headers: Mapping[str, str] | None = None,
-                            status: int = 200) -> BoltwireMock:
-        return self._add("DELETE", path, url, params, data, headers, status)
-
-    def add_head_response(self, *, path: Matcher | None = None, url: Matcher | None = None, params: Any = None,
-                          headers: Mapping[str, str] | None = None, status: int = 200) -> BoltwireMock:
-        return self._add("HEAD", path, url, params, b"", headers, status)
+    # lothc_mocker's per-method spellings: add_get_response(path=..., data=...) and so on.
+    add_get_response = partialmethod(add_response, "GET")
+    add_post_response = partialmethod(add_response, "POST")
+    add_put_response = partialmethod(add_response, "PUT")
+    add_patch_response = partialmethod(add_response, "PATCH")
+    add_delete_response = partialmethod(add_response, "DELETE")
+    add_head_response = partialmethod(add_response, "HEAD")
 
     # ---- state ----
     def strict(self, *, enabled: bool = True) -> "BoltwireMocker":
