@@ -72,7 +72,8 @@ def test_async_and_sync_middleware_on_the_async_client(boltwire_mocker):
     assert asyncio.run(main()).data == {"ok": 1}
     assert seen == [("POST", 200, "float")]
     sent = boltwire_mocker.get_requests()[0]
-    assert sent.headers["x-tag"] == "t" and sent.json() == {"a": 1} and sent.headers["content-type"] == "application/json"
+    assert sent.headers["x-tag"] == "t" and sent.json() == {"a": 1}
+    assert sent.headers["content-type"] == "application/json"
 
 
 def test_no_middleware_no_policy():

@@ -471,101 +471,125 @@ class HTTPClient(_ClientBase):
         origin, head, body, full = self._prepare(method, url, None, headers, None, body, None, skip_auth)
         return t.submit(current[1], origin, method, head, body, timeout, dec, raises, full)
 
-    async def request(self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None, data: Any = None,
-        timeout: float | None = None,
-        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
+    async def request(
+        self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+        content: Any = None, data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth)
+        call = self._call(
+            method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+            into, response_headers_type, error_type, raises, skip_auth
+        )
         try:
             return await call
         except _CancelledError:
             call.cancel()
             raise
 
-    async def get(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+    async def get(
+        self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call("GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth)
+        call = self._call(
+            "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
         try:
             return await call
         except _CancelledError:
             call.cancel()
             raise
 
-    async def head(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+    async def head(
+        self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call("HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth)
+        call = self._call(
+            "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
         try:
             return await call
         except _CancelledError:
             call.cancel()
             raise
 
-    async def options(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+    async def options(
+        self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call("OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth)
+        call = self._call(
+            "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
         try:
             return await call
         except _CancelledError:
             call.cancel()
             raise
 
-    async def delete(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None, data: Any = None,
-        timeout: float | None = None,
-        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
+    async def delete(
+        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
+        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call("DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth)
+        call = self._call(
+            "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
         try:
             return await call
         except _CancelledError:
             call.cancel()
             raise
 
-    async def post(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None, data: Any = None,
-        timeout: float | None = None,
-        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
+    async def post(
+        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
+        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call("POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth)
+        call = self._call(
+            "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
         try:
             return await call
         except _CancelledError:
             call.cancel()
             raise
 
-    async def put(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None, data: Any = None,
-        timeout: float | None = None,
-        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
+    async def put(
+        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
+        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call("PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth)
+        call = self._call(
+            "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
         try:
             return await call
         except _CancelledError:
             call.cancel()
             raise
 
-    async def patch(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None, data: Any = None,
-        timeout: float | None = None,
-        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
+    async def patch(
+        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
+        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call("PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth)
+        call = self._call(
+            "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
         try:
             return await call
         except _CancelledError:
@@ -624,63 +648,87 @@ class SyncHTTPClient(_ClientBase):
         origin, head, body, full = self._prepare(method, url, None, headers, None, body, None, skip_auth)
         return t.send(origin, method, head, body, timeout, dec, raises, full)
 
-    def request(self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None, data: Any = None,
-        timeout: float | None = None,
-        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
+    def request(
+        self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+        content: Any = None, data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth)
+        return self._send(
+            method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+            into, response_headers_type, error_type, raises, skip_auth
+        )
 
-    def get(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+    def get(
+        self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send("GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth)
+        return self._send(
+            "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
 
-    def head(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+    def head(
+        self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send("HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth)
+        return self._send(
+            "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
 
-    def options(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+    def options(
+        self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send("OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth)
+        return self._send(
+            "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
 
-    def delete(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None, data: Any = None,
-        timeout: float | None = None,
-        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
+    def delete(
+        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
+        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send("DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth)
+        return self._send(
+            "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
 
-    def post(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None, data: Any = None,
-        timeout: float | None = None,
-        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
+    def post(
+        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
+        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send("POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth)
+        return self._send(
+            "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
 
-    def put(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None, data: Any = None,
-        timeout: float | None = None,
-        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
+    def put(
+        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
+        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send("PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth)
+        return self._send(
+            "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
 
-    def patch(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None, data: Any = None,
-        timeout: float | None = None,
-        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
+    def patch(
+        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
+        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send("PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth)
+        return self._send(
+            "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )

@@ -41,8 +41,9 @@ class ErrorSpec:
         try:
             error = self.decoder(body)
         except (ValueError, RecursionError, TypeError) as exc:  # the body's fault: kept, never raised instead
-            parse_error = exc if isinstance(exc, ValueError) else ValueError(f"error body could not be decoded: {exc!r}")
-            if parse_error is not exc:
+            parse_error = exc if isinstance(exc, ValueError) else None
+            if parse_error is None:  # a RecursionError or TypeError: kept as the cause of a ValueError
+                parse_error = ValueError(f"error body could not be decoded: {exc!r}")
                 parse_error.__cause__ = exc
             return self.cls(status, body, request, _json_object_or_none(body), headers=headers,
                             parse_error=parse_error)
