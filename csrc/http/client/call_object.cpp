@@ -20,12 +20,14 @@ void cancel_call(CallObject *self) {
 int Call_traverse(CallObject *self, visitproc visit, void *arg) {
   Py_VISIT(self->future);
   Py_VISIT(self->spec.decoder);
+  Py_VISIT(self->spec.raises);
   return 0;
 }
 
 int Call_clear(CallObject *self) {
   Py_CLEAR(self->future);
   Py_CLEAR(self->spec.decoder);
+  Py_CLEAR(self->spec.raises);
   return 0;
 }
 
@@ -38,6 +40,7 @@ void Call_dealloc(CallObject *self) {
   Call_clear(self);
   Py_CLEAR(self->spec.method);
   Py_CLEAR(self->spec.url);
+  Py_CLEAR(self->spec.head);
   PyObject_GC_Del(self);
 }
 

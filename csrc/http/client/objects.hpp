@@ -50,11 +50,15 @@ struct SinkObject {
   bool draining;           // a drain() is delivering results (a nested drain uses its own batch)
 };
 
-// How a finished exchange becomes what the caller gets (owned references; decoder None means bytes).
+// How a finished exchange becomes what the caller gets (owned references in a call, borrowed in send(); decoder
+// None means bytes). `raises` is the caller's status-error policy (False: none; otherwise handed to the status
+// error hook); `head` is the request head as sent (read by Response.request / the error's RequestInfo).
 struct ResponseSpec {
   PyObject *decoder;
   PyObject *method;
   PyObject *url;
+  PyObject *raises;
+  PyObject *head;
   bool raise_for_status;
 };
 
@@ -77,6 +81,9 @@ struct ResponseObject {
   PyObject *method;
   PyObject *raw;      // the header block (_HttpHead), or nullptr for a hand-made response
   PyObject *headers;  // Headers, made from raw on first use
+  PyObject *head;     // the request head as sent (bytes), or nullptr for a hand-made response
+  PyObject *request;  // RequestInfo, given by hand or made from method/url/head on first use
+  PyObject *typed_headers;  // set by the client when response_headers_type= was given; None otherwise
   double elapsed;     // seconds
 };
 
@@ -100,6 +107,7 @@ bool init_responses();
 PyObject *set_response_hooks(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 // The Response for a successful exchange (body decoded per `spec`), or nullptr with the exception to raise set.
 PyObject *finish_response(engine::Exchange &ex, const ResponseSpec &spec);
+PyObject *finish_detached(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 
 // Transport failures (results.cpp): the exception to raise for a failed exchange.
 PyObject *build_exception(engine::Exchange &ex);

@@ -13,8 +13,8 @@ namespace {
 struct Hooks {
   PyObject *headers_from_raw = nullptr;  // Headers._from_raw(raw) -> Headers
   PyObject *timedelta = nullptr;         // datetime.timedelta
-  PyObject *request = nullptr;           // Request(method, url)
-  PyObject *response_error = nullptr;    // (status, raw, body bytes, method, url) -> HTTPResponseError
+  PyObject *request = nullptr;           // RequestInfo._from_head(method, url, head or None)
+  PyObject *response_error = nullptr;    // (status, raw, body, method, url, raises, head) -> HTTPResponseError
   PyObject *headers_class = nullptr;     // Headers (for hand-built responses)
 } g_hooks;
 
@@ -22,9 +22,11 @@ PyObject *g_http11 = nullptr;
 PyObject *g_http10 = nullptr;
 PyObject *g_empty = nullptr;
 PyObject *g_get = nullptr;
+PyObject *g_head = nullptr;
 
 PyObject *make_response(PyObject *status, PyObject *version, PyObject *raw, PyObject *headers, PyObject *data,
-                        double elapsed, PyObject *method, PyObject *url) {
+                        double elapsed, PyObject *method, PyObject *url, PyObject *head, PyObject *request,
+                        PyObject *typed_headers) {
   auto *r = PyObject_GC_New(ResponseObject, &ResponseType);
   if (r == nullptr) return nullptr;
   r->status = Py_NewRef(status);
@@ -35,6 +37,9 @@ PyObject *make_response(PyObject *status, PyObject *version, PyObject *raw, PyOb
   r->elapsed = elapsed;
   r->method = Py_NewRef(method);
   r->url = Py_NewRef(url);
+  r->head = Py_XNewRef(head);
+  r->request = Py_XNewRef(request);
+  r->typed_headers = Py_NewRef(typed_headers);
   PyObject_GC_Track(r);
   return reinterpret_cast<PyObject *>(r);
 }
@@ -42,12 +47,16 @@ PyObject *make_response(PyObject *status, PyObject *version, PyObject *raw, PyOb
 int Response_traverse(ResponseObject *self, visitproc visit, void *arg) {
   Py_VISIT(self->data);
   Py_VISIT(self->headers);
+  Py_VISIT(self->request);
+  Py_VISIT(self->typed_headers);
   return 0;
 }
 
 int Response_clear(ResponseObject *self) {
   Py_CLEAR(self->data);
   Py_CLEAR(self->headers);
+  Py_CLEAR(self->request);
+  Py_CLEAR(self->typed_headers);
   return 0;
 }
 
@@ -59,17 +68,20 @@ void Response_dealloc(ResponseObject *self) {
   Py_CLEAR(self->raw);
   Py_CLEAR(self->method);
   Py_CLEAR(self->url);
+  Py_CLEAR(self->head);
   PyObject_GC_Del(self);
 }
 
-// Response(status, data=None, *, headers=None, url="", method="GET", http_version="HTTP/1.1", elapsed=0.0): a
-// response made by hand (tests, mocks).
+// Response(status, data=None, *, headers=None, url="", method="GET", http_version="HTTP/1.1", elapsed=0.0,
+// request=None, typed_headers=None): a response made by hand (tests, mocks).
 PyObject *Response_new(PyTypeObject *, PyObject *args, PyObject *kwargs) {
   PyObject *status, *data = Py_None, *headers = Py_None, *url = g_empty, *method = g_get, *version = g_http11;
+  PyObject *request = Py_None, *typed_headers = Py_None;
   double elapsed = 0;
-  static const char *kwlist[] = {"status", "data", "headers", "url", "method", "http_version", "elapsed", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!|O$OUUUd", const_cast<char **>(kwlist), &PyLong_Type, &status,
-                                   &data, &headers, &url, &method, &version, &elapsed))
+  static const char *kwlist[] = {"status",       "data",    "headers", "url",           "method",
+                                 "http_version", "elapsed", "request", "typed_headers", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!|O$OUUUdOO", const_cast<char **>(kwlist), &PyLong_Type, &status,
+                                   &data, &headers, &url, &method, &version, &elapsed, &request, &typed_headers))
     return nullptr;
   py::Object h;
   if (headers != Py_None) {
@@ -86,7 +98,8 @@ PyObject *Response_new(PyTypeObject *, PyObject *args, PyObject *kwargs) {
       if (!h) return nullptr;
     }
   }
-  return make_response(status, version, nullptr, h ? h.get() : nullptr, data, elapsed, method, url);
+  return make_response(status, version, nullptr, h ? h.get() : nullptr, data, elapsed, method, url, nullptr,
+                       request == Py_None ? nullptr : request, typed_headers);
 }
 
 PyObject *Response_headers(ResponseObject *self, void *) {
@@ -99,7 +112,9 @@ PyObject *Response_headers(ResponseObject *self, void *) {
   return Py_NewRef(self->headers);
 }
 
-PyObject *Response_elapsed(ResponseObject *self, void *) {
+PyObject *Response_elapsed(ResponseObject *self, void *) { return PyFloat_FromDouble(self->elapsed); }
+
+PyObject *Response_elapsed_timedelta(ResponseObject *self, void *) {
   if (g_hooks.timedelta == nullptr) return PyErr_Format(PyExc_RuntimeError, "boltwire.http is not imported");
   py::Object seconds = py::Object::steal(PyFloat_FromDouble(self->elapsed));
   if (!seconds) return nullptr;
@@ -113,8 +128,13 @@ PyObject *Response_elapsed(ResponseObject *self, void *) {
 }
 
 PyObject *Response_request(ResponseObject *self, void *) {
-  if (g_hooks.request == nullptr) return PyErr_Format(PyExc_RuntimeError, "boltwire.http is not imported");
-  return PyObject_CallFunctionObjArgs(g_hooks.request, self->method, self->url, nullptr);
+  if (self->request == nullptr) {
+    if (g_hooks.request == nullptr) return PyErr_Format(PyExc_RuntimeError, "boltwire.http is not imported");
+    PyObject *head = self->head != nullptr ? self->head : Py_None;
+    self->request = PyObject_CallFunctionObjArgs(g_hooks.request, self->method, self->url, head, nullptr);
+    if (self->request == nullptr) return nullptr;
+  }
+  return Py_NewRef(self->request);
 }
 
 PyObject *Response_repr(ResponseObject *self) {
@@ -126,15 +146,20 @@ PyMemberDef Response_members[] = {
     {"status", T_OBJECT, offsetof(ResponseObject, status), READONLY, "The status code."},
     {"http_version", T_OBJECT, offsetof(ResponseObject, http_version), READONLY, "\"HTTP/1.1\" or \"HTTP/1.0\"."},
     {"url", T_OBJECT, offsetof(ResponseObject, url), READONLY, "The URL that answered."},
+    {"typed_headers", T_OBJECT, offsetof(ResponseObject, typed_headers), 0,
+     "The headers decoded as response_headers_type, or None."},
     {},
 };
 
 PyGetSetDef Response_getset[] = {
     {"headers", reinterpret_cast<getter>(Response_headers), nullptr, "Header fields (case-insensitive, multi-valued).",
      nullptr},
-    {"elapsed", reinterpret_cast<getter>(Response_elapsed), nullptr, "Time from sending to the full response.",
-     nullptr},
-    {"request", reinterpret_cast<getter>(Response_request), nullptr, "What was asked: method and url.", nullptr},
+    {"elapsed", reinterpret_cast<getter>(Response_elapsed), nullptr,
+     "Seconds (float) from sending to the full response.", nullptr},
+    {"elapsed_timedelta", reinterpret_cast<getter>(Response_elapsed_timedelta), nullptr,
+     "elapsed as a datetime.timedelta.", nullptr},
+    {"request", reinterpret_cast<getter>(Response_request), nullptr,
+     "What was sent: a RequestInfo (method, url, path, host, headers).", nullptr},
     {},
 };
 
@@ -158,7 +183,11 @@ PyTypeObject ResponseType = [] {
   t.tp_members = Response_members;
   t.tp_getset = Response_getset;
   t.tp_methods = Response_methods;
-  t.tp_doc = "One HTTP response; `data` is the body decoded as response_data_type (bytes by default).";
+  // The text signature (before "--") is what inspect.signature(Response) reports.
+  t.tp_doc =
+      "Response(status, data=None, *, headers=None, url='', method='GET', http_version='HTTP/1.1', elapsed=0.0, "
+      "request=None, typed_headers=None)\n--\n\n"
+      "One HTTP response; `data` is the body decoded as response_data_type (bytes by default).";
   return t;
 }();
 
@@ -167,7 +196,8 @@ bool init_responses() {
   g_http10 = PyUnicode_InternFromString("HTTP/1.0");
   g_empty = PyUnicode_InternFromString("");
   g_get = PyUnicode_InternFromString("GET");
-  return g_http11 && g_http10 && g_empty && g_get && PyType_Ready(&ResponseType) == 0;
+  g_head = PyUnicode_InternFromString("HEAD");
+  return g_http11 && g_http10 && g_empty && g_get && g_head && PyType_Ready(&ResponseType) == 0;
 }
 
 PyObject *set_response_hooks(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
@@ -195,15 +225,21 @@ PyObject *finish_response(engine::Exchange &ex, const ResponseSpec &spec) {
     if (g_hooks.response_error == nullptr) return PyErr_Format(PyExc_RuntimeError, "boltwire.http is not imported");
     py::Object body = py::Object::steal(PyBytes_FromStringAndSize(ex.body.data(), static_cast<Py_ssize_t>(ex.body.size())));
     if (!body) return nullptr;
-    PyObject *args[] = {status.get(), raw.get(), body.get(), spec.method, spec.url};
-    PyObject *error = PyObject_Vectorcall(g_hooks.response_error, args, 5, nullptr);
+    PyObject *args[] = {status.get(), raw.get(), body.get(), spec.method, spec.url, spec.raises, spec.head};
+    PyObject *error = PyObject_Vectorcall(g_hooks.response_error, args, 7, nullptr);
+    if (error != nullptr && !PyExceptionInstance_Check(error)) {
+      Py_DECREF(error);
+      return PyErr_Format(PyExc_TypeError, "the status error hook must return an exception");
+    }
     if (error == nullptr) return nullptr;
     PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(error)), error);
     Py_DECREF(error);
     return nullptr;
   }
   py::Object data;
-  if (spec.decoder == Py_None) {
+  if (ex.method == codec::Method::Head) {
+    data = py::Object::borrow(Py_None);  // a HEAD response has no body to decode (RFC 9110 §9.3.2)
+  } else if (spec.decoder == Py_None) {
     data = py::Object::steal(PyBytes_FromStringAndSize(ex.body.data(), static_cast<Py_ssize_t>(ex.body.size())));
   } else {
     py::Object body = py::Object::steal(make_body(std::move(ex.body)));
@@ -212,7 +248,49 @@ PyObject *finish_response(engine::Exchange &ex, const ResponseSpec &spec) {
     data = py::Object::steal(PyObject_Vectorcall(spec.decoder, args, 1, nullptr));
   }
   if (!data) return nullptr;
-  return make_response(status.get(), version, raw.get(), nullptr, data.get(), elapsed, spec.method, spec.url);
+  return make_response(status.get(), version, raw.get(), nullptr, data.get(), elapsed, spec.method, spec.url,
+                       spec.head, nullptr, Py_None);
+}
+
+// _http_finish(status, header_block, body, method, url, head, decoder, raises, elapsed): the Response (or the
+// raised status / decode error) for a response that did not come from the engine (boltwire.testing's mocks), made by
+// the same finish_response as a real one.
+PyObject *finish_detached(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
+  if (nargs != 9 || !PyLong_Check(args[0]) || !PyUnicode_Check(args[1]) || !PyBytes_Check(args[2]) ||
+      !PyUnicode_Check(args[3]) || !PyUnicode_Check(args[4]) || !PyBytes_Check(args[5]))
+    return PyErr_Format(PyExc_TypeError,
+                        "_http_finish(status: int, header_block: str, body: bytes, method: str, url: str, "
+                        "head: bytes, decoder, raises, elapsed: float)");
+  ResponseSpec spec{};
+  long status = PyLong_AsLong(args[0]);
+  if (status < 100 || status > 999) return PyErr_Format(PyExc_ValueError, "status must be in 100..999");
+  double elapsed = PyFloat_AsDouble(args[8]);
+  if (elapsed == -1 && PyErr_Occurred()) return nullptr;
+  if (args[6] != Py_None && !PyCallable_Check(args[6]))
+    return PyErr_Format(PyExc_TypeError, "decoder must be callable or None");
+  int raises = PyObject_IsTrue(args[7]);
+  if (raises < 0) return nullptr;
+  spec.decoder = args[6];
+  spec.method = args[3];
+  spec.url = args[4];
+  spec.raises = args[7];
+  spec.head = args[5];
+  spec.raise_for_status = raises == 1;
+  Py_ssize_t hlen, mlen;
+  const char *block = PyUnicode_AsUTF8AndSize(args[1], &hlen);
+  const char *method = block ? PyUnicode_AsUTF8AndSize(args[3], &mlen) : nullptr;
+  if (method == nullptr) return nullptr;
+  engine::Exchange ex;
+  try {
+    ex.headers.assign(block, static_cast<std::size_t>(hlen));
+    ex.body.assign(PyBytes_AS_STRING(args[2]), static_cast<std::size_t>(PyBytes_GET_SIZE(args[2])));
+  } catch (...) {
+    return PyErr_NoMemory();
+  }
+  ex.method = codec::classify_method(std::string_view(method, static_cast<std::size_t>(mlen)));
+  ex.status = static_cast<std::uint16_t>(status);
+  ex.end_ns = static_cast<std::int64_t>(elapsed * 1e9);
+  return finish_response(ex, spec);
 }
 
 }  // namespace boltwire::http::client

@@ -109,7 +109,7 @@ void deliver(Exchange *ex) {
   auto *call = static_cast<CallObject *>(ex->user);
   if (call == nullptr || ex->cancel_requested.load(std::memory_order_relaxed)) return;
   ex->user = nullptr;
-  if (call->future == nullptr || call->spec.decoder == nullptr) return;  // cleared by the cycle collector
+  if (call->future == nullptr || call->spec.decoder == nullptr || call->spec.raises == nullptr) return;  // cleared by the cycle collector
   py::Ref<PyObject> hold_call = py::Ref<PyObject>::borrow(reinterpret_cast<PyObject *>(call));
   py::Ref<PyObject> future = py::Ref<PyObject>::borrow(call->future);
   PyObject *value;

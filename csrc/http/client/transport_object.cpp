@@ -140,7 +140,10 @@ bool parse_spec(PyObject *const *args, ResponseSpec &spec) {
   if (BW_UNLIKELY(args[0] != Py_None && !PyCallable_Check(args[0])))
     return PyErr_Format(PyExc_TypeError, "decoder must be callable or None"), false;
   spec.decoder = args[0];
-  spec.raise_for_status = PyObject_IsTrue(args[1]) == 1;
+  int raises = PyObject_IsTrue(args[1]);
+  if (BW_UNLIKELY(raises < 0)) return false;
+  spec.raises = args[1];
+  spec.raise_for_status = raises == 1;
   spec.url = args[2];
   return true;
 }
@@ -209,7 +212,8 @@ PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssiz
   }
   call->exchange = ex;
   call->future = future;
-  call->spec = {Py_NewRef(spec.decoder), Py_NewRef(args[2]), Py_NewRef(spec.url), spec.raise_for_status};
+  call->spec = {Py_NewRef(spec.decoder), Py_NewRef(args[2]),        Py_NewRef(spec.url),
+                Py_NewRef(spec.raises),  Py_NewRef(args[3]),        spec.raise_for_status};
   PyObject_GC_Track(call);
   ex->user = call;
   ex->sink = *sink->queue;
@@ -239,6 +243,7 @@ PyObject *Transport_send(TransportObject *self, PyObject *const *args, Py_ssize_
   ResponseSpec spec;
   if (!parse_spec(args + 5, spec)) return nullptr;
   spec.method = args[1];
+  spec.head = args[2];
   Exchange *ex = make_exchange(self, args);
   if (ex == nullptr) return nullptr;
   ex->interrupted = check_signals;
@@ -310,6 +315,8 @@ PyMethodDef http_functions[] = {
     {"_http_live_exchanges", live_exchanges, METH_NOARGS, "Native exchanges alive in the process (for tests)."},
     {"_http_set_hooks", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(set_response_hooks)),
      METH_FASTCALL, "Register Headers._from_raw, Headers, timedelta, Request, the status error factory (internal)."},
+    {"_http_finish", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(finish_detached)), METH_FASTCALL,
+     "The Response (or status error) for a response made outside the engine (boltwire.testing)."},
     {"_http_set_errors", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(set_error_classes)),
      METH_FASTCALL, "Register HTTPTransportError, HTTPConnectionError, HTTPTimeoutError, HTTPTLSError (internal)."},
     {},

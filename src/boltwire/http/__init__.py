@@ -1,5 +1,6 @@
 """boltwire.http: typed HTTP/1.1 clients (asyncio and blocking, http and https) over boltwire's native transport."""
 
+from boltwire.http._auth import AuthProvider, SyncAuthProvider
 from boltwire.http._client import HTTPClient, SyncHTTPClient
 from boltwire.http._errors import (
     HTTPConnectionError,
@@ -9,9 +10,17 @@ from boltwire.http._errors import (
     HTTPTLSError,
     HTTPTransportError,
 )
-from boltwire.http._response import Headers, Request, Response
+from boltwire.http._oauth import OAuthProvider, OAuthTokenError, SyncOAuthProvider
+from boltwire.http._response import CaseInsensitiveDict, Headers, Request, RequestInfo, Response
+from boltwire.http._session import OutgoingRequest
+from boltwire.http._types import Data, File, Form, JSONPayload, Params, SSEEvent, TlsVersion, TypedHeaders
 
 __all__ = [
+    "AuthProvider",
+    "CaseInsensitiveDict",
+    "Data",
+    "File",
+    "Form",
     "HTTPClient",
     "HTTPConnectionError",
     "HTTPError",
@@ -20,7 +29,18 @@ __all__ = [
     "HTTPTimeoutError",
     "HTTPTransportError",
     "Headers",
+    "JSONPayload",
+    "OAuthProvider",
+    "OAuthTokenError",
+    "OutgoingRequest",
+    "Params",
     "Request",
+    "RequestInfo",
     "Response",
+    "SSEEvent",
+    "SyncAuthProvider",
     "SyncHTTPClient",
+    "SyncOAuthProvider",
+    "TlsVersion",
+    "TypedHeaders",
 ]

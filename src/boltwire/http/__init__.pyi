@@ -1,44 +1,73 @@
 # Type stubs for boltwire.http: the typed HTTP/1.1 clients.
 import datetime
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Generic, Literal, Protocol, TypeVar, overload
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
+from typing import IO, Any, Generic, Literal, Protocol, TypeVar, overload
 
 from boltwire._errors import BoltwireError
 
 _T = TypeVar("_T")
+_E = TypeVar("_E")
 _T_co = TypeVar("_T_co", covariant=True)
-_Params = Mapping[str, Any] | Sequence[tuple[str, Any]]
+_Scalar = str | int | float | bool | None
+Params = Mapping[str, _Scalar | Sequence[_Scalar]] | Sequence[tuple[str, _Scalar]]
+Data = Params
+JSONPayload = Any
+TypedHeaders = Any
+File = tuple[str, bytes | IO[bytes]] | tuple[str, bytes | IO[bytes], str]
+Form = Mapping[str, Any]
+TlsVersion = Literal["1.2", "1.3"]
+_Params = Params
 _Headers = Mapping[str, str] | Sequence[tuple[str, str]]
 
 class _Decoder(Protocol[_T_co]):
     """A msgspec Decoder (``.decode``)."""
     def decode(self, buf: bytes, /) -> _T_co: ...
 
-class Headers(Mapping[str, str]):
-    def __init__(self, items: list[tuple[str, str]] | None = None) -> None: ...
+class CaseInsensitiveDict(MutableMapping[str, str]):
+    def __init__(self, data: Mapping[str, str] | Iterable[tuple[str, str]] | None = None) -> None: ...
     def __getitem__(self, name: str) -> str: ...
+    def __setitem__(self, name: str, value: str) -> None: ...
+    def __delitem__(self, name: str) -> None: ...
     def __iter__(self) -> Iterator[str]: ...
     def __len__(self) -> int: ...
     def get_all(self, name: str) -> list[str]: ...
+    def add(self, name: str, value: str) -> None: ...
+    def items(self) -> list[tuple[str, str]]: ...  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]
+    def copy(self) -> CaseInsensitiveDict: ...
 
-class Request:
+Headers = CaseInsensitiveDict
+
+class RequestInfo:
     method: str
     url: str
+    path: str
+    host: str | None
+    headers: CaseInsensitiveDict
+    def __init__(self, method: str, url: str, path: str | None = None, host: str | None = None, headers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None) -> None: ...
+
+Request = RequestInfo
 
 class Response(Generic[_T]):
     data: _T
     status: int
     http_version: str
     url: str
+    typed_headers: Any
+    def __init__(self, status: int, data: _T = ..., *, headers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None, url: str = "", method: str = "GET", http_version: str = "HTTP/1.1", elapsed: float = 0.0, request: RequestInfo | None = None, typed_headers: Any = None) -> None: ...
     @property
-    def headers(self) -> Headers: ...
+    def headers(self) -> CaseInsensitiveDict: ...
     @property
-    def elapsed(self) -> datetime.timedelta: ...
+    def elapsed(self) -> float: ...
     @property
-    def request(self) -> Request: ...
+    def elapsed_timedelta(self) -> datetime.timedelta: ...
+    @property
+    def request(self) -> RequestInfo: ...
 
 class HTTPError(BoltwireError): ...
-class HTTPTransportError(HTTPError): ...
+
+class HTTPTransportError(HTTPError):
+    attempts: int
+
 class HTTPConnectionError(HTTPTransportError): ...
 class HTTPTLSError(HTTPConnectionError): ...
 
@@ -46,14 +75,65 @@ class HTTPTimeoutError(HTTPTransportError):
     kind: Literal["connect", "read", "write", "pool", "total"]
     def __init__(self, message: str, kind: str = "total") -> None: ...
 
-class HTTPResponseError(HTTPError):
+class HTTPResponseError(HTTPError, Generic[_E]):
     status: int
-    headers: Headers
+    headers: CaseInsensitiveDict
     body: bytes
-    body_start: str
+    body_start: bytes
+    request: RequestInfo
+    error: _E | dict[str, Any] | None
+    parse_error: ValueError | None
+    attempts: int
+    def __init__(self, status: int, body: bytes, request: RequestInfo | None = None, error: _E | dict[str, Any] | None = None, *, headers: Mapping[str, str] | None = None, parse_error: ValueError | None = None, method: str | None = None, url: str | None = None) -> None: ...
+    @property
+    def parsed_body(self) -> _E | dict[str, Any] | None: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def url(self) -> str: ...
+    @property
+    def body_text(self) -> str: ...
+
+class OAuthTokenError(HTTPError):
+    token_url: str
+    def __init__(self, token_url: str, error: BaseException | str) -> None: ...
+
+class AuthProvider(Protocol):
+    def __call__(self) -> Awaitable[str]: ...
+
+class SyncAuthProvider(Protocol):
+    def __call__(self) -> str: ...
+
+class _OAuthBase:
+    token_url: str
+    fetches: int
+    def invalidate(self, stale_access_token: str | None = None) -> None: ...
+
+class OAuthProvider(_OAuthBase):
+    def __init__(self, *, token_url: str, client_id: str, client_secret: str, scope: str | None = None, client_auth: Literal["basic", "body"] = "basic", refresh_leeway: float = 300.0, default_expires_in: float | None = None, client_factory: Callable[[], Any] | None = None) -> None: ...
+    async def __call__(self) -> str: ...
+
+class SyncOAuthProvider(_OAuthBase):
+    def __init__(self, *, token_url: str, client_id: str, client_secret: str, scope: str | None = None, client_auth: Literal["basic", "body"] = "basic", refresh_leeway: float = 300.0, default_expires_in: float | None = None, client_factory: Callable[[], Any] | None = None) -> None: ...
+    def __call__(self) -> str: ...
+
+class OutgoingRequest:
     method: str
     url: str
-    def __init__(self, status: int, headers: Headers, body: bytes, *, method: str = "", url: str = "") -> None: ...
+    headers: CaseInsensitiveDict
+    body: bytes | None
+    extensions: dict[str, Any]
+    def __init__(self, method: str, url: str, headers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None, body: bytes | None = None) -> None: ...
+
+class SSEEvent(Generic[_T]):
+    data: _T
+    event: str
+    id: str
+    retry: int | None
+    def __init__(self, data: _T, event: str = "message", id: str = "", retry: int | None = None) -> None: ...
+
+_AsyncMiddleware = Callable[[OutgoingRequest, Callable[[OutgoingRequest], Awaitable[Response[Any]]]], Awaitable[Response[Any]] | Response[Any]]
+_SyncMiddleware = Callable[[OutgoingRequest, Callable[[OutgoingRequest], Response[Any]]], Response[Any]]
 
 class _ClientBase:
     """The options HTTPClient and SyncHTTPClient share (runtime: boltwire.http._client._ClientBase)."""
@@ -73,7 +153,9 @@ class _ClientBase:
         pool_max_idle_per_host: int | None = None,
         pool_timeout: float | None = None,
         bearer_token: str | None = None,
-        basic_auth: tuple[str, str] | None = None,
+        bearer_auth: Callable[[], Awaitable[str] | str] | None = None,
+        basic_auth: tuple[str, str | None] | None = None,
+        digest_auth: tuple[str, str] | None = None,
         max_response_size: int | None = None,
         max_response_headers: int = 256,
         decompress: bool = True,
@@ -87,6 +169,15 @@ class _ClientBase:
         danger_accept_invalid_certs: bool = False,
         danger_accept_invalid_hostnames: bool = False,
         https_only: bool = False,
+        error_type: Any = None,
+        raises: type[HTTPResponseError[Any]] | None = None,
+        max_retries: int = 0,
+        retry_methods: Iterable[str] | None = None,
+        retry_statuses: Iterable[int] | None = None,
+        backoff_base: float = 0.1,
+        backoff_max: float = 30.0,
+        max_retry_after: float | None = 60.0,
+        middleware: Sequence[_AsyncMiddleware] | None = None,
     ) -> None: ...
 
 class HTTPClient(_ClientBase):
@@ -97,71 +188,337 @@ class HTTPClient(_ClientBase):
     @property
     def is_open(self) -> bool: ...
     @overload
-    async def request(self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[bytes] = ...) -> Response[bytes]: ...
+    async def request(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[bytes]: ...
     @overload
-    async def request(self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[_T]) -> Response[_T]: ...
+    async def request(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def request(self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: _Decoder[_T]) -> Response[_T]: ...
+    async def request(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def request(self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: Any) -> Response[Any]: ...
+    async def request(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def get(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[bytes] = ...) -> Response[bytes]: ...
+    async def request(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def get(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[_T]) -> Response[_T]: ...
+    async def request(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[Any]: ...
     @overload
-    async def get(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: _Decoder[_T]) -> Response[_T]: ...
+    async def get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[bytes]: ...
     @overload
-    async def get(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: Any) -> Response[Any]: ...
+    async def get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def head(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[bytes] = ...) -> Response[bytes]: ...
+    async def get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def head(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[_T]) -> Response[_T]: ...
+    async def get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def head(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: _Decoder[_T]) -> Response[_T]: ...
+    async def get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def head(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: Any) -> Response[Any]: ...
+    async def get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[Any]: ...
     @overload
-    async def options(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[bytes] = ...) -> Response[bytes]: ...
+    async def head(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[bytes]: ...
     @overload
-    async def options(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[_T]) -> Response[_T]: ...
+    async def head(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def options(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: _Decoder[_T]) -> Response[_T]: ...
+    async def head(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def options(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: Any) -> Response[Any]: ...
+    async def head(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def post(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[bytes] = ...) -> Response[bytes]: ...
+    async def head(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def post(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[_T]) -> Response[_T]: ...
+    async def head(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[Any]: ...
     @overload
-    async def post(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: _Decoder[_T]) -> Response[_T]: ...
+    async def options(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[bytes]: ...
     @overload
-    async def post(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: Any) -> Response[Any]: ...
+    async def options(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def put(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[bytes] = ...) -> Response[bytes]: ...
+    async def options(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def put(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[_T]) -> Response[_T]: ...
+    async def options(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def put(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: _Decoder[_T]) -> Response[_T]: ...
+    async def options(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def put(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: Any) -> Response[Any]: ...
+    async def options(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[Any]: ...
     @overload
-    async def patch(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[bytes] = ...) -> Response[bytes]: ...
+    async def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[bytes]: ...
     @overload
-    async def patch(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[_T]) -> Response[_T]: ...
+    async def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def patch(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: _Decoder[_T]) -> Response[_T]: ...
+    async def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def patch(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: Any) -> Response[Any]: ...
+    async def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def delete(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[bytes] = ...) -> Response[bytes]: ...
+    async def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    async def delete(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[_T]) -> Response[_T]: ...
+    async def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[Any]: ...
     @overload
-    async def delete(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: _Decoder[_T]) -> Response[_T]: ...
+    async def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[bytes]: ...
     @overload
-    async def delete(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: Any) -> Response[Any]: ...
+    async def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    async def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    async def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    async def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    async def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[Any]: ...
+    @overload
+    async def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[bytes]: ...
+    @overload
+    async def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    async def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    async def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    async def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    async def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[Any]: ...
+    @overload
+    async def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[bytes]: ...
+    @overload
+    async def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    async def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    async def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    async def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    async def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[Any]: ...
 
 class SyncHTTPClient(_ClientBase):
+    def __init__(
+        self,
+        *,
+        base_url: str | None = None,
+        default_headers: Mapping[str, str] | None = None,
+        user_agent: str | None = None,
+        timeout: float | None = 30.0,
+        connect_timeout: float | None = None,
+        read_timeout: float | None = None,
+        write_timeout: float | None = None,
+        max_connections: int | None = None,
+        max_connections_per_host: int | None = None,
+        pool_idle_timeout: float | None = 90.0,
+        pool_max_idle_per_host: int | None = None,
+        pool_timeout: float | None = None,
+        bearer_token: str | None = None,
+        bearer_auth: Callable[[], str] | None = None,
+        basic_auth: tuple[str, str | None] | None = None,
+        digest_auth: tuple[str, str] | None = None,
+        max_response_size: int | None = None,
+        max_response_headers: int = 256,
+        decompress: bool = True,
+        resolve: Mapping[str, str] | None = None,
+        error_for_status: bool = True,
+        root_certificates: list[bytes] | None = None,
+        tls_built_in_root_certs: bool = True,
+        identity_pem: bytes | None = None,
+        min_tls_version: Literal["TLSv1.2", "TLSv1.3"] | None = None,
+        max_tls_version: Literal["TLSv1.2", "TLSv1.3"] | None = None,
+        danger_accept_invalid_certs: bool = False,
+        danger_accept_invalid_hostnames: bool = False,
+        https_only: bool = False,
+        error_type: Any = None,
+        raises: type[HTTPResponseError[Any]] | None = None,
+        max_retries: int = 0,
+        retry_methods: Iterable[str] | None = None,
+        retry_statuses: Iterable[int] | None = None,
+        backoff_base: float = 0.1,
+        backoff_max: float = 30.0,
+        max_retry_after: float | None = 60.0,
+        middleware: Sequence[_SyncMiddleware] | None = None,
+    ) -> None: ...
     def __enter__(self) -> "SyncHTTPClient": ...
     def __exit__(self, *exc: object) -> None: ...
     def close(self) -> None: ...
@@ -169,66 +526,290 @@ class SyncHTTPClient(_ClientBase):
     @property
     def is_open(self) -> bool: ...
     @overload
-    def request(self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[bytes] = ...) -> Response[bytes]: ...
+    def request(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[bytes]: ...
     @overload
-    def request(self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[_T]) -> Response[_T]: ...
+    def request(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def request(self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: _Decoder[_T]) -> Response[_T]: ...
+    def request(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def request(self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: Any) -> Response[Any]: ...
+    def request(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def get(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[bytes] = ...) -> Response[bytes]: ...
+    def request(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def get(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[_T]) -> Response[_T]: ...
+    def request(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[Any]: ...
     @overload
-    def get(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: _Decoder[_T]) -> Response[_T]: ...
+    def get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[bytes]: ...
     @overload
-    def get(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: Any) -> Response[Any]: ...
+    def get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def head(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[bytes] = ...) -> Response[bytes]: ...
+    def get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def head(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[_T]) -> Response[_T]: ...
+    def get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def head(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: _Decoder[_T]) -> Response[_T]: ...
+    def get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def head(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: Any) -> Response[Any]: ...
+    def get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[Any]: ...
     @overload
-    def options(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[bytes] = ...) -> Response[bytes]: ...
+    def head(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[bytes]: ...
     @overload
-    def options(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[_T]) -> Response[_T]: ...
+    def head(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def options(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: _Decoder[_T]) -> Response[_T]: ...
+    def head(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def options(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: Any) -> Response[Any]: ...
+    def head(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def post(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[bytes] = ...) -> Response[bytes]: ...
+    def head(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def post(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[_T]) -> Response[_T]: ...
+    def head(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[Any]: ...
     @overload
-    def post(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: _Decoder[_T]) -> Response[_T]: ...
+    def options(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[bytes]: ...
     @overload
-    def post(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: Any) -> Response[Any]: ...
+    def options(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def put(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[bytes] = ...) -> Response[bytes]: ...
+    def options(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def put(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[_T]) -> Response[_T]: ...
+    def options(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def put(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: _Decoder[_T]) -> Response[_T]: ...
+    def options(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def put(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: Any) -> Response[Any]: ...
+    def options(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[Any]: ...
     @overload
-    def patch(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[bytes] = ...) -> Response[bytes]: ...
+    def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[bytes]: ...
     @overload
-    def patch(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[_T]) -> Response[_T]: ...
+    def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def patch(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: _Decoder[_T]) -> Response[_T]: ...
+    def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def patch(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: Any) -> Response[Any]: ...
+    def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def delete(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[bytes] = ...) -> Response[bytes]: ...
+    def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
     @overload
-    def delete(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: type[_T]) -> Response[_T]: ...
+    def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[Any]: ...
     @overload
-    def delete(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: _Decoder[_T]) -> Response[_T]: ...
+    def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[bytes]: ...
     @overload
-    def delete(self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None, response_data_type: Any) -> Response[Any]: ...
+    def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[Any]: ...
+    @overload
+    def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[bytes]: ...
+    @overload
+    def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[Any]: ...
+    @overload
+    def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[bytes]: ...
+    @overload
+    def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[_T]: ...
+    @overload
+    def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    ) -> Response[Any]: ...

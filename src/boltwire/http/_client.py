@@ -6,30 +6,26 @@ import asyncio
 import base64
 import datetime
 import os
-from typing import Any, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 from urllib.parse import urlencode
 
 from boltwire import _core
 from boltwire.http._codecs import encode_json, resolve_decoder
 from boltwire.http._errors import (
     HTTPConnectionError,
-    HTTPResponseError,
     HTTPTimeoutError,
     HTTPTLSError,
     HTTPTransportError,
 )
-from boltwire.http._response import Headers, Request
+from boltwire.http._policy import error_spec, status_error
+from boltwire.http._response import CaseInsensitiveDict, RequestInfo
+from boltwire.http._session import ClientPolicy, run_async, run_sync
 
 __all__ = ["HTTPClient", "SyncHTTPClient"]
 
 _core._http_set_errors(HTTPTransportError, HTTPConnectionError, HTTPTimeoutError, HTTPTLSError)
-
-
-def _status_error(status: int, raw: Any, body: bytes, method: str, url: str) -> HTTPResponseError:
-    return HTTPResponseError(status, Headers._from_raw(raw), body, method=method, url=url)
-
-
-_core._http_set_hooks(Headers._from_raw, Headers, datetime.timedelta, Request, _status_error)
+_core._http_set_hooks(CaseInsensitiveDict._from_raw, CaseInsensitiveDict, datetime.timedelta, RequestInfo._from_head,
+                      status_error)
 
 _Transport = _core._HttpTransport
 _Sink = _core._HttpSink
@@ -150,7 +146,9 @@ class _ClientBase:
         pool_max_idle_per_host: int | None = None,
         pool_timeout: float | None = None,
         bearer_token: str | None = None,
-        basic_auth: tuple[str, str] | None = None,
+        bearer_auth: Any = None,
+        basic_auth: tuple[str, str | None] | None = None,
+        digest_auth: tuple[str, str] | None = None,
         max_response_size: int | None = None,
         max_response_headers: int = 256,
         decompress: bool = True,
@@ -164,6 +162,15 @@ class _ClientBase:
         danger_accept_invalid_certs: bool = False,
         danger_accept_invalid_hostnames: bool = False,
         https_only: bool = False,
+        error_type: Any = None,
+        raises: Any = None,
+        max_retries: int = 0,
+        retry_methods: Iterable[str] | None = None,
+        retry_statuses: Iterable[int] | None = None,
+        backoff_base: float = 0.1,
+        backoff_max: float = 30.0,
+        max_retry_after: float | None = 60.0,
+        middleware: Sequence[Callable[..., Any]] | None = None,
     ) -> None:
         self._https_only = bool(https_only)
         if isinstance(identity_pem, str):
@@ -226,13 +233,15 @@ class _ClientBase:
             **tls_settings,
         )
         headers: list[tuple[str, str]] = [("User-Agent", user_agent or f"boltwire/{_VERSION}"), ("Accept", "*/*")]
+        if sum(a is not None for a in (bearer_token, bearer_auth, basic_auth, digest_auth)) > 1:
+            raise ValueError("pass at most one of bearer_token, bearer_auth, basic_auth, digest_auth")
         if decompress:  # bodies in these codings are decoded natively (csrc/http/encoding)
             headers.append(("Accept-Encoding", _ACCEPT_ENCODING))
         if bearer_token is not None:
             headers.append(("Authorization", f"Bearer {bearer_token}"))
         if basic_auth is not None:
             user, password = basic_auth
-            token = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
+            token = base64.b64encode(f"{user}:{'' if password is None else password}".encode()).decode("ascii")
             headers.append(("Authorization", f"Basic {token}"))
         if default_headers:
             extra = _header_items(default_headers)
@@ -242,7 +251,15 @@ class _ClientBase:
         self._default_headers = headers
         self._resolve = dict(resolve or {})
         self._error_for_status = error_for_status
+        # The status-error policy handed to the transport: True (HTTPResponseError) or an ErrorSpec (raises= /
+        # error_type=); resolved here, so a bad class is a TypeError now rather than at the first error status.
+        self._errors: Any = error_spec(raises, error_type, resolve_decoder) or True
+        # Retries, auth providers and middleware: None when none is configured (the verbs' native path).
+        self._policy = ClientPolicy.make(self._is_async, max_retries, retry_methods, retry_statuses, backoff_base,
+                                         backoff_max, max_retry_after, bearer_auth, digest_auth, middleware)
         self._transport: Any = None
+        if self._is_async:
+            self._init_async()  # type: ignore[attr-defined]
         self._routes: dict[tuple[str, ...], _Route] = {}
         self._origins: dict[tuple[str, int, bool], int] = {}
         self._decoders: dict[Any, Any] = {}
@@ -283,9 +300,11 @@ class _ClientBase:
         return route
 
     def _prepare(
-        self, method: str, url: str, params: Any, headers: Any, json: Any, content: Any, data: Any
+        self, method: str, url: str, params: Any, headers: Any, json: Any, content: Any, data: Any,
+        skip_auth: bool = False,
     ) -> tuple[int, bytes, bytes | None, str]:
-        """The slow path: (origin, head, body, full url) for a request with params, headers or a body."""
+        """The slow path: (origin, head, body, full url) for a request with params, headers or a body (or without
+        the client's Authorization, skip_auth)."""
         if self._transport is None:
             raise RuntimeError("the client is not open; use it as a context manager")
         if params:  # added to the query (before any fragment) by csrc/http/url
@@ -293,28 +312,12 @@ class _ClientBase:
             route = self._routes.get((method, url, query)) or self._route(method, url, query)
         else:
             route = self._routes.get((method, url)) or self._route(method, url)
-        body: bytes | None = None
-        content_type = None
-        given = (json is not None) + (content is not None) + (data is not None)
-        if given > 1:
-            raise TypeError("pass at most one of json=, content=, data=")
-        if json is not None:
-            body = encode_json(json)
-            content_type = "application/json"
-        elif content is not None:
-            if isinstance(content, str):
-                body = content.encode("utf-8")
-                content_type = "text/plain; charset=utf-8"
-            elif isinstance(content, (bytes, bytearray, memoryview)):
-                body = bytes(content)
-            else:
-                raise TypeError(f"content must be bytes or str, got {type(content).__name__}")
-        elif data is not None:
-            body = _encode_params(data).encode("ascii")
-            content_type = "application/x-www-form-urlencoded"
-        if not headers and body is None:
+        body, content_type = self._encode_body(json, content, data)
+        if not headers and body is None and not skip_auth:
             return route.origin, route.head, None, route.url
         items = self._default_headers if route.auth is None else self._default_headers + [route.auth]
+        if skip_auth:
+            items = [h for h in items if h[0].lower() != "authorization"]
         if headers:
             given_items = _header_items(headers)
             names = {n.lower() for n, _ in given_items}
@@ -326,13 +329,39 @@ class _ClientBase:
         length = len(body) if body is not None else (0 if method in _BODY_METHODS else None)
         return route.origin, _http_head(method, route.target, route.host, items, length), body, route.url
 
-    def _response_spec(self, tp: Any, error_for_status: bool | None) -> tuple[Any, bool]:
-        """(body decoder, raise for status >= 400) of one call."""
+    @staticmethod
+    def _encode_body(json: Any, content: Any, data: Any) -> tuple[bytes | None, str | None]:
+        """(body, its Content-Type or None) from at most one of json=, content=, data=."""
+        given = (json is not None) + (content is not None) + (data is not None)
+        if given > 1:
+            raise TypeError("pass at most one of json=, content=, data=")
+        if json is not None:
+            return encode_json(json), "application/json"
+        if content is not None:
+            if isinstance(content, str):
+                return content.encode("utf-8"), "text/plain; charset=utf-8"
+            if isinstance(content, (bytes, bytearray, memoryview)):
+                return bytes(content), None
+            raise TypeError(f"content must be bytes or str, got {type(content).__name__}")
+        if data is not None:
+            return _encode_params(data).encode("ascii"), "application/x-www-form-urlencoded"
+        return None, None
+
+    _header_items = staticmethod(_header_items)
+
+    def _full_url(self, url: str, params: Any) -> str:
+        """The absolute request URL: joined to base_url, params added to the query (csrc/http/url)."""
+        return self._split_url(url, self._base, _encode_params(params) if params else None)[5]
+
+    def _response_spec(self, tp: Any, error_for_status: bool | None) -> tuple[Any, Any]:
+        """(body decoder, status-error policy: False, True or an ErrorSpec) of one call."""
         try:
             dec = self._decoders[tp]
         except (KeyError, TypeError):
             dec = self._decoder(tp)
-        return dec, self._error_for_status if error_for_status is None else error_for_status
+        if error_for_status is None:
+            error_for_status = self._error_for_status
+        return dec, self._errors if error_for_status else False
 
     def _decoder(self, tp: Any) -> Any:
         """The body decoder for response_data_type `tp` (None: bytes, made by the transport), cached per type."""
@@ -360,6 +389,28 @@ class _ClientBase:
         return self._transport.stats()
 
 
+def _use_into(tp: Any, into: Any) -> Any:
+    """lothc 0.2's into= for response_data_type=; both at once is a TypeError."""
+    if tp is not bytes:
+        raise TypeError("pass response_data_type= or into=, not both (into= is lothc's spelling)")
+    return into
+
+
+class _Pending:
+    """What _call returns on the policy path: awaits the policy coroutine (which cancels its own in-flight call)."""
+
+    __slots__ = ("_coro",)
+
+    def __init__(self, coro: Any) -> None:
+        self._coro = coro
+
+    def __await__(self) -> Any:
+        return self._coro.__await__()
+
+    def cancel(self) -> None:
+        pass
+
+
 _VERB_DOC = "Send a {method} request; returns Response[T] (T = response_data_type, bytes by default)."
 
 
@@ -382,8 +433,7 @@ class HTTPClient(_ClientBase):
 
     _is_async = True
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def _init_async(self) -> None:
         self._sinks: dict[Any, Any] = {}  # loop -> its _HttpSink
         self._current: tuple[Any, Any] = (None, None)  # (loop, sink) of the last call: one attribute, read atomically
         self._pid = os.getpid()
@@ -439,11 +489,19 @@ class HTTPClient(_ClientBase):
                     pass
 
     def _call(self, method: str, url: str, params: Any, headers: Any, json: Any, content: Any, data: Any,
-              timeout: Any, tp: Any, error_for_status: bool | None) -> Any:
-        """Submits the request; the returned call resolves to the Response (decoded and checked natively)."""
+              timeout: Any, tp: Any, error_for_status: bool | None, into: Any = None, headers_type: Any = None,
+              error_type: Any = None, raises: Any = None, skip_auth: bool = False) -> Any:
+        """Submits the request; the returned call resolves to the Response (decoded and checked natively). With a
+        policy (retries, auth, middleware) or per-call options, the call is the policy's coroutine instead."""
         t = self._transport
         if t is None:
             raise RuntimeError("the client is not open; use it as `async with HTTPClient() as client`")
+        if into is not None:
+            tp = _use_into(tp, into)
+        if self._policy is not None or headers_type is not None or error_type is not None or raises is not None \
+                or skip_auth:
+            return _Pending(run_async(self, method, url, params, headers, json, content, data, timeout, tp,
+                                      error_for_status, headers_type, error_type, raises, skip_auth))
         loop = _get_running_loop()
         current = self._current
         if current[0] is not loop:
@@ -455,85 +513,138 @@ class HTTPClient(_ClientBase):
         origin, head, body, full = self._prepare(method, url, params, headers, json, content, data)
         return t.submit(current[1], origin, method, head, body, timeout, dec, raises, full)
 
-    async def request(self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
-                      content: Any = None, data: Any = None, timeout: float | None = None,
-                      error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        call = self._call(method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
-                          error_for_status)
+    def _submit(self, method: str, url: str, headers: Any, body: bytes | None, timeout: Any, dec: Any, raises: Any,
+                skip_auth: bool) -> Any:
+        """One native exchange of the policy path (url absolute; headers the call's own)."""
+        t = self._transport
+        if t is None:
+            raise RuntimeError("the client is closed")
+        loop = _get_running_loop()
+        current = self._current
+        if current[0] is not loop:
+            current = self._bind(loop)
+        origin, head, body, full = self._prepare(method, url, None, headers, None, body, None, skip_auth)
+        return t.submit(current[1], origin, method, head, body, timeout, dec, raises, full)
+
+    async def request(
+        self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+        content: Any = None, data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
+    ) -> Any:
+        call = self._call(
+            method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+            into, response_headers_type, error_type, raises, skip_auth
+        )
         try:
             return await call
         except _CancelledError:
             call.cancel()
             raise
 
-    async def get(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
-                  error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        call = self._call("GET", url, params, headers, None, None, None, timeout, response_data_type,
-                          error_for_status)
+    async def get(
+        self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
+    ) -> Any:
+        call = self._call(
+            "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
         try:
             return await call
         except _CancelledError:
             call.cancel()
             raise
 
-    async def head(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
-                   error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        call = self._call("HEAD", url, params, headers, None, None, None, timeout, response_data_type,
-                          error_for_status)
+    async def head(
+        self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
+    ) -> Any:
+        call = self._call(
+            "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
         try:
             return await call
         except _CancelledError:
             call.cancel()
             raise
 
-    async def options(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
-                      error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        call = self._call("OPTIONS", url, params, headers, None, None, None, timeout, response_data_type,
-                          error_for_status)
+    async def options(
+        self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
+    ) -> Any:
+        call = self._call(
+            "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
         try:
             return await call
         except _CancelledError:
             call.cancel()
             raise
 
-    async def delete(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
-                     content: Any = None, data: Any = None, timeout: float | None = None,
-                     error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        call = self._call("DELETE", url, params, headers, json, content, data, timeout, response_data_type,
-                          error_for_status)
+    async def delete(
+        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
+        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
+    ) -> Any:
+        call = self._call(
+            "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
         try:
             return await call
         except _CancelledError:
             call.cancel()
             raise
 
-    async def post(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
-                   content: Any = None, data: Any = None, timeout: float | None = None,
-                   error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        call = self._call("POST", url, params, headers, json, content, data, timeout, response_data_type,
-                          error_for_status)
+    async def post(
+        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
+        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
+    ) -> Any:
+        call = self._call(
+            "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
         try:
             return await call
         except _CancelledError:
             call.cancel()
             raise
 
-    async def put(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
-                  content: Any = None, data: Any = None, timeout: float | None = None,
-                  error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        call = self._call("PUT", url, params, headers, json, content, data, timeout, response_data_type,
-                          error_for_status)
+    async def put(
+        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
+        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
+    ) -> Any:
+        call = self._call(
+            "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
         try:
             return await call
         except _CancelledError:
             call.cancel()
             raise
 
-    async def patch(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
-                    content: Any = None, data: Any = None, timeout: float | None = None,
-                    error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        call = self._call("PATCH", url, params, headers, json, content, data, timeout, response_data_type,
-                          error_for_status)
+    async def patch(
+        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
+        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
+    ) -> Any:
+        call = self._call(
+            "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
         try:
             return await call
         except _CancelledError:
@@ -563,11 +674,19 @@ class SyncHTTPClient(_ClientBase):
             self._transport = None
 
     def _send(self, method: str, url: str, params: Any, headers: Any, json: Any, content: Any, data: Any,
-              timeout: Any, tp: Any, error_for_status: bool | None) -> Any:
-        """Runs the request on this thread; returns the Response (decoded and checked natively)."""
+              timeout: Any, tp: Any, error_for_status: bool | None, into: Any = None, headers_type: Any = None,
+              error_type: Any = None, raises: Any = None, skip_auth: bool = False) -> Any:
+        """Runs the request on this thread; returns the Response (decoded and checked natively), through the
+        policy (retries, auth, middleware) when there is one or per-call options ask for it."""
         t = self._transport
         if t is None:
             raise RuntimeError("the client is not open; use it as `with SyncHTTPClient() as client`")
+        if into is not None:
+            tp = _use_into(tp, into)
+        if self._policy is not None or headers_type is not None or error_type is not None or raises is not None \
+                or skip_auth:
+            return run_sync(self, method, url, params, headers, json, content, data, timeout, tp, error_for_status,
+                            headers_type, error_type, raises, skip_auth)
         dec, raises = self._response_spec(tp, error_for_status)
         if params is None and headers is None and json is None and content is None and data is None:
             route = self._routes.get((method, url)) or self._route(method, url)
@@ -575,47 +694,96 @@ class SyncHTTPClient(_ClientBase):
         origin, head, body, full = self._prepare(method, url, params, headers, json, content, data)
         return t.send(origin, method, head, body, timeout, dec, raises, full)
 
-    def request(self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
-                content: Any = None, data: Any = None, timeout: float | None = None,
-                error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        return self._send(method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
-                          error_for_status)
+    def _send_one(self, method: str, url: str, headers: Any, body: bytes | None, timeout: Any, dec: Any, raises: Any,
+                  skip_auth: bool) -> Any:
+        """One native exchange of the policy path (url absolute; headers the call's own)."""
+        t = self._transport
+        if t is None:
+            raise RuntimeError("the client is closed")
+        origin, head, body, full = self._prepare(method, url, None, headers, None, body, None, skip_auth)
+        return t.send(origin, method, head, body, timeout, dec, raises, full)
 
-    def get(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
-            error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        return self._send("GET", url, params, headers, None, None, None, timeout, response_data_type,
-                          error_for_status)
+    def request(
+        self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+        content: Any = None, data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
+    ) -> Any:
+        return self._send(
+            method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+            into, response_headers_type, error_type, raises, skip_auth
+        )
 
-    def head(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
-             error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        return self._send("HEAD", url, params, headers, None, None, None, timeout, response_data_type,
-                          error_for_status)
+    def get(
+        self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
+    ) -> Any:
+        return self._send(
+            "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
 
-    def options(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
-                error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        return self._send("OPTIONS", url, params, headers, None, None, None, timeout, response_data_type,
-                          error_for_status)
+    def head(
+        self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
+    ) -> Any:
+        return self._send(
+            "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
 
-    def delete(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
-               content: Any = None, data: Any = None, timeout: float | None = None,
-               error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        return self._send("DELETE", url, params, headers, json, content, data, timeout, response_data_type,
-                          error_for_status)
+    def options(
+        self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
+    ) -> Any:
+        return self._send(
+            "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
 
-    def post(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
-             content: Any = None, data: Any = None, timeout: float | None = None,
-             error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        return self._send("POST", url, params, headers, json, content, data, timeout, response_data_type,
-                          error_for_status)
+    def delete(
+        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
+        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
+    ) -> Any:
+        return self._send(
+            "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
 
-    def put(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
-            content: Any = None, data: Any = None, timeout: float | None = None,
-            error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        return self._send("PUT", url, params, headers, json, content, data, timeout, response_data_type,
-                          error_for_status)
+    def post(
+        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
+        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
+    ) -> Any:
+        return self._send(
+            "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
 
-    def patch(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
-              content: Any = None, data: Any = None, timeout: float | None = None,
-              error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        return self._send("PATCH", url, params, headers, json, content, data, timeout, response_data_type,
-                          error_for_status)
+    def put(
+        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
+        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
+    ) -> Any:
+        return self._send(
+            "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )
+
+    def patch(
+        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
+        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
+        raises: Any = None, skip_auth: bool = False,
+    ) -> Any:
+        return self._send(
+            "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+        )

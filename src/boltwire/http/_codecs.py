@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, get_args
 
 from boltwire import _core
 from boltwire import json as _bw_json
@@ -33,13 +33,23 @@ def _checked(kind: type, name: str) -> Callable[[bytes], Any]:
     return decode
 
 
+def _has_msgspec_struct(tp: Any, struct: type, depth: int = 0) -> bool:
+    """Whether `tp` is, or holds anywhere in its arguments (list[U], U | None, dict[str, U], ...), a msgspec
+    Struct: such types are decoded by msgspec's own decoder, which knows its Structs."""
+    if isinstance(tp, type) and issubclass(tp, struct):
+        return True
+    if depth > 16:
+        return False
+    return any(_has_msgspec_struct(arg, struct, depth + 1) for arg in get_args(tp))
+
+
 def _msgspec_decoder(tp: Any) -> Callable[[bytes], Any] | None:
     msgspec = sys.modules.get("msgspec")
     if msgspec is None:
         return None
     if isinstance(tp, (msgspec.json.Decoder,)):
         return tp.decode
-    if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
+    if _has_msgspec_struct(tp, msgspec.Struct):
         return msgspec.json.Decoder(tp).decode
     return None
 

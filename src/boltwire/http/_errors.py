@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, TypeVar, get_args, get_origin
 
 from boltwire._errors import BoltwireError
 
@@ -15,7 +15,9 @@ __all__ = [
     "HTTPTransportError",
 ]
 
-_BODY_START = 200
+_BODY_START = 100  # bytes of the body kept in body_start and shown in the message (lothc's figure)
+
+E = TypeVar("E")
 
 
 class HTTPError(BoltwireError):
@@ -23,7 +25,10 @@ class HTTPError(BoltwireError):
 
 
 class HTTPTransportError(HTTPError):
-    """The request did not produce a response: connection failure, timeout, or a malformed response."""
+    """The request did not produce a response: connection failure, timeout, or a malformed response.
+    ``attempts`` is how many times it was sent (more than 1 after retries)."""
+
+    attempts = 1
 
 
 class HTTPConnectionError(HTTPTransportError):
@@ -46,22 +51,88 @@ class HTTPTimeoutError(HTTPTransportError):
         return (type(self), (str(self), self.kind))
 
 
-class HTTPResponseError(HTTPError):
-    """A response with status >= 400 while ``error_for_status`` was on."""
+class HTTPResponseError(HTTPError, Generic[E]):
+    """A response with status >= 400 while ``error_for_status`` was on.
 
-    def __init__(self, status: int, headers: Any, body: bytes, *, method: str = "", url: str = "") -> None:
+    ``request`` is the RequestInfo sent; ``headers`` the response's; ``body`` all of it, ``body_start`` its first 100
+    bytes (``body_text`` as str). ``error`` (also ``parsed_body``) is the body decoded: as ``E`` when the class pins
+    it (``class APIError(HTTPResponseError[Problem]): ...`` passed as ``raises=``) or as ``error_type=``, otherwise
+    a JSON object (dict) or None. When decoding as ``E`` failed, ``parse_error`` holds why (a ValueError) and
+    ``error`` falls back to the JSON object or None. ``attempts`` counts sends (more than 1 after retries).
+
+    Constructor: lothc's ``(status, body, request, error=None, *, headers=None, parse_error=None)``; the earlier
+    ``(status, headers, body, *, method=, url=)`` is still accepted."""
+
+    attempts = 1
+
+    def __init__(self, status: int, body: Any, request: Any = None, error: Any = None, *, headers: Any = None,
+                 parse_error: ValueError | None = None, method: str | None = None, url: str | None = None) -> None:
+        from boltwire.http._response import CaseInsensitiveDict, RequestInfo
+
+        if not isinstance(body, (bytes, bytearray)) and isinstance(request, (bytes, bytearray)):
+            body, headers, request = request, body, None  # the earlier (status, headers, body) shape
+        body = bytes(body)
+        if request is None:
+            request = RequestInfo(method or "", url or "", "", None)
         self.status = status
-        self.headers = headers
         self.body = body
-        self.method = method
-        self.url = url
-        self.body_start = body[:_BODY_START].decode("utf-8", "replace")
-        where = f" for {method} {url}" if method or url else ""
-        super().__init__(f"HTTP status {status}{where}: {self.body_start!r}")
+        self.body_start = body[:_BODY_START]
+        self.request = request
+        self.error = error
+        self.parse_error = parse_error
+        self.headers = headers if isinstance(headers, CaseInsensitiveDict) else CaseInsensitiveDict(headers)
+        snippet = self.body_start.decode("utf-8", "replace") + ("…" if len(body) > _BODY_START else "")
+        where = f" for {request.method} {request.url}" if request.method or request.url else ""
+        super().__init__(f"HTTP status {status}{where}: {snippet}")
+
+    @property
+    def parsed_body(self) -> Any:
+        """The decoded body (the same as ``error``)."""
+        return self.error
+
+    @property
+    def method(self) -> str:
+        return self.request.method
+
+    @property
+    def url(self) -> str:
+        return self.request.url
+
+    @property
+    def body_text(self) -> str:
+        """The whole body as text (UTF-8, invalid bytes replaced)."""
+        return self.body.decode("utf-8", "replace")
 
     def __reduce__(self) -> Any:
-        return (_rebuild_response_error, (self.status, self.headers, self.body, self.method, self.url))
+        return (_rebuild_response_error,
+                (type(self), self.status, self.body, self.request, self.error, self.headers, self.attempts))
 
 
-def _rebuild_response_error(status: int, headers: Any, body: bytes, method: str, url: str) -> HTTPResponseError:
-    return HTTPResponseError(status, headers, body, method=method, url=url)
+def _rebuild_response_error(cls: type, status: int, body: bytes, request: Any, error: Any, headers: Any,
+                            attempts: int = 1) -> HTTPResponseError:
+    e = cls(status, body, request, error, headers=headers)
+    if attempts != 1:
+        e.attempts = attempts
+    return e
+
+
+def pinned_error_type(cls: type, bindings: dict | None = None) -> tuple[Any, ...]:
+    """(E,) for the E that `cls` (an HTTPResponseError subclass) pins, walking its bases as written (type parameters
+    bound along the way carried down: class Final(Base[Problem]) with class Base(HTTPResponseError[T])); ()."""
+    bindings = bindings or {}
+    for base in cls.__dict__.get("__orig_bases__", cls.__bases__):
+        origin = get_origin(base)
+        args = tuple(bindings.get(a, a) if isinstance(a, TypeVar) else a for a in get_args(base))
+        if origin is HTTPResponseError:
+            (form,) = args
+            if isinstance(form, TypeVar):
+                raise TypeError(f"{cls.__qualname__} leaves HTTPResponseError's error type unbound ({form!r}); pin "
+                                f"it: class {cls.__name__}(HTTPResponseError[YourErrorType]): ...")
+            return (form,)
+        parent = origin if origin is not None else base
+        if isinstance(parent, type) and issubclass(parent, HTTPResponseError) and parent is not HTTPResponseError:
+            params = getattr(parent, "__parameters__", ())
+            found = pinned_error_type(parent, dict(zip(params, args)))
+            if found:
+                return found
+    return ()
