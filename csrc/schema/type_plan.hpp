@@ -14,6 +14,7 @@
 #include "py/python.hpp"
 #include "schema/constraints.hpp"
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,22 @@ struct ObjectPlan {
   bool array_like = false;
   bool building = true;
 };
+
+// Index of the field whose input name is the UTF-8 `key`, or -1. `hint` is the names[] entry to try first
+// (keys usually arrive in declared order); it moves past each match.
+inline Py_ssize_t find_field_name(const ObjectPlan *op, const char *key, size_t size, size_t &hint) noexcept {
+  const auto &names = op->names;
+  size_t count = names.size();
+  if (hint < count && names[hint].utf8.size() == size && memcmp(names[hint].utf8.data(), key, size) == 0)
+    return names[hint++].index;
+  for (size_t i = 0; i < count; i++) {
+    if (names[i].utf8.size() == size && memcmp(names[i].utf8.data(), key, size) == 0) {
+      hint = i + 1;
+      return names[i].index;
+    }
+  }
+  return -1;
+}
 
 // A tagged union of Structs: the tag value in the input picks the class.
 struct StructUnion {
