@@ -27,13 +27,13 @@ inline void store64(char *p, uint64_t v) noexcept {
   store32(p + 4, static_cast<uint32_t>(v));
 }
 
-// A header of one of the three container / byte-string families: a fix form with `fix_max` entries (0 for
-// none), then 8-, 16- and 32-bit length forms (op8 = 0 when there is no 8-bit form).
+// A header of one of the container / byte-string families: a fix form (opcode `fix`, 0 for none) for up to
+// `fix_max` entries, then 8-, 16- and 32-bit length forms (op8 = 0 when there is no 8-bit form).
 inline bool write_header(py::BytesWriter &out, size_t n, unsigned char fix, size_t fix_max, unsigned char op8,
                          unsigned char op16, unsigned char op32, const char *what) noexcept {
   if (!out.reserve(5)) return false;
   char *p = out.cursor();
-  if (n <= fix_max) {
+  if (fix != 0 && n <= fix_max) {
     p[0] = static_cast<char>(fix | n);
     out.advance(1);
   } else if (op8 != 0 && n < 256) {
@@ -127,17 +127,12 @@ bool call_enc_hook(EncodeState &state, PyObject *obj) noexcept {
   if (tp == types.uuid || PyType_IsSubtype(tp, types.uuid)) return encode_uuid(state, obj);
   if (tp == types.decimal) return encode_decimal(state, obj);
   if (PyType_IsSubtype(Py_TYPE(tp), types.enum_meta)) return encode_enum(state, obj);
-  if (PyLong_Check(obj)) return encode_long(state, obj);
-  if (PyFloat_Check(obj)) return encode_float(state, obj);
-  if (PyUnicode_Check(obj)) return write_str(state.out, obj);
+  // Subclasses of the containers are encoded as their base; subclasses of int, float, str, bytes and the
+  // datetime family are not (msgspec's msgpack rules): they go to enc_hook.
   if (PyList_Check(obj)) return encode_list(state, obj);
   if (PyTuple_Check(obj)) return encode_tuple(state, obj);
   if (PyDict_Check(obj)) return encode_dict(state, obj);
   if (PyAnySet_Check(obj)) return encode_set(state, obj);
-  if (PyType_IsSubtype(tp, types.datetime)) return encode_datetime(state, obj);
-  if (PyType_IsSubtype(tp, types.date)) return encode_text_of(state, json::encode_date, obj);
-  if (PyType_IsSubtype(tp, types.time)) return encode_text_of(state, json::encode_time, obj);
-  if (PyType_IsSubtype(tp, types.timedelta)) return encode_text_of(state, json::encode_timedelta, obj);
   int rc = encode_other_object(state, obj);
   if (rc != 0) return rc > 0;
   if (state.options.enc_hook != nullptr) return call_enc_hook(state, obj);

@@ -221,10 +221,9 @@ bool write_timestamp(py::BytesWriter &out, PyObject *dt) noexcept {
                   PyDateTime_DELTA_GET_MICROSECONDS(offset.get());
     }
   }
-  // msgspec takes the seconds as floor(dt.timestamp()), a double, and the nanoseconds from the microsecond
-  // field; the same rounding is reproduced here so that the bytes agree for every datetime.
-  auto seconds = static_cast<int64_t>(std::floor(static_cast<double>(static_cast<long double>(total_us) / 1000000.0L)));
-  auto nanos = static_cast<uint32_t>(PyDateTime_DATE_GET_MICROSECOND(dt)) * 1000;
+  // Exact integer arithmetic (floor division, so times before 1970 keep non-negative nanoseconds).
+  int64_t seconds = total_us >= 0 ? total_us / 1000000 : -((-total_us + 999999) / 1000000);
+  auto nanos = static_cast<uint32_t>(total_us - seconds * 1000000) * 1000;
   char buf[15];
   size_t n;
   if ((seconds >> 34) == 0) {
