@@ -402,6 +402,7 @@ PyObject *raise_convert_expected(const TypePlan *plan, PyObject *obj, const Path
 }
 
 PyObject *convert_scalar(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
+  if (!json::types.lazy_loaded && !json::load_lazy_types()) return nullptr;  // uuid.UUID for bytes -> uuid
   return dispatch(obj, plan, o, path);
 }
 

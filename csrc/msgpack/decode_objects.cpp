@@ -45,15 +45,15 @@ PyObject *read_tag(DecodeReader &r, bool str_tags, bool int_tags, const PathNode
                           kind_name(t));
 }
 
-// The tag value in the input against the class's own tag.
-bool check_own_tag(DecodeReader &r, const ObjectPlan *op, const PathNode *path) {
-  PathNode tag_node{path, op->tag_field, 0};
+// The tag value in the input against the class's own tag; errors name `tag_node` (the tag field of a map, the
+// first element of an array).
+bool check_own_tag(DecodeReader &r, const ObjectPlan *op, const PathNode *tag_node) {
   bool is_str = PyUnicode_Check(op->tag_value);
-  Object value = Object::steal(read_tag(r, is_str, !is_str, &tag_node));
+  Object value = Object::steal(read_tag(r, is_str, !is_str, tag_node));
   if (!value) return false;
   int eq = PyObject_RichCompareBool(value.get(), op->tag_value, Py_EQ);
   if (eq < 0) return false;
-  if (!eq) raise_validation(&tag_node, "Invalid value %R", value.get());
+  if (!eq) raise_validation(tag_node, "Invalid value %R", value.get());
   return eq > 0;
 }
 
@@ -110,7 +110,8 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
         track |= structs::may_be_tracked(value);
       }
     } else if (!op->tag_field_utf8.empty() && same(op->tag_field_utf8, key)) {
-      ok = check_own_tag(r, op, path);
+      PathNode tag_node{path, op->tag_field, 0};
+      ok = check_own_tag(r, op, &tag_node);
     } else if (op->forbid_unknown_fields) {
       Object name = Object::steal(str_from(key.data, key.size));
       if (name) raise_validation(path, "Object contains unknown field `%U`", name.get());

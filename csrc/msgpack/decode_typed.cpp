@@ -48,8 +48,16 @@ PyObject *decode_str(DecodeReader &r, const Token &t, const TypePlan *plan, cons
   if ((k & sk::kStr) && !plan->constraints.any()) return str_from(t.data, t.size);
   constexpr uint64_t lax_kinds = sk::kInt | sk::kFloat | sk::kBool | sk::kNone | sk::kIntLookup | sk::kDateTime |
                                  sk::kTimeDelta | sk::kDecimal;
-  // The type mismatch is reported before any UTF-8 error, as msgspec does.
-  if (!(k & (sk::kStrLike | sk::kCustom)) && (r.strict || !(k & lax_kinds))) return raise_expected(plan, "str", path);
+  constexpr uint64_t bytes_kinds = sk::kBytes | sk::kByteArray | sk::kMemoryView;
+  // The type mismatch is reported before any UTF-8 error, as msgspec does. Bytes travel as bin, never as
+  // base64 text (JSON's rule), so they do not read str.
+  uint64_t from_str = (k & ~bytes_kinds) & (sk::kStrLike | sk::kCustom);
+  if (!from_str && (r.strict || !(k & lax_kinds))) return raise_expected(plan, "str", path);
+  if (BW_UNLIKELY(k & bytes_kinds)) {  // lax mode only (a union may not mix bytes with another str-like kind)
+    TypePlan narrowed = *plan;
+    narrowed.kinds &= ~bytes_kinds;
+    return scalar_by_convert(r, &narrowed, str_from(t.data, t.size), path);
+  }
   return scalar_by_convert(r, plan, str_from(t.data, t.size), path);
 }
 

@@ -19,14 +19,27 @@ from typed_decode_diff import module_with, normalise, outcome  # noqa: E402
 __all__ = ["check", "check_type", "check_encode", "module_with", "normalise", "outcome", "twin_value"]
 
 
+def plain(value):
+    """Ext and Raw (whose repr names their library) as tuples, through lists, tuples and dicts."""
+    if isinstance(value, (bmsgpack.Ext, msgspec.msgpack.Ext)):
+        return ("Ext", value.code, bytes(value.data))
+    if isinstance(value, (boltwire.Raw, msgspec.Raw)):
+        return ("Raw", bytes(value))
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
 def check(make, buf, **kwargs):
     """Decode ``buf`` into make(boltwire) and make(msgspec); both must agree. Returns msgspec's outcome."""
     ours_t, theirs_t = make(boltwire), make(msgspec)
-    ours = outcome(lambda: bmsgpack.decode(buf, type=ours_t, **kwargs))
-    theirs = outcome(lambda: msgspec.msgpack.decode(buf, type=theirs_t, **kwargs))
+    ours = outcome(lambda: plain(bmsgpack.decode(buf, type=ours_t, **kwargs)))
+    theirs = outcome(lambda: plain(msgspec.msgpack.decode(buf, type=theirs_t, **kwargs)))
     assert ours == theirs, f"input={bytes(buf).hex()}\n boltwire: {ours}\n msgspec:  {theirs}"
     # The Decoder object takes the same path.
-    ours_d = outcome(lambda: bmsgpack.Decoder(ours_t, **kwargs).decode(buf))
+    ours_d = outcome(lambda: plain(bmsgpack.Decoder(ours_t, **kwargs).decode(buf)))
     assert ours_d == ours
     return theirs
 
@@ -36,8 +49,8 @@ def check_type(tp, buf, **kwargs):
 
 
 def check_untyped(buf, **kwargs):
-    ours = outcome(lambda: bmsgpack.decode(buf, **kwargs))
-    theirs = outcome(lambda: msgspec.msgpack.decode(buf, **kwargs))
+    ours = outcome(lambda: plain(bmsgpack.decode(buf, **kwargs)))
+    theirs = outcome(lambda: plain(msgspec.msgpack.decode(buf, **kwargs)))
     assert ours == theirs, f"input={bytes(buf).hex()}\n boltwire: {ours}\n msgspec:  {theirs}"
     return theirs
 
