@@ -22,12 +22,13 @@ using schema::raise_validation;
 using schema::TypePlan;
 namespace sk = schema;
 
-// Reads a map key that must be a str (an object's field name); error at `key` in the object's path otherwise.
+// Reads a map key that must be a str (an object's field name); error at `key` in the object's path otherwise,
+// named from the opcode alone (msgspec does not read a non-str key's payload).
 bool read_str_key(DecodeReader &r, Token &key, const PathNode *path) {
-  if (!read_token(r, key)) return false;
-  if (BW_LIKELY(key.kind == Kind::kStr)) return true;
+  if (BW_LIKELY(r.pos < r.end && is_str_opcode(*r.pos))) return read_token(r, key);
+  if (r.pos >= r.end) return raise_truncated(), false;
   PathNode key_node{path, nullptr, PathNode::kDictKey};
-  raise_validation(&key_node, "Expected `str`, got `%s`", kind_name(key));
+  raise_validation(&key_node, "Expected `str`, got `%s`", opcode_kind_name(*r.pos));
   return false;
 }
 
@@ -35,14 +36,27 @@ bool same(const std::string &name, const Token &key) {
   return name.size() == key.size && memcmp(name.data(), key.data, key.size) == 0;
 }
 
-// Reads a tag value (str or int, as the tags in play allow). New reference, or nullptr with the error set.
+// Reads a tag value (str or int, as the tags in play allow). New reference, or nullptr with the error set. A
+// value of another kind is named from its opcode, unread (as msgspec does).
 PyObject *read_tag(DecodeReader &r, bool str_tags, bool int_tags, const PathNode *tag_node) {
-  Token t;
-  if (!read_token(r, t)) return nullptr;
-  if (t.kind == Kind::kStr && str_tags) return str_from(t.data, t.size);
-  if (t.kind == Kind::kInt && int_tags) return PyLong_FromLongLong(t.i);
+  if (r.pos >= r.end) return raise_truncated();
+  unsigned char op = *r.pos;
+  const char *kind = opcode_kind_name(op);
+  bool is_int = kind[0] == 'i' && kind[1] == 'n';  // "int"
+  if ((str_tags && is_str_opcode(op)) || (int_tags && is_int)) {
+    Token t;
+    if (!read_token(r, t)) return nullptr;
+    if (t.kind == Kind::kStr) return str_from(t.data, t.size);
+    return t.kind == Kind::kInt ? PyLong_FromLongLong(t.i) : PyLong_FromUnsignedLongLong(t.u);
+  }
   return raise_validation(tag_node, "Expected `%s`, got `%s`", str_tags && int_tags ? "int | str" : str_tags ? "str" : "int",
-                          kind_name(t));
+                          kind);
+}
+
+// msgspec quotes a str tag's text as is (no escapes) and writes an int tag plainly.
+[[gnu::cold]] void raise_invalid_tag(const PathNode *tag_node, PyObject *tag) {
+  if (PyUnicode_Check(tag)) raise_validation(tag_node, "Invalid value '%U'", tag);
+  else raise_validation(tag_node, "Invalid value %R", tag);
 }
 
 // The tag value in the input against the class's own tag; errors name `tag_node` (the tag field of a map, the
@@ -53,7 +67,7 @@ bool check_own_tag(DecodeReader &r, const ObjectPlan *op, const PathNode *tag_no
   if (!value) return false;
   int eq = PyObject_RichCompareBool(value.get(), op->tag_value, Py_EQ);
   if (eq < 0) return false;
-  if (!eq) raise_validation(tag_node, "Invalid value %R", value.get());
+  if (!eq) raise_invalid_tag(tag_node, value.get());
   return eq > 0;
 }
 
@@ -61,7 +75,7 @@ bool check_own_tag(DecodeReader &r, const ObjectPlan *op, const PathNode *tag_no
 const ObjectPlan *member_for_tag(const sk::StructUnion *u, PyObject *tag, const PathNode *tag_node) {
   PyObject *index = PyDict_GetItemWithError(u->by_tag, tag);
   if (index == nullptr) {
-    if (!PyErr_Occurred()) raise_validation(tag_node, "Invalid value %R", tag);
+    if (!PyErr_Occurred()) raise_invalid_tag(tag_node, tag);
     return nullptr;
   }
   return u->members[PyLong_AsSsize_t(index)];
@@ -71,16 +85,14 @@ const ObjectPlan *member_for_tag(const sk::StructUnion *u, PyObject *tag, const 
 const ObjectPlan *select_tagged_member(const DecodeReader &r, size_t n, const sk::StructUnion *u, const PathNode *path) {
   DecodeReader scan = r;
   for (size_t i = 0; i < n; i++) {
-    const unsigned char *key_at = scan.pos;
     Token key;
-    if (!read_token(scan, key)) return nullptr;
-    if (key.kind == Kind::kStr && same(u->tag_field_utf8, key)) {
+    if (!read_str_key(scan, key, path)) return nullptr;
+    if (same(u->tag_field_utf8, key)) {
       PathNode tag_node{path, u->tag_field, 0};
       Object tag = Object::steal(read_tag(scan, u->str_tags, u->int_tags, &tag_node));
       return tag ? member_for_tag(u, tag.get(), &tag_node) : nullptr;
     }
-    scan.pos = key_at;
-    if (!skip_value(scan) || !skip_value(scan)) return nullptr;
+    if (!skip_value(scan)) return nullptr;
   }
   raise_validation(path, "Object missing required field `%U`", u->tag_field);
   return nullptr;

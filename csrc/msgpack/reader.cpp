@@ -174,6 +174,21 @@ const char *kind_name(const Token &t) noexcept {
   return "value";
 }
 
+const char *opcode_kind_name(unsigned char op) noexcept {
+  if (op <= 0x7f || op >= 0xe0 || (op >= 0xcc && op <= 0xd3)) return "int";
+  if (op <= 0x8f || op == 0xde || op == 0xdf) return "object";
+  if (op <= 0x9f || op == 0xdc || op == 0xdd) return "array";
+  if (is_str_opcode(op)) return "str";
+  switch (op) {
+    case 0xc0: return "None";
+    case 0xc2: case 0xc3: return "bool";
+    case 0xc4: case 0xc5: case 0xc6: return "bytes";
+    case 0xca: case 0xcb: return "float";
+    case 0xc1: return "unknown";
+    default: return "ext";  // c7..c9, d4..d8
+  }
+}
+
 PyObject *raise_truncated() { return json::raise_truncated(); }
 
 PyObject *raise_malformed(size_t offset, const char *what) {

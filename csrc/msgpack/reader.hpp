@@ -45,6 +45,9 @@ bool skip_value(Reader &r) noexcept;
 
 // The name msgspec gives a token's kind in "Expected `...`, got `<name>`".
 const char *kind_name(const Token &t) noexcept;
+// The same from an opcode alone ("unknown" for 0xc1); true for the str opcodes.
+const char *opcode_kind_name(unsigned char op) noexcept;
+inline bool is_str_opcode(unsigned char op) noexcept { return (op >= 0xa0 && op <= 0xbf) || (op >= 0xd9 && op <= 0xdb); }
 
 // The catalogue (msgspec's wording). Each sets boltwire.DecodeError and returns nullptr.
 [[gnu::cold]] PyObject *raise_truncated();
