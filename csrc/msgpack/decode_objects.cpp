@@ -32,6 +32,15 @@ bool read_str_key(DecodeReader &r, Token &key, const PathNode *path) {
   return false;
 }
 
+// True (and r.pos past the key) when the next key is exactly `name` as a fixstr: the key of the next declared
+// field, as encoders write them; no token is read.
+[[gnu::always_inline]] inline bool match_expected_key(Reader &r, const sk::FieldName &name) {
+  size_t n = name.utf8.size();
+  if (n >= 32 || r.left() <= n || *r.pos != (0xa0 | n) || memcmp(r.pos + 1, name.utf8.data(), n) != 0) return false;
+  r.pos += n + 1;
+  return true;
+}
+
 bool same(const std::string &name, const Token &key) {
   return name.size() == key.size && memcmp(name.data(), key.data, key.size) == 0;
 }
@@ -63,6 +72,13 @@ PyObject *read_tag(DecodeReader &r, bool str_tags, bool int_tags, const PathNode
 // first element of an array).
 bool check_own_tag(DecodeReader &r, const ObjectPlan *op, const PathNode *tag_node) {
   bool is_str = PyUnicode_Check(op->tag_value);
+  if (is_str && r.pos < r.end && is_str_opcode(*r.pos)) {  // compared on bytes; objects only for the error
+    const unsigned char *at = r.pos;
+    Token t;
+    if (!read_token(r, t)) return false;
+    if (same(op->tag_value_utf8, t)) return true;
+    r.pos = at;
+  }
   Object value = Object::steal(read_tag(r, is_str, !is_str, tag_node));
   if (!value) return false;
   int eq = PyObject_RichCompareBool(value.get(), op->tag_value, Py_EQ);
@@ -88,6 +104,14 @@ const ObjectPlan *select_tagged_member(const DecodeReader &r, size_t n, const sk
     Token key;
     if (!read_str_key(scan, key, path)) return nullptr;
     if (same(u->tag_field_utf8, key)) {
+      if (u->str_tags && scan.pos < scan.end && is_str_opcode(*scan.pos)) {  // matched on bytes first
+        const unsigned char *at = scan.pos;
+        Token t;
+        if (!read_token(scan, t)) return nullptr;
+        for (const ObjectPlan *m : u->members)
+          if (PyUnicode_Check(m->tag_value) && same(m->tag_value_utf8, t)) return m;
+        scan.pos = at;
+      }
       PathNode tag_node{path, u->tag_field, 0};
       Object tag = Object::steal(read_tag(scan, u->str_tags, u->int_tags, &tag_node));
       return tag ? member_for_tag(u, tag.get(), &tag_node) : nullptr;
@@ -107,11 +131,15 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
   size_t hint = 0;
   for (size_t i = 0; self != nullptr && i < n; i++) {
     Token key;
-    if (!read_str_key(r, key, path)) {
+    Py_ssize_t index;
+    if (hint < op->names.size() && match_expected_key(r, op->names[hint])) {
+      index = op->names[hint++].index;
+    } else if (read_str_key(r, key, path)) {
+      index = sk::find_field_name(op, key.data, key.size, hint);
+    } else {
       Py_CLEAR(self);
       break;
     }
-    Py_ssize_t index = sk::find_field_name(op, key.data, key.size, hint);
     bool ok;
     if (index >= 0) {
       PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
@@ -119,7 +147,7 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
       ok = value != nullptr;
       if (ok) {
         Py_XSETREF(*structs::field_slot(self, meta, index), value);
-        track |= structs::may_be_tracked(value);
+        track = track || structs::may_be_tracked(value);
       }
     } else if (!op->tag_field_utf8.empty() && same(op->tag_field_utf8, key)) {
       PathNode tag_node{path, op->tag_field, 0};
@@ -145,10 +173,16 @@ PyObject *decode_dict(DecodeReader &r, size_t n, const TypePlan *plan, const Pat
   Object dict = Object::steal(PyDict_New());
   const TypePlan *key_plan = plan->key, *value_plan = plan->value;
   bool any_keys = key_plan->kinds & sk::kAny;
+  bool str_keys = key_plan->kinds == sk::kStr && !key_plan->constraints.any();
   PathNode key_node{path, nullptr, PathNode::kDictKey};
   PathNode value_node{path, nullptr, PathNode::kDictValue};
   for (size_t i = 0; dict && i < n; i++) {
-    Object key = Object::steal(any_keys ? decode_any(r, &key_node, true) : decode_typed(r, key_plan, &key_node));
+    Object key;
+    if (any_keys || (str_keys && r.pos < r.end && is_str_opcode(*r.pos))) {
+      key = Object::steal(decode_any(r, &key_node, true));
+    } else {
+      key = Object::steal(decode_typed(r, key_plan, &key_node));
+    }
     Object value = Object::steal(key ? decode_typed(r, value_plan, &value_node) : nullptr);
     if (!value || !dict_set_key(dict.get(), key.get(), value.get(), r)) dict.reset();
   }
@@ -241,7 +275,7 @@ PyObject *decode_struct_array(DecodeReader &r, const Token &t, const TypePlan *p
         Py_CLEAR(self);
       } else {
         *structs::field_slot(self, meta, field) = value;
-        track |= structs::may_be_tracked(value);
+        track = track || structs::may_be_tracked(value);
       }
     } else if (!skip_value(r)) {
       Py_CLEAR(self);

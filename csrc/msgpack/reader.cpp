@@ -1,6 +1,7 @@
 // csrc/msgpack/reader.cpp: MessagePack headers, value skipping and the decoder's error messages.
 #include "msgpack/reader.hpp"
 #include "json/decode_reader.hpp"
+#include "py/key_cache.hpp"
 #include <cstring>
 
 namespace boltwire::msgpack {
@@ -43,7 +44,7 @@ inline bool read_ext(Reader &r, Token &t, int width, size_t fixed) noexcept {
 
 }  // namespace
 
-bool read_token(Reader &r, Token &t) noexcept {
+bool read_token_slow(Reader &r, Token &t) noexcept {
   if (r.pos >= r.end) return raise_truncated(), false;
   const unsigned char *at = r.pos;
   unsigned char op = *r.pos++;
@@ -210,6 +211,9 @@ PyObject *str_from(const char *data, size_t size) {
   }
   while (i < size && u[i] < 0x80) i++;
   if (i == size) {
+    if (size <= 1) {  // CPython's shared empty and one-character strings
+      return size == 0 ? PyUnicode_New(0, 0) : PyUnicode_FromOrdinal(static_cast<unsigned char>(data[0]));
+    }
     PyObject *s = PyUnicode_New(static_cast<Py_ssize_t>(size), 127);
     if (s != nullptr) memcpy(PyUnicode_DATA(s), data, size);
     return s;
@@ -220,6 +224,12 @@ PyObject *str_from(const char *data, size_t size) {
     return raise_invalid_utf8();
   }
   return s;
+}
+
+PyObject *key_str_from(const char *data, size_t size) {
+  PyObject *key = py::cached_ascii_key(data, size);
+  if (key != nullptr || PyErr_Occurred()) return key;
+  return str_from(data, size);
 }
 
 }  // namespace boltwire::msgpack

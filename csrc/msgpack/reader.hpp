@@ -37,8 +37,36 @@ struct Reader {
   size_t left() const noexcept { return static_cast<size_t>(end - pos); }
 };
 
-// Consumes one header; false with DecodeError set (truncation, or the unused opcode 0xc1).
-bool read_token(Reader &r, Token &t) noexcept;
+// Consumes one header; false with DecodeError set (truncation, or the unused opcode 0xc1). The one-byte forms
+// and short strings are read inline; the rest out of line.
+bool read_token_slow(Reader &r, Token &t) noexcept;
+[[gnu::always_inline]] inline bool read_token(Reader &r, Token &t) noexcept {
+  if (BW_LIKELY(r.pos < r.end)) {
+    unsigned char op = *r.pos;
+    if (op <= 0x7f) {
+      t.kind = Kind::kInt;
+      t.i = op;
+      r.pos++;
+      return true;
+    }
+    if (op >= 0xa0 && op <= 0xbf) {
+      size_t n = op & 0x1f;
+      if (BW_LIKELY(static_cast<size_t>(r.end - r.pos) > n)) {
+        t.kind = Kind::kStr;
+        t.size = n;
+        t.data = reinterpret_cast<const char *>(r.pos + 1);
+        r.pos += n + 1;
+        return true;
+      }
+    } else if (op >= 0x80 && op <= 0x9f) {
+      t.kind = op <= 0x8f ? Kind::kMap : Kind::kArray;
+      t.size = op & 0x0f;
+      r.pos++;
+      return true;
+    }
+  }
+  return read_token_slow(r, t);
+}
 // Skips one whole value (nested containers included) without building anything; false with DecodeError set.
 // Iterative, so a deeply nested input costs no stack.
 bool skip_value(Reader &r) noexcept;
@@ -57,6 +85,7 @@ inline bool is_str_opcode(unsigned char op) noexcept { return (op >= 0xa0 && op 
 
 // Python objects from payloads.
 PyObject *str_from(const char *data, size_t size);  // DecodeError on invalid UTF-8
+PyObject *key_str_from(const char *data, size_t size);  // the same for map keys, short ones cached
 
 // Runs Py_EnterRecursiveCall for a nested container (msgspec reports deep input as RecursionError).
 inline bool enter_nested() { return Py_EnterRecursiveCall(" while deserializing an object") == 0; }
