@@ -214,14 +214,16 @@ bool write_map_header(py::BytesWriter &out, size_t n) noexcept {
 bool write_str_bytes(py::BytesWriter &out, const char *s, size_t n) noexcept {
   if (BW_LIKELY(n < 32)) {
     if (!out.reserve(n + 1)) return false;
-    out.put_unchecked(static_cast<char>(0xa0 | n));
-    out.write_unchecked(s, n);
+    char *p = out.cursor();
+    p[0] = static_cast<char>(0xa0 | n);
+    copy_short(p + 1, s, n);
+    out.advance(n + 1);
     return true;
   }
   return write_str_header(out, n) && out.write(s, n);
 }
 
-bool write_str(py::BytesWriter &out, PyObject *str) noexcept {
+bool write_str_slow(py::BytesWriter &out, PyObject *str) noexcept {
   Py_ssize_t n;
   const char *s;
   if (BW_LIKELY(PyUnicode_IS_COMPACT_ASCII(str))) {

@@ -9,6 +9,7 @@
 #include "py/bytes_writer.hpp"
 #include "py/python.hpp"
 #include <cstdint>
+#include <cstring>
 
 namespace boltwire::msgpack {
 
@@ -37,9 +38,40 @@ bool write_str_header(py::BytesWriter &out, size_t n) noexcept;
 bool write_bin_header(py::BytesWriter &out, size_t n) noexcept;
 bool write_array_header(py::BytesWriter &out, size_t n) noexcept;
 bool write_map_header(py::BytesWriter &out, size_t n) noexcept;
-// A str's UTF-8 with its header.
-bool write_str(py::BytesWriter &out, PyObject *str) noexcept;
+// A str's UTF-8 with its header (short ASCII inline, the rest out of line).
+bool write_str_slow(py::BytesWriter &out, PyObject *str) noexcept;
 bool write_str_bytes(py::BytesWriter &out, const char *s, size_t n) noexcept;
+
+// Copies n < 32 bytes with fixed-size moves that stay inside [src, src + n) (overlapping when n is not a
+// power of two): short keys and values are most of a document, and a libc call costs more than the copy.
+[[gnu::always_inline]] inline void copy_short(char *dst, const char *src, size_t n) noexcept {
+  if (n >= 16) {
+    memcpy(dst, src, 16);
+    memcpy(dst + n - 16, src + n - 16, 16);
+  } else if (n >= 8) {
+    memcpy(dst, src, 8);
+    memcpy(dst + n - 8, src + n - 8, 8);
+  } else if (n >= 4) {
+    memcpy(dst, src, 4);
+    memcpy(dst + n - 4, src + n - 4, 4);
+  } else {
+    for (size_t i = 0; i < n; i++) dst[i] = src[i];
+  }
+}
+
+[[gnu::always_inline]] inline bool write_str(py::BytesWriter &out, PyObject *str) noexcept {
+  if (BW_LIKELY(PyUnicode_IS_COMPACT_ASCII(str))) {
+    auto n = static_cast<size_t>(PyUnicode_GET_LENGTH(str));
+    if (BW_LIKELY(n < 32 && out.reserve(n + 1))) {
+      char *p = out.cursor();
+      p[0] = static_cast<char>(0xa0 | n);
+      copy_short(p + 1, static_cast<const char *>(PyUnicode_DATA(str)), n);
+      out.advance(n + 1);
+      return true;
+    }
+  }
+  return write_str_slow(out, str);
+}
 
 // encode_containers.cpp
 bool encode_list(EncodeState &state, PyObject *obj) noexcept;
