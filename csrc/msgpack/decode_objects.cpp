@@ -122,7 +122,8 @@ const ObjectPlan *select_tagged_member(const DecodeReader &r, size_t n, const sk
   return nullptr;
 }
 
-PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, const PathNode *path) {
+// `tag_verified`: a tagged union already matched the tag value, so the tag pair is skipped here.
+PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, const PathNode *path, bool tag_verified) {
   auto *tp = reinterpret_cast<PyTypeObject *>(op->cls);
   structs::StructMetaObject *meta = structs::as_meta(tp);
   if (!enter_nested()) return nullptr;
@@ -132,16 +133,21 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
   for (size_t i = 0; self != nullptr && i < n; i++) {
     Token key;
     Py_ssize_t index;
+    bool is_tag = false;
     if (hint < op->names.size() && match_expected_key(r, op->names[hint])) {
       index = op->names[hint++].index;
     } else if (read_str_key(r, key, path)) {
-      index = sk::find_field_name(op, key.data, key.size, hint);
+      is_tag = !op->tag_field_utf8.empty() && same(op->tag_field_utf8, key);  // never also a field name
+      index = is_tag ? -1 : sk::find_field_name(op, key.data, key.size, hint);
     } else {
       Py_CLEAR(self);
       break;
     }
     bool ok;
-    if (index >= 0) {
+    if (is_tag) {
+      PathNode tag_node{path, op->tag_field, 0};
+      ok = tag_verified ? skip_value(r) : check_own_tag(r, op, &tag_node);
+    } else if (index >= 0) {
       PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
       PyObject *value = decode_typed(r, op->field_plans[index], &node);
       ok = value != nullptr;
@@ -149,9 +155,6 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
         Py_XSETREF(*structs::field_slot(self, meta, index), value);
         track = track || structs::may_be_tracked(value);
       }
-    } else if (!op->tag_field_utf8.empty() && same(op->tag_field_utf8, key)) {
-      PathNode tag_node{path, op->tag_field, 0};
-      ok = check_own_tag(r, op, &tag_node);
     } else if (op->forbid_unknown_fields) {
       Object name = Object::steal(str_from(key.data, key.size));
       if (name) raise_validation(path, "Object contains unknown field `%U`", name.get());
@@ -220,9 +223,9 @@ PyObject *decode_map_typed(DecodeReader &r, const Token &t, const TypePlan *plan
   uint64_t k = plan->kinds;
   if (k & sk::kStruct) {
     const ObjectPlan *op = plan->struct_plan;
-    if (plan->struct_union != nullptr && (op = select_tagged_member(r, t.size, plan->struct_union, path)) == nullptr)
-      return nullptr;
-    return decode_struct_map(r, t.size, op, path);
+    if (plan->struct_union == nullptr) return decode_struct_map(r, t.size, op, path, false);
+    if ((op = select_tagged_member(r, t.size, plan->struct_union, path)) == nullptr) return nullptr;
+    return decode_struct_map(r, t.size, op, path, true);
   }
   if (k & sk::kDict) return decode_dict(r, t.size, plan, path);
   if (k & (sk::kDataclass | sk::kTypedDict)) return decode_class_map(r, t.size, plan, path);
