@@ -15,6 +15,7 @@ LAYERS = [
     "convert",
     "msgpack",  # a second format beside json: reads json's shared kernels and convert's scalar rules
     "http/codec",
+    "http/url",
     "http/h2",
     "http/tls",
     "http/conn",
@@ -23,7 +24,7 @@ LAYERS = [
     "http/client",
 ]
 # Sans-IO and engine layers never see Python objects (DESIGN.md).
-NO_PYTHON = {"http/codec", "http/h2", "http/tls", "http/conn", "http/pool", "http/engine"}
+NO_PYTHON = {"http/codec", "http/url", "http/h2", "http/tls", "http/conn", "http/pool", "http/engine"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.MULTILINE)
 
 
