@@ -29,8 +29,6 @@ PyObject *decode_typed(DecodeReader &r, const schema::TypePlan *plan, const sche
 PyObject *decode_map_typed(DecodeReader &r, const Token &t, const schema::TypePlan *plan, const schema::PathNode *path);
 PyObject *decode_struct_array(DecodeReader &r, const Token &t, const schema::TypePlan *plan, const schema::PathNode *path);
 
-// "Expected `<plan>`, got `<kind>`".
-[[gnu::cold]] PyObject *raise_expected(const schema::TypePlan *plan, const char *got, const schema::PathNode *path);
 // Converts a decoded value for a custom class (dec_hook, then an isinstance check), as convert() does.
 PyObject *custom_from(DecodeReader &r, const schema::TypePlan *plan, PyObject *value, const schema::PathNode *path);
 // Sets DecodeError "map keys must be hashable" when a dict insertion failed on an unhashable key.

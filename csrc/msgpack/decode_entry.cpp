@@ -1,9 +1,9 @@
 // csrc/msgpack/decode_entry.cpp: input buffers and the Python faces of the decoder (msgpack.decode, Decoder).
 #include "msgpack/decode_entry.hpp"
+#include "json/decode_entry.hpp"
 #include "msgpack/decode.hpp"
 #include "msgpack/ext.hpp"
 #include "py/ref.hpp"
-#include "schema/plan_builder.hpp"
 #include <cstring>
 
 namespace boltwire::msgpack {
@@ -45,26 +45,6 @@ PyObject *decode_buffer(const DecodeOptions &o, PyObject *buf) {
   return result;
 }
 
-// A plan for `type`, or nullptr for Any. `ok` is false on error.
-const TypePlan *resolve_plan(PyObject *type, bool &ok) {
-  ok = true;
-  if (type == nullptr) return nullptr;
-  const TypePlan *plan = schema::plan_for(type);
-  if (plan == nullptr) {
-    ok = false;
-    return nullptr;
-  }
-  return plan->kinds == schema::kAny && !plan->constraints.any() ? nullptr : plan;
-}
-
-bool check_hook(PyObject *hook, const char *name) {
-  if (hook != nullptr && hook != Py_None && !PyCallable_Check(hook)) {
-    PyErr_Format(PyExc_TypeError, "%s must be callable", name);
-    return false;
-  }
-  return true;
-}
-
 PyObject *none_to_null(PyObject *hook) { return hook == Py_None ? nullptr : hook; }
 
 // ---- msgpack.decode(buf, /, *, type=Any, strict=True, dec_hook=None, ext_hook=None) ----------------------------
@@ -92,10 +72,10 @@ PyObject *msgpack_decode(PyObject *, PyObject *const *args, Py_ssize_t nargs, Py
       return nullptr;
     }
   }
-  if (!check_hook(dec_hook, "dec_hook") || !check_hook(ext_hook, "ext_hook")) return nullptr;
+  if (!json::check_hook(dec_hook, "dec_hook") || !json::check_hook(ext_hook, "ext_hook")) return nullptr;
   DecodeOptions o;
   bool ok;
-  o.plan = resolve_plan(type, ok);
+  o.plan = json::resolve_decode_plan(type, ok);
   if (!ok) return nullptr;
   if (strict != nullptr) {
     int truth = PyObject_IsTrue(strict);
@@ -125,9 +105,9 @@ int Decoder_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$pOO:Decoder", const_cast<char **>(keywords), &type, &strict,
                                    &dec_hook, &ext_hook))
     return -1;
-  if (!check_hook(dec_hook, "dec_hook") || !check_hook(ext_hook, "ext_hook")) return -1;
+  if (!json::check_hook(dec_hook, "dec_hook") || !json::check_hook(ext_hook, "ext_hook")) return -1;
   bool ok;
-  const TypePlan *plan = resolve_plan(type, ok);
+  const TypePlan *plan = json::resolve_decode_plan(type, ok);
   if (!ok) return -1;
   if (type == nullptr) {
     Object typing = Object::steal(PyImport_ImportModule("typing"));

@@ -229,7 +229,7 @@ PyObject *decode_map_typed(DecodeReader &r, const Token &t, const TypePlan *plan
   }
   if (k & sk::kDict) return decode_dict(r, t.size, plan, path);
   if (k & (sk::kDataclass | sk::kTypedDict)) return decode_class_map(r, t.size, plan, path);
-  return raise_expected(plan, "object", path);
+  return json::raise_expected(plan, "object", path);
 }
 
 PyObject *decode_struct_array(DecodeReader &r, const Token &t, const TypePlan *plan, const PathNode *path) {

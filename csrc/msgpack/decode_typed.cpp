@@ -1,11 +1,11 @@
 // csrc/msgpack/decode_typed.cpp: the typed decoder's dispatch, scalars and arrays.
 #include "convert/convert.hpp"
+#include "json/decode_typed.hpp"
 #include "json/raw.hpp"
 #include "msgpack/decode.hpp"
 #include "msgpack/ext.hpp"
 #include "py/ref.hpp"
 #include "struct/field_spec.hpp"
-#include <string>
 
 namespace boltwire::msgpack {
 
@@ -14,12 +14,8 @@ using schema::Constraints;
 using schema::PathNode;
 using schema::raise_validation;
 using schema::TypePlan;
+using json::raise_expected;
 namespace sk = schema;
-
-PyObject *raise_expected(const TypePlan *plan, const char *got, const PathNode *path) {
-  std::string expected = schema::describe_expected(plan);
-  return raise_validation(path, "Expected `%s`, got `%s`", expected.c_str(), got);
-}
 
 PyObject *custom_from(DecodeReader &r, const TypePlan *plan, PyObject *value, const PathNode *path) {
   Object owned = Object::steal(value);

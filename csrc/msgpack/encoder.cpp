@@ -1,6 +1,7 @@
 // csrc/msgpack/encoder.cpp: boltwire._core.MsgpackEncoder (Encoder in boltwire.msgpack) and msgpack_encode(),
 // the entry points that parse options, run encode_value over a BytesWriter and hand out the bytes.
 #include "json/encode_errors.hpp"
+#include "json/encode_options.hpp"
 #include "json/encode_types.hpp"
 #include "msgpack/encode_value.hpp"
 #include "msgpack/encoder.hpp"
@@ -10,14 +11,11 @@ namespace boltwire::msgpack {
 
 namespace {
 
-constexpr Py_ssize_t kInitialCapacity = 64;
-// Bounded like the JSON encoder's first buffer: a huge single allocation is a fresh mapping every call.
-constexpr Py_ssize_t kMaxInitialCapacity = 32 * 1024;
-
-Py_ssize_t start_capacity(Py_ssize_t hint) noexcept {
-  if (hint < kInitialCapacity) return kInitialCapacity;
-  return hint > kMaxInitialCapacity ? kMaxInitialCapacity : hint;
-}
+using json::is_str;
+using json::kInitialCapacity;
+using json::parse_enc_hook;
+using json::parse_order;
+using json::start_capacity;
 
 struct EncoderObject {
   PyObject_HEAD
@@ -27,26 +25,6 @@ struct EncoderObject {
   PyObject *order_obj;       // owned str, or nullptr for None
   Py_ssize_t size_hint;
 };
-
-bool is_str(PyObject *value, const char *text) noexcept {
-  return PyUnicode_Check(value) && PyUnicode_CompareWithASCIIString(value, text) == 0;
-}
-
-bool parse_order(PyObject *value, json::Order *out) noexcept {
-  if (value == nullptr || value == Py_None) *out = json::Order::kInsertion;
-  else if (is_str(value, "deterministic")) *out = json::Order::kDeterministic;
-  else if (is_str(value, "sorted")) *out = json::Order::kSorted;
-  else return json::bad_order(value);
-  return true;
-}
-
-bool parse_enc_hook(PyObject *value, PyObject **out) noexcept {
-  *out = nullptr;
-  if (value == nullptr || value == Py_None) return true;
-  if (!PyCallable_Check(value)) return json::enc_hook_not_callable();
-  *out = value;
-  return true;
-}
 
 PyObject *encode_to_bytes(const EncodeOptions &options, PyObject *obj, Py_ssize_t capacity) noexcept {
   EncodeState state;

@@ -1,86 +1,27 @@
 """Leak loops for boltwire.msgpack: 10^4 encodes / decodes per error path and per success path; the reference
 counts of the types, hooks and values involved must not move, and tracemalloc growth must stay bounded."""
 
-import dataclasses
 import datetime
 import decimal
-import enum
 import gc
 import sys
 import tracemalloc
 import typing
 import uuid
-from typing import Annotated, Literal, Optional, TypedDict, Union
+from typing import Literal, Union
 
 import msgspec
 import pytest
 
-from boltwire import DecodeError, Meta, Struct, UNSET, field, msgpack
+from boltwire import UNSET, DecodeError, Struct, msgpack
 
 N = 10_000
 enc = msgspec.msgpack.encode
 
 
-class Color(enum.Enum):
-    RED = "red"
-
-
-class Item(Struct):
-    name: str
-    price: Annotated[float, Meta(ge=0)]
-    qty: int = 1
-
-
-class Order(Struct, forbid_unknown_fields=True):
-    id: int
-    items: list[Item]
-    note: Optional[str] = None
-    tags: list[str] = field(default_factory=list)
-
-
-class Cat(Struct, tag="cat"):
-    name: str
-
-
-class Dog(Struct, tag="dog"):
-    name: str
-
-
-class Row(Struct, array_like=True):
-    a: int
-    b: str = ""
-
-
-class Checked(Struct):
-    lo: int
-
-    def __post_init__(self):
-        if self.lo < 0:
-            raise ValueError("negative")
-
-
-@dataclasses.dataclass
-class DC:
-    a: int
-    b: list[int] = dataclasses.field(default_factory=list)
-
-
-class TD(TypedDict):
-    a: int
-
-
-class Custom:
-    def __init__(self, v):
-        self.v = v
-
-
-def hook(tp, obj):
-    if tp is Custom:
-        if obj == "bad":
-            raise ValueError("bad custom")
-        return Custom(obj)
-    raise NotImplementedError
-
+# The JSON leak suite's classes and hooks (a Struct zoo, a dataclass, a TypedDict, a custom class and its hook).
+import msgpack_diff  # noqa: E402,F401 - puts tests/json on sys.path
+from test_json_decode_typed_leaks import DC, TD, Cat, Checked, Color, Custom, Dog, Item, Order, Row, hook  # noqa: E402
 
 def ext_hook(code, data):
     if code == 9:
