@@ -38,9 +38,10 @@ PyObject *decode_array_any(DecodeReader &r, size_t n, const PathNode *path, bool
 PyObject *decode_map_any(DecodeReader &r, size_t n, const PathNode *path) {
   if (!enter_nested()) return nullptr;
   Object out = Object::steal(PyDict_New());
+  PathNode key_node{path, nullptr, PathNode::kDictKey};
   PathNode value_node{path, nullptr, PathNode::kDictValue};
   for (size_t i = 0; out && i < n; i++) {
-    Object key = Object::steal(decode_any(r, path, true));
+    Object key = Object::steal(decode_any(r, &key_node, true));
     Object value = Object::steal(key ? decode_any(r, &value_node) : nullptr);
     if (!value || !dict_set_key(out.get(), key.get(), value.get(), r)) out.reset();
   }

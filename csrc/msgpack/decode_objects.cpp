@@ -122,8 +122,7 @@ const ObjectPlan *select_tagged_member(const DecodeReader &r, size_t n, const sk
   return nullptr;
 }
 
-// `tag_verified`: a tagged union already matched the tag value, so the tag pair is skipped here.
-PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, const PathNode *path, bool tag_verified) {
+PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, const PathNode *path) {
   auto *tp = reinterpret_cast<PyTypeObject *>(op->cls);
   structs::StructMetaObject *meta = structs::as_meta(tp);
   if (!enter_nested()) return nullptr;
@@ -144,9 +143,9 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
       break;
     }
     bool ok;
-    if (is_tag) {
+    if (is_tag) {  // checked again even when a union picked the class by it (a repeated tag may differ)
       PathNode tag_node{path, op->tag_field, 0};
-      ok = tag_verified ? skip_value(r) : check_own_tag(r, op, &tag_node);
+      ok = check_own_tag(r, op, &tag_node);
     } else if (index >= 0) {
       PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
       PyObject *value = decode_typed(r, op->field_plans[index], &node);
@@ -223,9 +222,9 @@ PyObject *decode_map_typed(DecodeReader &r, const Token &t, const TypePlan *plan
   uint64_t k = plan->kinds;
   if (k & sk::kStruct) {
     const ObjectPlan *op = plan->struct_plan;
-    if (plan->struct_union == nullptr) return decode_struct_map(r, t.size, op, path, false);
+    if (plan->struct_union == nullptr) return decode_struct_map(r, t.size, op, path);
     if ((op = select_tagged_member(r, t.size, plan->struct_union, path)) == nullptr) return nullptr;
-    return decode_struct_map(r, t.size, op, path, true);
+    return decode_struct_map(r, t.size, op, path);
   }
   if (k & sk::kDict) return decode_dict(r, t.size, plan, path);
   if (k & (sk::kDataclass | sk::kTypedDict)) return decode_class_map(r, t.size, plan, path);

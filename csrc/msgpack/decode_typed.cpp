@@ -52,9 +52,20 @@ PyObject *decode_str(DecodeReader &r, const Token &t, const TypePlan *plan, cons
   if (BW_UNLIKELY(k & bytes_kinds)) {  // lax mode only (a union may not mix bytes with another str-like kind)
     TypePlan narrowed = *plan;
     narrowed.kinds &= ~bytes_kinds;
-    return scalar_by_convert(r, &narrowed, str_from(t.data, t.size), path);
+    PyObject *value = scalar_by_convert(r, &narrowed, str_from(t.data, t.size), path);
+    if (value != nullptr || !PyErr_ExceptionMatches(json::decode_error_type())) return value;
+    PyErr_Clear();  // a lax failure (or invalid UTF-8) is named by the whole type, bytes included
+    return raise_expected(plan, "str", path);
   }
-  return scalar_by_convert(r, plan, str_from(t.data, t.size), path);
+  json::last_error_was_invalid_utf8 = false;
+  PyObject *text = str_from(t.data, t.size);
+  if (text == nullptr && json::last_error_was_invalid_utf8 && !(k & (sk::kStr | sk::kStrLookup | sk::kCustom))) {
+    // Datetimes, UUIDs, decimals... are parsed from the raw bytes (msgspec): invalid UTF-8 is then a parse error
+    // of that kind, reported by the parser over the bytes kept as surrogate escapes.
+    PyErr_Clear();
+    text = PyUnicode_DecodeUTF8(t.data, static_cast<Py_ssize_t>(t.size), "surrogateescape");
+  }
+  return scalar_by_convert(r, plan, text, path);
 }
 
 PyObject *decode_bin(DecodeReader &r, const Token &t, const TypePlan *plan, const PathNode *path) {

@@ -181,7 +181,7 @@ const char *opcode_kind_name(unsigned char op) noexcept {
   if (op <= 0x9f || op == 0xdc || op == 0xdd) return "array";
   if (is_str_opcode(op)) return "str";
   switch (op) {
-    case 0xc0: return "None";
+    case 0xc0: return "null";  // msgspec's name for nil as a key or tag (a mismatched value says "None")
     case 0xc2: case 0xc3: return "bool";
     case 0xc4: case 0xc5: case 0xc6: return "bytes";
     case 0xca: case 0xcb: return "float";
