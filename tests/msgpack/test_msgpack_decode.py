@@ -329,3 +329,43 @@ def test_ext_type():
         with pytest.raises(Exception) as theirs:
             msgspec.msgpack.Ext(*args, **kwargs)
         assert (type(ours.value), str(ours.value)) == (type(theirs.value), str(theirs.value))
+
+
+# Inputs the Python-level fuzzing of fuzz/python/msgpack_checks.py found disagreeing with msgspec (now fixed):
+# errors inside (nested) map keys, nil as a tag or key, invalid UTF-8 for str-like kinds, lax bytes, a repeated
+# tag inside a union member.
+FOUND_UNTYPED = [
+    "00819201d5ffc1056162", "008192d5ff056162", "008192010281d5ff0561ae", "008192678102d5ff056162",
+    "8081c70cff000000000000cb0100000000", "0083a1619287cb3ff80000000000a162c4026869a163d4ff5e0be100",
+    "0081929d02d5ff616281", "008192910199d5ff056162", "b0818d0102d5fff36162", "008192018fd5ff056108bf55",
+    "00819201810281d5ff056162",
+]
+
+
+@pytest.mark.parametrize("hexdata", FOUND_UNTYPED)
+def test_found_untyped(hexdata):
+    check_untyped(bytes.fromhex(hexdata)[1:])
+
+
+FOUND_TYPED = [
+    ("CD", False, "92" "82a474797065c0a3636182a46e616d65a3746f"),
+    ("CD", False, "92" "82a474797065a3636174a46e616d65a3746f6d82c0a46e616d65"),
+    ("CD", False, "92" "8fa474797065a3636174a46e616d65a4746fc982a46e616d65a3726578a474797065a3646f67"),
+    ("CD", False, "91" "83a474797065a163a178a178a474797065a164"),
+    ("datetime", True, "b4323032342d30312d30325430333a3081343a30355a"),
+    ("uuid", True, "a4" "81818181"),
+    ("Optional[bytes]", True, "a173"),
+    ("Optional[bytes]", True, "a1c4"),
+    ("Optional[bytes]", True, "a46e756c6c"),
+]
+
+
+def _found_type(name, lib):
+    mod = OURS if lib is boltwire else THEIRS
+    return {"CD": list[mod.CD], "datetime": datetime.datetime, "uuid": uuid.UUID,
+            "Optional[bytes]": Optional[bytes]}[name]
+
+
+@pytest.mark.parametrize("name,lax,hexdata", FOUND_TYPED)
+def test_found_typed(name, lax, hexdata):
+    check(lambda lib: _found_type(name, lib), bytes.fromhex(hexdata), strict=not lax)
