@@ -272,6 +272,14 @@ class _ClientBase:
         length = len(body) if body is not None else (0 if method in _BODY_METHODS else None)
         return route.origin, _http_head(method, route.target, route.host, items, length), body, route.url
 
+    def _response_spec(self, tp: Any, error_for_status: bool | None) -> tuple[Any, bool]:
+        """(body decoder, raise for status >= 400) of one call."""
+        try:
+            dec = self._decoders[tp]
+        except (KeyError, TypeError):
+            dec = self._decoder(tp)
+        return dec, self._error_for_status if error_for_status is None else error_for_status
+
     def _decoder(self, tp: Any) -> Any:
         """The body decoder for response_data_type `tp` (None: bytes, made by the transport), cached per type."""
         try:
@@ -385,11 +393,7 @@ class HTTPClient(_ClientBase):
         current = self._current
         if current[0] is not loop:
             current = self._bind(loop)
-        try:
-            dec = self._decoders[tp]
-        except (KeyError, TypeError):
-            dec = self._decoder(tp)
-        raises = self._error_for_status if error_for_status is None else error_for_status
+        dec, raises = self._response_spec(tp, error_for_status)
         if params is None and headers is None and json is None and content is None and data is None:
             route = self._routes.get((method, url)) or self._route(method, url)
             return t.submit(current[1], route.origin, method, route.head, None, timeout, dec, raises, route.url)
@@ -419,20 +423,34 @@ class HTTPClient(_ClientBase):
 
     async def head(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
                    error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        return await self.request("HEAD", url, params=params, headers=headers, timeout=timeout,
-                                  error_for_status=error_for_status, response_data_type=response_data_type)
+        call = self._call("HEAD", url, params, headers, None, None, None, timeout, response_data_type,
+                          error_for_status)
+        try:
+            return await call
+        except _CancelledError:
+            call.cancel()
+            raise
 
     async def options(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
                       error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        return await self.request("OPTIONS", url, params=params, headers=headers, timeout=timeout,
-                                  error_for_status=error_for_status, response_data_type=response_data_type)
+        call = self._call("OPTIONS", url, params, headers, None, None, None, timeout, response_data_type,
+                          error_for_status)
+        try:
+            return await call
+        except _CancelledError:
+            call.cancel()
+            raise
 
     async def delete(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
                      content: Any = None, data: Any = None, timeout: float | None = None,
                      error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        return await self.request("DELETE", url, params=params, headers=headers, json=json, content=content,
-                                  data=data, timeout=timeout, error_for_status=error_for_status,
-                                  response_data_type=response_data_type)
+        call = self._call("DELETE", url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)
+        try:
+            return await call
+        except _CancelledError:
+            call.cancel()
+            raise
 
     async def post(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
                    content: Any = None, data: Any = None, timeout: float | None = None,
@@ -448,16 +466,24 @@ class HTTPClient(_ClientBase):
     async def put(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
                   content: Any = None, data: Any = None, timeout: float | None = None,
                   error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        return await self.request("PUT", url, params=params, headers=headers, json=json, content=content,
-                                  data=data, timeout=timeout, error_for_status=error_for_status,
-                                  response_data_type=response_data_type)
+        call = self._call("PUT", url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)
+        try:
+            return await call
+        except _CancelledError:
+            call.cancel()
+            raise
 
     async def patch(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
                     content: Any = None, data: Any = None, timeout: float | None = None,
                     error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        return await self.request("PATCH", url, params=params, headers=headers, json=json, content=content,
-                                  data=data, timeout=timeout, error_for_status=error_for_status,
-                                  response_data_type=response_data_type)
+        call = self._call("PATCH", url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)
+        try:
+            return await call
+        except _CancelledError:
+            call.cancel()
+            raise
 
 
 class SyncHTTPClient(_ClientBase):
@@ -481,54 +507,60 @@ class SyncHTTPClient(_ClientBase):
             self._transport.close()
             self._transport = None
 
-    def request(self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
-                content: Any = None, data: Any = None, timeout: float | None = None,
-                error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+    def _send(self, method: str, url: str, params: Any, headers: Any, json: Any, content: Any, data: Any,
+              timeout: Any, tp: Any, error_for_status: bool | None) -> Any:
+        """Runs the request on this thread; returns the Response (decoded and checked natively)."""
         t = self._transport
         if t is None:
             raise RuntimeError("the client is not open; use it as `with SyncHTTPClient() as client`")
-        method = method.upper()
-        try:
-            dec = self._decoders[response_data_type]
-        except (KeyError, TypeError):
-            dec = self._decoder(response_data_type)
-        raises = self._error_for_status if error_for_status is None else error_for_status
+        dec, raises = self._response_spec(tp, error_for_status)
         if params is None and headers is None and json is None and content is None and data is None:
             route = self._routes.get((method, url)) or self._route(method, url)
             return t.send(route.origin, method, route.head, None, timeout, dec, raises, route.url)
         origin, head, body, full = self._prepare(method, url, params, headers, json, content, data)
         return t.send(origin, method, head, body, timeout, dec, raises, full)
 
+    def request(self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+                content: Any = None, data: Any = None, timeout: float | None = None,
+                error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        return self._send(method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)
+
     def get(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
             error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        t = self._transport
-        if t is None:
-            raise RuntimeError("the client is not open; use it as `with SyncHTTPClient() as client`")
-        try:
-            dec = self._decoders[response_data_type]
-        except (KeyError, TypeError):
-            dec = self._decoder(response_data_type)
-        raises = self._error_for_status if error_for_status is None else error_for_status
-        if params is None and headers is None:
-            route = self._routes.get(("GET", url)) or self._route("GET", url)
-            return t.send(route.origin, "GET", route.head, None, timeout, dec, raises, route.url)
-        origin, head, body, full = self._prepare("GET", url, params, headers, None, None, None)
-        return t.send(origin, "GET", head, body, timeout, dec, raises, full)
+        return self._send("GET", url, params, headers, None, None, None, timeout, response_data_type,
+                          error_for_status)
 
-    def head(self, url: str, **kwargs: Any) -> Any:
-        return self.request("HEAD", url, **kwargs)
+    def head(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+             error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        return self._send("HEAD", url, params, headers, None, None, None, timeout, response_data_type,
+                          error_for_status)
 
-    def options(self, url: str, **kwargs: Any) -> Any:
-        return self.request("OPTIONS", url, **kwargs)
+    def options(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+                error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        return self._send("OPTIONS", url, params, headers, None, None, None, timeout, response_data_type,
+                          error_for_status)
 
-    def delete(self, url: str, **kwargs: Any) -> Any:
-        return self.request("DELETE", url, **kwargs)
+    def delete(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+               content: Any = None, data: Any = None, timeout: float | None = None,
+               error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        return self._send("DELETE", url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)
 
-    def post(self, url: str, **kwargs: Any) -> Any:
-        return self.request("POST", url, **kwargs)
+    def post(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+             content: Any = None, data: Any = None, timeout: float | None = None,
+             error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        return self._send("POST", url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)
 
-    def put(self, url: str, **kwargs: Any) -> Any:
-        return self.request("PUT", url, **kwargs)
+    def put(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+            content: Any = None, data: Any = None, timeout: float | None = None,
+            error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        return self._send("PUT", url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)
 
-    def patch(self, url: str, **kwargs: Any) -> Any:
-        return self.request("PATCH", url, **kwargs)
+    def patch(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+              content: Any = None, data: Any = None, timeout: float | None = None,
+              error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        return self._send("PATCH", url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)
