@@ -41,7 +41,7 @@ PyObject *scalar_by_convert(DecodeReader &r, const TypePlan *plan, PyObject *val
 
 PyObject *decode_str(DecodeReader &r, const Token &t, const TypePlan *plan, const PathNode *path) {
   uint64_t k = plan->kinds;
-  if ((k & sk::kStr) && !plan->constraints.any()) return str_from(t.data, t.size);
+  if ((k & sk::kStr) && !plan->constraints.any()) return cached_str_from(t.data, t.size);
   constexpr uint64_t lax_kinds = sk::kInt | sk::kFloat | sk::kBool | sk::kNone | sk::kIntLookup | sk::kDateTime |
                                  sk::kTimeDelta | sk::kDecimal;
   constexpr uint64_t bytes_kinds = sk::kBytes | sk::kByteArray | sk::kMemoryView;

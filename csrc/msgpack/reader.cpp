@@ -226,8 +226,8 @@ PyObject *str_from(const char *data, size_t size) {
   return s;
 }
 
-PyObject *key_str_from(const char *data, size_t size) {
-  PyObject *key = py::cached_ascii_key(data, size);
+PyObject *cached_str_from(const char *data, size_t size) {
+  PyObject *key = py::cached_ascii_str(data, size);
   if (key != nullptr || PyErr_Occurred()) return key;
   return str_from(data, size);
 }

@@ -85,7 +85,8 @@ inline bool is_str_opcode(unsigned char op) noexcept { return (op >= 0xa0 && op 
 
 // Python objects from payloads.
 PyObject *str_from(const char *data, size_t size);  // DecodeError on invalid UTF-8
-PyObject *key_str_from(const char *data, size_t size);  // the same for map keys, short ones cached
+// The same through the short-string cache (py/key_cache.hpp): map keys and str values repeat in documents.
+PyObject *cached_str_from(const char *data, size_t size);
 
 // Runs Py_EnterRecursiveCall for a nested container (msgspec reports deep input as RecursionError).
 inline bool enter_nested() { return Py_EnterRecursiveCall(" while deserializing an object") == 0; }

@@ -11,7 +11,7 @@ constexpr size_t kMaxKey = 24;
 PyObject *slots[kSlots];
 }  // namespace
 
-PyObject *cached_ascii_key(const char *data, size_t size) noexcept {
+PyObject *cached_ascii_str(const char *data, size_t size) noexcept {
   if (size > kMaxKey) return nullptr;
   uint32_t hash = 2166136261u;  // FNV-1a; any byte >= 0x80 sends the key to the general path
   unsigned char any_high = 0;
