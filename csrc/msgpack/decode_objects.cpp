@@ -4,6 +4,7 @@
 #include "json/decode_typed.hpp"
 #include "msgpack/decode.hpp"
 #include "py/ref.hpp"
+#include "py/same_bytes.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/struct_meta.hpp"
 #include "struct/struct_object.hpp"
@@ -36,13 +37,15 @@ bool read_str_key(DecodeReader &r, Token &key, const PathNode *path) {
 // field, as encoders write them; no token is read.
 [[gnu::always_inline]] inline bool match_expected_key(Reader &r, const sk::FieldName &name) {
   size_t n = name.utf8.size();
-  if (n >= 32 || r.left() <= n || *r.pos != (0xa0 | n) || memcmp(r.pos + 1, name.utf8.data(), n) != 0) return false;
+  if (n >= 32 || r.left() <= n || *r.pos != (0xa0 | n) ||
+      !py::same_bytes(reinterpret_cast<const char *>(r.pos + 1), name.utf8.data(), n))
+    return false;
   r.pos += n + 1;
   return true;
 }
 
 bool same(const std::string &name, const Token &key) {
-  return name.size() == key.size && memcmp(name.data(), key.data, key.size) == 0;
+  return name.size() == key.size && py::same_bytes(name.data(), key.data, key.size);
 }
 
 // Reads a tag value (str or int, as the tags in play allow). New reference, or nullptr with the error set. A

@@ -1,5 +1,6 @@
 // csrc/py/key_cache.cpp: the short-key str cache (see key_cache.hpp).
 #include "py/key_cache.hpp"
+#include "py/same_bytes.hpp"
 #include <cstdint>
 #include <cstring>
 
@@ -23,7 +24,7 @@ PyObject *cached_ascii_str(const char *data, size_t size) noexcept {
   if (any_high & 0x80) return nullptr;
   PyObject *&slot = slots[(hash ^ static_cast<uint32_t>(size)) & (kSlots - 1)];
   if (slot != nullptr && static_cast<size_t>(PyUnicode_GET_LENGTH(slot)) == size &&
-      memcmp(PyUnicode_DATA(slot), data, size) == 0)
+      same_bytes(static_cast<const char *>(PyUnicode_DATA(slot)), data, size))
     return Py_NewRef(slot);
   PyObject *key = PyUnicode_New(static_cast<Py_ssize_t>(size), 127);
   if (key == nullptr) return nullptr;

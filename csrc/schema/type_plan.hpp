@@ -12,6 +12,7 @@
 //   - ObjectPlan::field_plans has n_fields entries; names holds one entry per accepted input name.
 #pragma once
 #include "py/python.hpp"
+#include "py/same_bytes.hpp"
 #include "schema/constraints.hpp"
 #include <cstdint>
 #include <cstring>
@@ -93,10 +94,10 @@ struct ObjectPlan {
 inline Py_ssize_t find_field_name(const ObjectPlan *op, const char *key, size_t size, size_t &hint) noexcept {
   const auto &names = op->names;
   size_t count = names.size();
-  if (hint < count && names[hint].utf8.size() == size && memcmp(names[hint].utf8.data(), key, size) == 0)
+  if (hint < count && names[hint].utf8.size() == size && py::same_bytes(names[hint].utf8.data(), key, size))
     return names[hint++].index;
   for (size_t i = 0; i < count; i++) {
-    if (names[i].utf8.size() == size && memcmp(names[i].utf8.data(), key, size) == 0) {
+    if (names[i].utf8.size() == size && py::same_bytes(names[i].utf8.data(), key, size)) {
       hint = i + 1;
       return names[i].index;
     }
