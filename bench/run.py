@@ -29,6 +29,7 @@ SECTIONS = {
     "library": "bench_library",
     "http": "bench_http",
     "encode": "bench_encode",
+    "msgpack": "bench_msgpack",
 }
 
 

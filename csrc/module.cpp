@@ -8,6 +8,8 @@
 #include "json/encoder.hpp"
 #include "json/format.hpp"
 #include "json/raw.hpp"
+#include "msgpack/decode_entry.hpp"
+#include "msgpack/encoder.hpp"
 #include "py/names.hpp"
 #include "py/unset.hpp"
 #include "py/python.hpp"
@@ -71,7 +73,8 @@ PyMODINIT_FUNC PyInit__core() {
             PyModule_AddObjectRef(module, "UNSET", boltwire::py::Unset) == 0 &&
             add_type(module, "Raw", &boltwire::json::RawType) &&
             PyModule_AddFunctions(module, boltwire::convert::to_builtins_defs) == 0 &&
-            PyModule_AddFunctions(module, boltwire::json::format_function_defs) == 0;
+            PyModule_AddFunctions(module, boltwire::json::format_function_defs) == 0 &&
+            boltwire::msgpack::add_encoder_to_module(module) && boltwire::msgpack::add_decoder_to_module(module);
   Py_XDECREF(struct_class);
   if (!ok) {
     Py_DECREF(module);

@@ -122,6 +122,22 @@ def main() -> None:
     ]
     for i, (plan, doc) in enumerate(typed):
         write("fuzz_json_typed", f"plan{plan:02x}-{i:02d}", bytes([plan]) + doc)
+    # fuzz_msgpack: byte 0 picks the type plan (msgpack_checks PLANS; bit 7: strict=False), the rest is MessagePack.
+    mp = [
+        (0, b"\x83\xa1a\x92\x01\xcb?\xf8\x00\x00\x00\x00\x00\x00\xa1b\xc4\x02hi\xa1c\xd6\xff^\x0b\xe1\x00"),
+        (0, b"\x81\x92\x01\x02\xd5\x05ab"), (0, b"\xdd\xff\xff\xff\xff"), (0, b"\x91" * 40),
+        (1, b"\x82\xa5inner\x82\xa1a\x01\xa1b\x91\xa1x\xa4when\xd6\xff\x00\x00\x00\x01"),
+        (1, b"\x81\xa5inner\x81\xa1a\xa1x"),
+        (2, b"\x92\x82\xa4type\xa3cat\xa4name\xa3tom\x82\xa4name\xa3rex\xa4type\xa3dog"),
+        (3, b"\x92\x93\xa3Row\x01\xc4\x01z\x92\xa3Row\x02"), (4, b"\x83\xa1a\x01\xa1b\xa1s\xa1c\xc0"),
+        (5, b"\x93\x01\xcb@\x00\x00\x00\x00\x00\x00\x00\xa1s"), (6, b"\x93\x01\x01\x02"),
+        (7, b"\xc4\x10" + bytes(range(16))), (7, b"\xd9\x24c232ab00-9414-11ec-b3c8-9e6bdeced846"),
+        (8, b"\xc7\x0c\xff" + bytes(4) + b"\x00\x00\x00\x01\x00\x00\x00\x00"), (8, b"\xb42024-01-02T03:04:05Z"),
+        (9, b"\xa1x"), (9, b"\x03"), (10, b"\x92\xc4\x00\xc5\x00\x01z"), (11, b"\x81\x01\x91\xca?\x80\x00\x00"),
+        (0x80 | 4, b"\x81\xa1a\xa11"), (0x80 | 8, b"\x01"),
+    ]
+    for i, (plan, doc) in enumerate(mp):
+        write("fuzz_msgpack", f"plan{plan:02x}-{i:02d}", bytes([plan]) + doc)
     # atheris_api: the first byte picks the check (0 struct, 1 encode, 2 decode), the rest its arguments.
     for i, seed in enumerate([b"\x00\x01\x02", b"\x01\x0b\x03ABC\x08\x02", b'\x02\x10{"a":[1,2.5,null]}\x01',
                               b"\x02\x08[1,\xff]\x05", b"\x00\x02\x02\x07x\x04\x03abc"]):

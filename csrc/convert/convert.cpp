@@ -401,6 +401,11 @@ PyObject *raise_convert_expected(const TypePlan *plan, PyObject *obj, const Path
   return raise_expected_named(plan, Py_TYPE(obj)->tp_name, path);
 }
 
+PyObject *convert_scalar(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
+  if (!json::types.lazy_loaded && !json::load_lazy_types()) return nullptr;  // uuid.UUID for bytes -> uuid
+  return dispatch(obj, plan, o, path);
+}
+
 PyObject *convert_tuple_subclass(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
   return convert_seq(obj, plan, o, path);
 }

@@ -26,6 +26,10 @@ PyObject *convert_sequence_object(PyObject *seq, const schema::TypePlan *plan, C
 // A tuple subclass converted as an array (convert.cpp).
 PyObject *convert_tuple_subclass(PyObject *obj, const schema::TypePlan *plan, ConvertOptions &o, const schema::PathNode *path);
 
+// A str, int, float or bytes-like converted by convert()'s scalar rules (lax mode, enums, Literals, str-like
+// kinds, constraints; no validator). For decoders whose input scalars arrive typed (MessagePack).
+PyObject *convert_scalar(PyObject *obj, const schema::TypePlan *plan, ConvertOptions &o, const schema::PathNode *path);
+
 // validate_on_init: converts every field of `self` in place (strict), as StructMeta's InitValidator.
 bool validate_struct_fields(PyObject *self);
 

@@ -60,26 +60,6 @@ PyObject *decode_with(const DecodeOptions &o, const unsigned char *data, size_t 
   return decode_document_typed(r, o.plan != nullptr ? o.plan : &any_plan);
 }
 
-// A plan for `type`, or nullptr for Any (the untyped fast path). `ok` is false on error.
-const TypePlan *resolve_plan(PyObject *type, bool &ok) {
-  ok = true;
-  if (type == nullptr) return nullptr;
-  const TypePlan *plan = schema::plan_for(type);
-  if (plan == nullptr) {
-    ok = false;
-    return nullptr;
-  }
-  return plan->kinds == schema::kAny && !plan->constraints.any() ? nullptr : plan;
-}
-
-bool check_hook(PyObject *hook, const char *name) {
-  if (hook != nullptr && hook != Py_None && !PyCallable_Check(hook)) {
-    PyErr_Format(PyExc_TypeError, "%s must be callable", name);
-    return false;
-  }
-  return true;
-}
-
 // ---- json.decode(buf, *, type=Any, strict=True, dec_hook=None) -------------------------------------------------
 
 PyObject *json_decode(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -107,7 +87,7 @@ PyObject *json_decode(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObj
   if (!check_hook(dec_hook, "dec_hook")) return nullptr;
   DecodeOptions o;
   bool ok;
-  o.plan = resolve_plan(type, ok);
+  o.plan = resolve_decode_plan(type, ok);
   if (!ok) return nullptr;
   if (strict != nullptr) {
     int truth = PyObject_IsTrue(strict);
@@ -142,7 +122,7 @@ int Decoder_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
     return -1;
   if (!check_hook(dec_hook, "dec_hook") || !check_hook(float_hook, "float_hook")) return -1;
   bool ok;
-  const TypePlan *plan = resolve_plan(type, ok);
+  const TypePlan *plan = resolve_decode_plan(type, ok);
   if (!ok) return -1;
   if (type == nullptr) {
     Object typing = Object::steal(PyImport_ImportModule("typing"));
@@ -288,6 +268,25 @@ PyMethodDef decoder_functions[] = {
 };
 
 }  // namespace
+
+const TypePlan *resolve_decode_plan(PyObject *type, bool &ok) {
+  ok = true;
+  if (type == nullptr) return nullptr;
+  const TypePlan *plan = schema::plan_for(type);
+  if (plan == nullptr) {
+    ok = false;
+    return nullptr;
+  }
+  return plan->kinds == schema::kAny && !plan->constraints.any() ? nullptr : plan;
+}
+
+bool check_hook(PyObject *hook, const char *name) {
+  if (hook != nullptr && hook != Py_None && !PyCallable_Check(hook)) {
+    PyErr_Format(PyExc_TypeError, "%s must be callable", name);
+    return false;
+  }
+  return true;
+}
 
 bool add_decoder_to_module(PyObject *module) {
   if (PyType_Ready(&DecoderType) < 0) return false;

@@ -19,10 +19,11 @@ PyObject *validation_error_type() {
 
 namespace {
 
-// Renders `$`, `$.a[0]`, `$[...]` for the chain ending at `node` (outermost first).
-PyObject *render_path(const PathNode *node) {
+// Renders `$`, `$.a[0]`, `$[...]` for the chain ending at `node` (outermost first), starting with `root` and
+// stopping before `stop` (nodes from `stop` outwards are left out).
+PyObject *render_path(const PathNode *node, const char *root = "$", const PathNode *stop = nullptr) {
   std::vector<const PathNode *> chain;
-  for (; node != nullptr; node = node->parent) chain.push_back(node);
+  for (; node != stop; node = node->parent) chain.push_back(node);
   PyObject *parts = PyList_New(0);
   if (parts == nullptr) return nullptr;
   bool ok = true;
@@ -30,7 +31,7 @@ PyObject *render_path(const PathNode *node) {
     ok = ok && s != nullptr && PyList_Append(parts, s) == 0;
     Py_XDECREF(s);
   };
-  add(PyUnicode_FromString("$"));
+  add(PyUnicode_FromString(root));
   for (auto it = chain.rbegin(); ok && it != chain.rend(); ++it) {
     const PathNode *n = *it;
     if (n->key != nullptr) {
@@ -56,17 +57,25 @@ PyObject *render_path(const PathNode *node) {
 PyObject *raise_validation_str(const PathNode *path, PyObject *message) {
   PyObject *cls = validation_error_type();
   if (cls == nullptr) return nullptr;
-  PyObject *full;
-  if (path == nullptr) {
-    full = Py_NewRef(message);
-  } else if (path->key == nullptr && path->index == PathNode::kDictKey) {
-    PyObject *where = render_path(path->parent);
-    full = where == nullptr ? nullptr : PyUnicode_FromFormat("%U - at `key` in `%U`", message, where);
-    Py_XDECREF(where);
-  } else {
-    PyObject *where = render_path(path);
-    full = where == nullptr ? nullptr : PyUnicode_FromFormat("%U - at `%U`", message, where);
-    Py_XDECREF(where);
+  // The chain splits at each dict-key marker (MessagePack keys may be arrays or maps): the part after the
+  // innermost marker first, "`key[1]` in `key` in `$`", as msgspec spells it.
+  PyObject *full = path == nullptr ? Py_NewRef(message) : PyUnicode_FromFormat("%U - at ", message);
+  const PathNode *end = path;
+  while (full != nullptr && end != nullptr) {
+    const PathNode *marker = end;
+    while (marker != nullptr && !(marker->key == nullptr && marker->index == PathNode::kDictKey)) marker = marker->parent;
+    PyObject *part = marker == nullptr ? render_path(end) : render_path(end, "key", marker);
+    if (part != nullptr) {
+      PyObject *next = PyUnicode_FromFormat(marker == nullptr ? "%U`%U`" : "%U`%U` in ", full, part);
+      Py_DECREF(part);
+      Py_SETREF(full, next);
+    } else {
+      Py_CLEAR(full);
+    }
+    end = marker == nullptr ? nullptr : marker->parent;
+    if (marker != nullptr && end == nullptr && full != nullptr) {  // a key marker at the root
+      Py_SETREF(full, PyUnicode_FromFormat("%U`$`", full));
+    }
   }
   if (full != nullptr) {
     PyErr_SetObject(cls, full);

@@ -12,8 +12,10 @@
 //   - ObjectPlan::field_plans has n_fields entries; names holds one entry per accepted input name.
 #pragma once
 #include "py/python.hpp"
+#include "py/same_bytes.hpp"
 #include "schema/constraints.hpp"
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -86,6 +88,22 @@ struct ObjectPlan {
   bool array_like = false;
   bool building = true;
 };
+
+// Index of the field whose input name is the UTF-8 `key`, or -1. `hint` is the names[] entry to try first
+// (keys usually arrive in declared order); it moves past each match.
+inline Py_ssize_t find_field_name(const ObjectPlan *op, const char *key, size_t size, size_t &hint) noexcept {
+  const auto &names = op->names;
+  size_t count = names.size();
+  if (hint < count && names[hint].utf8.size() == size && py::same_bytes(names[hint].utf8.data(), key, size))
+    return names[hint++].index;
+  for (size_t i = 0; i < count; i++) {
+    if (names[i].utf8.size() == size && py::same_bytes(names[i].utf8.data(), key, size)) {
+      hint = i + 1;
+      return names[i].index;
+    }
+  }
+  return -1;
+}
 
 // A tagged union of Structs: the tag value in the input picks the class.
 struct StructUnion {

@@ -6,6 +6,7 @@ from boltwire._defstruct import defstruct
 from boltwire._errors import BoltwireError, DecodeError, EncodeError, ValidationError
 from boltwire._meta import Meta
 from boltwire import json
+from boltwire import msgpack
 from boltwire.http import (
     HTTPClient,
     HTTPConnectionError,
@@ -41,6 +42,7 @@ __all__ = [
     "defstruct",
     "field",
     "json",
+    "msgpack",
     "structs",
     "to_builtins",
 ]

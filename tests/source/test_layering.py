@@ -13,6 +13,7 @@ LAYERS = [
     "struct",
     "json",
     "convert",
+    "msgpack",  # a second format beside json: reads json's shared kernels and convert's scalar rules
     "http/codec",
     "http/url",
     "http/encoding",

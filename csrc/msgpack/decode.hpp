@@ -1,0 +1,37 @@
+// csrc/msgpack/decode.hpp: the MessagePack decoder: untyped (Any) and typed by a TypePlan, in one pass.
+//
+// Overview: decode_typed() reads one header (reader.hpp) and branches on its kind and the plan's kind bits.
+// Scalars that are not the plan's direct match go through convert()'s scalar rules (msgpack scalars arrive
+// typed, like Python objects), so lax mode, enums, Literals, str-like kinds and constraints are written once.
+// Maps become dicts, Structs (tagged or not), dataclasses or TypedDicts; arrays become lists, sets, tuples,
+// NamedTuples or array_like Structs. Errors carry the PathNode chain (schema/); nested containers enter
+// CPython's recursion guard, so deep input raises RecursionError as in msgspec.
+#pragma once
+#include "msgpack/reader.hpp"
+#include "schema/error_path.hpp"
+#include "schema/type_plan.hpp"
+
+namespace boltwire::msgpack {
+
+struct DecodeReader : Reader {
+  bool strict = true;
+  PyObject *dec_hook = nullptr;  // dec_hook(type, obj) for custom types
+  PyObject *ext_hook = nullptr;  // ext_hook(code, memoryview) for extension values outside typed contexts
+};
+
+// One value at r.pos, untyped. `is_key`: arrays become tuples (hashable map keys, as msgspec).
+PyObject *decode_any(DecodeReader &r, const schema::PathNode *path, bool is_key = false);
+// One value at r.pos as `plan`. New reference, or nullptr with an error set.
+PyObject *decode_typed(DecodeReader &r, const schema::TypePlan *plan, const schema::PathNode *path);
+
+// decode_objects.cpp: a map (header `t` already read) into a dict, Struct, dataclass or TypedDict, and an
+// array into an array_like Struct or a tagged union of them.
+PyObject *decode_map_typed(DecodeReader &r, const Token &t, const schema::TypePlan *plan, const schema::PathNode *path);
+PyObject *decode_struct_array(DecodeReader &r, const Token &t, const schema::TypePlan *plan, const schema::PathNode *path);
+
+// Converts a decoded value for a custom class (dec_hook, then an isinstance check), as convert() does.
+PyObject *custom_from(DecodeReader &r, const schema::TypePlan *plan, PyObject *value, const schema::PathNode *path);
+// Sets DecodeError "map keys must be hashable" when a dict insertion failed on an unhashable key.
+bool dict_set_key(PyObject *dict, PyObject *key, PyObject *value, const Reader &r);
+
+}  // namespace boltwire::msgpack

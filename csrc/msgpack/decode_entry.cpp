@@ -1,0 +1,213 @@
+// csrc/msgpack/decode_entry.cpp: input buffers and the Python faces of the decoder (msgpack.decode, Decoder).
+#include "msgpack/decode_entry.hpp"
+#include "json/decode_entry.hpp"
+#include "msgpack/decode.hpp"
+#include "msgpack/ext.hpp"
+#include "py/ref.hpp"
+#include <cstring>
+
+namespace boltwire::msgpack {
+namespace {
+
+using py::Object;
+using schema::TypePlan;
+
+struct DecodeOptions {
+  const TypePlan *plan = nullptr;  // nullptr means Any
+  bool strict = true;
+  PyObject *dec_hook = nullptr;
+  PyObject *ext_hook = nullptr;
+};
+
+PyObject *decode_with(const DecodeOptions &o, const unsigned char *data, size_t size) {
+  DecodeReader r;
+  r.start = r.pos = data;
+  r.end = data + size;
+  r.strict = o.strict;
+  r.dec_hook = o.dec_hook;
+  r.ext_hook = o.ext_hook;
+  Object value = Object::steal(o.plan == nullptr ? decode_any(r, nullptr) : decode_typed(r, o.plan, nullptr));
+  if (!value) return nullptr;
+  if (r.pos != r.end) return raise_malformed(r.offset(), "trailing characters");
+  return value.release();
+}
+
+// Runs the decoder over the bytes of `buf` (bytes or any contiguous buffer; CPython's own TypeError otherwise).
+PyObject *decode_buffer(const DecodeOptions &o, PyObject *buf) {
+  if (PyBytes_CheckExact(buf)) {
+    return decode_with(o, reinterpret_cast<const unsigned char *>(PyBytes_AS_STRING(buf)),
+                       static_cast<size_t>(PyBytes_GET_SIZE(buf)));
+  }
+  Py_buffer view;
+  if (PyObject_GetBuffer(buf, &view, PyBUF_CONTIG_RO) < 0) return nullptr;
+  PyObject *result = decode_with(o, static_cast<const unsigned char *>(view.buf), static_cast<size_t>(view.len));
+  PyBuffer_Release(&view);
+  return result;
+}
+
+PyObject *none_to_null(PyObject *hook) { return hook == Py_None ? nullptr : hook; }
+
+// ---- msgpack.decode(buf, /, *, type=Any, strict=True, dec_hook=None, ext_hook=None) ----------------------------
+
+PyObject *msgpack_decode(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+  if (nargs != 1) {
+    PyErr_Format(PyExc_TypeError, "decode() takes exactly 1 positional argument (%zd given)", nargs);
+    return nullptr;
+  }
+  PyObject *type = nullptr, *strict = nullptr, *dec_hook = nullptr, *ext_hook = nullptr;
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t i = 0; i < nkw; i++) {
+    PyObject *key = PyTuple_GET_ITEM(kwnames, i);
+    PyObject *value = args[nargs + i];
+    if (PyUnicode_CompareWithASCIIString(key, "type") == 0) {
+      type = value;
+    } else if (PyUnicode_CompareWithASCIIString(key, "strict") == 0) {
+      strict = value;
+    } else if (PyUnicode_CompareWithASCIIString(key, "dec_hook") == 0) {
+      dec_hook = value;
+    } else if (PyUnicode_CompareWithASCIIString(key, "ext_hook") == 0) {
+      ext_hook = value;
+    } else {
+      PyErr_Format(PyExc_TypeError, "decode() got an unexpected keyword argument '%U'", key);
+      return nullptr;
+    }
+  }
+  if (!json::check_hook(dec_hook, "dec_hook") || !json::check_hook(ext_hook, "ext_hook")) return nullptr;
+  DecodeOptions o;
+  bool ok;
+  o.plan = json::resolve_decode_plan(type, ok);
+  if (!ok) return nullptr;
+  if (strict != nullptr) {
+    int truth = PyObject_IsTrue(strict);
+    if (truth < 0) return nullptr;
+    o.strict = truth;
+  }
+  o.dec_hook = dec_hook == nullptr ? nullptr : none_to_null(dec_hook);
+  o.ext_hook = ext_hook == nullptr ? nullptr : none_to_null(ext_hook);
+  return decode_buffer(o, args[0]);
+}
+
+// ---- Decoder ------------------------------------------------------------------------------------------------
+
+struct DecoderObject {
+  PyObject_HEAD
+  PyObject *type;
+  PyObject *dec_hook;
+  PyObject *ext_hook;
+  DecodeOptions options;
+};
+
+int Decoder_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
+  auto *self = reinterpret_cast<DecoderObject *>(self_obj);
+  static const char *keywords[] = {"type", "strict", "dec_hook", "ext_hook", nullptr};
+  PyObject *type = nullptr, *dec_hook = Py_None, *ext_hook = Py_None;
+  int strict = 1;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$pOO:Decoder", const_cast<char **>(keywords), &type, &strict,
+                                   &dec_hook, &ext_hook))
+    return -1;
+  if (!json::check_hook(dec_hook, "dec_hook") || !json::check_hook(ext_hook, "ext_hook")) return -1;
+  bool ok;
+  const TypePlan *plan = json::resolve_decode_plan(type, ok);
+  if (!ok) return -1;
+  if (type == nullptr) {
+    Object typing = Object::steal(PyImport_ImportModule("typing"));
+    if (!typing || (type = PyObject_GetAttrString(typing.get(), "Any")) == nullptr) return -1;
+    Py_XSETREF(self->type, type);
+  } else {
+    Py_XSETREF(self->type, Py_NewRef(type));
+  }
+  Py_XSETREF(self->dec_hook, Py_NewRef(dec_hook));
+  Py_XSETREF(self->ext_hook, Py_NewRef(ext_hook));
+  self->options.plan = plan;
+  self->options.strict = strict;
+  self->options.dec_hook = none_to_null(dec_hook);
+  self->options.ext_hook = none_to_null(ext_hook);
+  return 0;
+}
+
+PyObject *Decoder_decode(PyObject *self_obj, PyObject *buf) {
+  return decode_buffer(reinterpret_cast<DecoderObject *>(self_obj)->options, buf);
+}
+
+PyObject *Decoder_repr(PyObject *self_obj) {
+  return PyUnicode_FromFormat("Decoder(%R)", reinterpret_cast<DecoderObject *>(self_obj)->type);
+}
+
+int Decoder_traverse(PyObject *self_obj, visitproc visit, void *arg) {
+  auto *self = reinterpret_cast<DecoderObject *>(self_obj);
+  Py_VISIT(self->type);
+  Py_VISIT(self->dec_hook);
+  Py_VISIT(self->ext_hook);
+  return 0;
+}
+
+int Decoder_clear(PyObject *self_obj) {
+  auto *self = reinterpret_cast<DecoderObject *>(self_obj);
+  Py_CLEAR(self->type);
+  Py_CLEAR(self->dec_hook);
+  Py_CLEAR(self->ext_hook);
+  self->options = DecodeOptions{};
+  return 0;
+}
+
+void Decoder_dealloc(PyObject *self) {
+  PyObject_GC_UnTrack(self);
+  Decoder_clear(self);
+  Py_TYPE(self)->tp_free(self);
+}
+
+PyObject *Decoder_get_strict(PyObject *self, void *) {
+  return PyBool_FromLong(reinterpret_cast<DecoderObject *>(self)->options.strict);
+}
+
+PyMethodDef Decoder_methods[] = {
+    {"decode", Decoder_decode, METH_O, "decode(buf, /): decode one MessagePack value as the Decoder's type."},
+    {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "See PEP 585."},
+    {},
+};
+
+PyMemberDef Decoder_members[] = {
+    {"type", T_OBJECT, offsetof(DecoderObject, type), READONLY, "The type decoded into."},
+    {"dec_hook", T_OBJECT, offsetof(DecoderObject, dec_hook), READONLY, "The decoding hook, or None."},
+    {"ext_hook", T_OBJECT, offsetof(DecoderObject, ext_hook), READONLY, "The extension hook, or None."},
+    {},
+};
+
+PyGetSetDef Decoder_getset[] = {
+    {"strict", Decoder_get_strict, nullptr, "Whether lax conversions are refused.", nullptr},
+    {},
+};
+
+PyTypeObject DecoderType = {
+    .ob_base = PyVarObject_HEAD_INIT(nullptr, 0) .tp_name = "boltwire.msgpack.Decoder",
+    .tp_basicsize = sizeof(DecoderObject),
+    .tp_dealloc = Decoder_dealloc,
+    .tp_repr = Decoder_repr,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "Decoder(type=Any, *, strict=True, dec_hook=None, ext_hook=None)",
+    .tp_traverse = Decoder_traverse,
+    .tp_clear = Decoder_clear,
+    .tp_methods = Decoder_methods,
+    .tp_members = Decoder_members,
+    .tp_getset = Decoder_getset,
+    .tp_init = Decoder_init,
+    .tp_new = PyType_GenericNew,
+};
+
+PyMethodDef decoder_functions[] = {
+    {"msgpack_decode", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(msgpack_decode)),
+     METH_FASTCALL | METH_KEYWORDS, "msgpack_decode(buf, /, *, type=Any, strict=True, dec_hook=None, ext_hook=None)"},
+    {},
+};
+
+}  // namespace
+
+bool add_decoder_to_module(PyObject *module) {
+  if (!init_ext() || PyType_Ready(&DecoderType) < 0) return false;
+  if (PyModule_AddObjectRef(module, "MsgpackDecoder", reinterpret_cast<PyObject *>(&DecoderType)) < 0 ||
+      PyModule_AddObjectRef(module, "MsgpackExt", reinterpret_cast<PyObject *>(&ExtType)) < 0)
+    return false;
+  return PyModule_AddFunctions(module, decoder_functions) == 0;
+}
+
+}  // namespace boltwire::msgpack

@@ -1,0 +1,294 @@
+// csrc/msgpack/decode_objects.cpp: maps into dicts, Structs (tagged or not), dataclasses and TypedDicts, and
+// arrays into array_like Structs. Object construction is the JSON decoder's (finish_struct,
+// finish_class_object), so defaults, __post_init__ and missing-field errors are written once.
+#include "json/decode_typed.hpp"
+#include "msgpack/decode.hpp"
+#include "py/ref.hpp"
+#include "py/same_bytes.hpp"
+#include "struct/field_spec.hpp"
+#include "struct/struct_meta.hpp"
+#include "struct/struct_object.hpp"
+#include <cstring>
+#include <vector>
+
+namespace boltwire::msgpack {
+
+namespace {
+
+using py::Object;
+using schema::Constraints;
+using schema::ObjectPlan;
+using schema::PathNode;
+using schema::raise_validation;
+using schema::TypePlan;
+namespace sk = schema;
+
+// Reads a map key that must be a str (an object's field name); error at `key` in the object's path otherwise,
+// named from the opcode alone (msgspec does not read a non-str key's payload).
+bool read_str_key(DecodeReader &r, Token &key, const PathNode *path) {
+  if (BW_LIKELY(r.pos < r.end && is_str_opcode(*r.pos))) return read_token(r, key);
+  if (r.pos >= r.end) return raise_truncated(), false;
+  PathNode key_node{path, nullptr, PathNode::kDictKey};
+  raise_validation(&key_node, "Expected `str`, got `%s`", opcode_kind_name(*r.pos));
+  return false;
+}
+
+// True (and r.pos past the key) when the next key is exactly `name` as a fixstr: the key of the next declared
+// field, as encoders write them; no token is read.
+[[gnu::always_inline]] inline bool match_expected_key(Reader &r, const sk::FieldName &name) {
+  size_t n = name.utf8.size();
+  if (n >= 32 || r.left() <= n || *r.pos != (0xa0 | n) ||
+      !py::same_bytes(reinterpret_cast<const char *>(r.pos + 1), name.utf8.data(), n))
+    return false;
+  r.pos += n + 1;
+  return true;
+}
+
+bool same(const std::string &name, const Token &key) {
+  return name.size() == key.size && py::same_bytes(name.data(), key.data, key.size);
+}
+
+// Reads a tag value (str or int, as the tags in play allow). New reference, or nullptr with the error set. A
+// value of another kind is named from its opcode, unread (as msgspec does).
+PyObject *read_tag(DecodeReader &r, bool str_tags, bool int_tags, const PathNode *tag_node) {
+  if (r.pos >= r.end) return raise_truncated();
+  unsigned char op = *r.pos;
+  const char *kind = opcode_kind_name(op);
+  bool is_int = kind[0] == 'i' && kind[1] == 'n';  // "int"
+  if ((str_tags && is_str_opcode(op)) || (int_tags && is_int)) {
+    Token t;
+    if (!read_token(r, t)) return nullptr;
+    if (t.kind == Kind::kStr) return str_from(t.data, t.size);
+    return t.kind == Kind::kInt ? PyLong_FromLongLong(t.i) : PyLong_FromUnsignedLongLong(t.u);
+  }
+  return raise_validation(tag_node, "Expected `%s`, got `%s`", str_tags && int_tags ? "int | str" : str_tags ? "str" : "int",
+                          kind);
+}
+
+// msgspec quotes a str tag's text as is (no escapes) and writes an int tag plainly.
+[[gnu::cold]] void raise_invalid_tag(const PathNode *tag_node, PyObject *tag) {
+  if (PyUnicode_Check(tag)) raise_validation(tag_node, "Invalid value '%U'", tag);
+  else raise_validation(tag_node, "Invalid value %R", tag);
+}
+
+// The tag value in the input against the class's own tag; errors name `tag_node` (the tag field of a map, the
+// first element of an array).
+bool check_own_tag(DecodeReader &r, const ObjectPlan *op, const PathNode *tag_node) {
+  bool is_str = PyUnicode_Check(op->tag_value);
+  if (is_str && r.pos < r.end && is_str_opcode(*r.pos)) {  // compared on bytes; objects only for the error
+    const unsigned char *at = r.pos;
+    Token t;
+    if (!read_token(r, t)) return false;
+    if (same(op->tag_value_utf8, t)) return true;
+    r.pos = at;
+  }
+  Object value = Object::steal(read_tag(r, is_str, !is_str, tag_node));
+  if (!value) return false;
+  int eq = PyObject_RichCompareBool(value.get(), op->tag_value, Py_EQ);
+  if (eq < 0) return false;
+  if (!eq) raise_invalid_tag(tag_node, value.get());
+  return eq > 0;
+}
+
+// The member of a tagged union picked by the tag value.
+const ObjectPlan *member_for_tag(const sk::StructUnion *u, PyObject *tag, const PathNode *tag_node) {
+  PyObject *index = PyDict_GetItemWithError(u->by_tag, tag);
+  if (index == nullptr) {
+    if (!PyErr_Occurred()) raise_invalid_tag(tag_node, tag);
+    return nullptr;
+  }
+  return u->members[PyLong_AsSsize_t(index)];
+}
+
+// Finds the tag of a tagged union in the n pairs at r.pos (without consuming them) and returns the member.
+const ObjectPlan *select_tagged_member(const DecodeReader &r, size_t n, const sk::StructUnion *u, const PathNode *path) {
+  DecodeReader scan = r;
+  for (size_t i = 0; i < n; i++) {
+    Token key;
+    if (!read_str_key(scan, key, path)) return nullptr;
+    if (same(u->tag_field_utf8, key)) {
+      if (u->str_tags && scan.pos < scan.end && is_str_opcode(*scan.pos)) {  // matched on bytes first
+        const unsigned char *at = scan.pos;
+        Token t;
+        if (!read_token(scan, t)) return nullptr;
+        for (const ObjectPlan *m : u->members)
+          if (PyUnicode_Check(m->tag_value) && same(m->tag_value_utf8, t)) return m;
+        scan.pos = at;
+      }
+      PathNode tag_node{path, u->tag_field, 0};
+      Object tag = Object::steal(read_tag(scan, u->str_tags, u->int_tags, &tag_node));
+      return tag ? member_for_tag(u, tag.get(), &tag_node) : nullptr;
+    }
+    if (!skip_value(scan)) return nullptr;
+  }
+  raise_validation(path, "Object missing required field `%U`", u->tag_field);
+  return nullptr;
+}
+
+PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, const PathNode *path) {
+  auto *tp = reinterpret_cast<PyTypeObject *>(op->cls);
+  structs::StructMetaObject *meta = structs::as_meta(tp);
+  if (!enter_nested()) return nullptr;
+  PyObject *self = structs::alloc_instance(tp);
+  bool track = false;
+  size_t hint = 0;
+  for (size_t i = 0; self != nullptr && i < n; i++) {
+    Token key;
+    Py_ssize_t index;
+    bool is_tag = false;
+    if (hint < op->names.size() && match_expected_key(r, op->names[hint])) {
+      index = op->names[hint++].index;
+    } else if (read_str_key(r, key, path)) {
+      is_tag = !op->tag_field_utf8.empty() && same(op->tag_field_utf8, key);  // never also a field name
+      index = is_tag ? -1 : sk::find_field_name(op, key.data, key.size, hint);
+    } else {
+      Py_CLEAR(self);
+      break;
+    }
+    bool ok;
+    if (is_tag) {  // checked again even when a union picked the class by it (a repeated tag may differ)
+      PathNode tag_node{path, op->tag_field, 0};
+      ok = check_own_tag(r, op, &tag_node);
+    } else if (index >= 0) {
+      PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
+      PyObject *value = decode_typed(r, op->field_plans[index], &node);
+      ok = value != nullptr;
+      if (ok) {
+        Py_XSETREF(*structs::field_slot(self, meta, index), value);
+        track = track || structs::may_be_tracked(value);
+      }
+    } else if (op->forbid_unknown_fields) {
+      Object name = Object::steal(str_from(key.data, key.size));
+      if (name) raise_validation(path, "Object contains unknown field `%U`", name.get());
+      ok = false;
+    } else {
+      ok = skip_value(r);
+    }
+    if (!ok) Py_CLEAR(self);
+  }
+  Py_LeaveRecursiveCall();
+  if (self == nullptr) return nullptr;
+  return json::finish_struct(self, track, path);
+}
+
+PyObject *decode_dict(DecodeReader &r, size_t n, const TypePlan *plan, const PathNode *path) {
+  const Constraints &c = plan->constraints;
+  if (c.any() && !schema::check_object_length(c, static_cast<Py_ssize_t>(n), path)) return nullptr;
+  if (!enter_nested()) return nullptr;
+  Object dict = Object::steal(PyDict_New());
+  const TypePlan *key_plan = plan->key, *value_plan = plan->value;
+  bool any_keys = key_plan->kinds & sk::kAny;
+  bool str_keys = key_plan->kinds == sk::kStr && !key_plan->constraints.any();
+  PathNode key_node{path, nullptr, PathNode::kDictKey};
+  PathNode value_node{path, nullptr, PathNode::kDictValue};
+  for (size_t i = 0; dict && i < n; i++) {
+    Object key;
+    if (any_keys || (str_keys && r.pos < r.end && is_str_opcode(*r.pos))) {
+      key = Object::steal(decode_any(r, &key_node, true));
+    } else {
+      key = Object::steal(decode_typed(r, key_plan, &key_node));
+    }
+    Object value = Object::steal(key ? decode_typed(r, value_plan, &value_node) : nullptr);
+    if (!value || !dict_set_key(dict.get(), key.get(), value.get(), r)) dict.reset();
+  }
+  Py_LeaveRecursiveCall();
+  return dict.release();
+}
+
+PyObject *decode_class_map(DecodeReader &r, size_t n, const TypePlan *plan, const PathNode *path) {
+  const ObjectPlan *op = plan->object_plan;
+  if (!enter_nested()) return nullptr;
+  std::vector<Object> values(static_cast<size_t>(op->n_fields));
+  size_t hint = 0;
+  bool ok = true;
+  for (size_t i = 0; ok && i < n; i++) {
+    Token key;
+    ok = read_str_key(r, key, path);
+    if (!ok) break;
+    Py_ssize_t index = sk::find_field_name(op, key.data, key.size, hint);
+    if (index >= 0) {
+      PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
+      values[index] = Object::steal(decode_typed(r, op->field_plans[index], &node));
+      ok = static_cast<bool>(values[index]);
+    } else {
+      ok = skip_value(r);
+    }
+  }
+  Py_LeaveRecursiveCall();
+  if (!ok) return nullptr;
+  return json::finish_class_object(plan, values, path);
+}
+
+}  // namespace
+
+PyObject *decode_map_typed(DecodeReader &r, const Token &t, const TypePlan *plan, const PathNode *path) {
+  uint64_t k = plan->kinds;
+  if (k & sk::kStruct) {
+    const ObjectPlan *op = plan->struct_plan;
+    if (plan->struct_union == nullptr) return decode_struct_map(r, t.size, op, path);
+    if ((op = select_tagged_member(r, t.size, plan->struct_union, path)) == nullptr) return nullptr;
+    return decode_struct_map(r, t.size, op, path);
+  }
+  if (k & sk::kDict) return decode_dict(r, t.size, plan, path);
+  if (k & (sk::kDataclass | sk::kTypedDict)) return decode_class_map(r, t.size, plan, path);
+  return json::raise_expected(plan, "object", path);
+}
+
+PyObject *decode_struct_array(DecodeReader &r, const Token &t, const TypePlan *plan, const PathNode *path) {
+  const ObjectPlan *op = plan->struct_plan;
+  auto n = static_cast<Py_ssize_t>(t.size);
+  PathNode node{path, nullptr, 0};
+  auto required_of = [](const ObjectPlan *p) {
+    structs::StructMetaObject *meta = structs::as_meta(reinterpret_cast<PyTypeObject *>(p->cls));
+    Py_ssize_t required = 0;
+    for (Py_ssize_t i = 0; i < meta->n_fields; i++)
+      if (PyTuple_GET_ITEM(meta->defaults, i) == structs::NoDefault) required = i + 1;
+    return required;
+  };
+  Py_ssize_t offset = 0;
+  if (plan->struct_union != nullptr || op->tag_value != nullptr) {
+    offset = 1;
+    if (plan->struct_union == nullptr) {
+      Py_ssize_t min = required_of(op) + 1;
+      if (n < min) return raise_validation(path, "Expected `array` of at least length %zd, got %zd", min, n);
+      if (!check_own_tag(r, op, &node)) return nullptr;
+    } else {
+      if (n == 0) return raise_validation(path, "Expected `array` of at least length 1, got 0");
+      const sk::StructUnion *u = plan->struct_union;
+      Object tag = Object::steal(read_tag(r, u->str_tags, u->int_tags, &node));
+      if (!tag || (op = member_for_tag(u, tag.get(), &node)) == nullptr) return nullptr;
+      Py_ssize_t min = required_of(op) + 1;
+      if (n < min) return raise_validation(path, "Expected `array` of at least length %zd, got %zd", min, n);
+    }
+  } else {
+    Py_ssize_t min = required_of(op);
+    if (n < min) return raise_validation(path, "Expected `array` of at least length %zd, got %zd", min, n);
+  }
+  auto *tp = reinterpret_cast<PyTypeObject *>(op->cls);
+  structs::StructMetaObject *meta = structs::as_meta(tp);
+  if (op->forbid_unknown_fields && n > meta->n_fields + offset)
+    return raise_validation(path, "Expected `array` of at most length %zd, got %zd", meta->n_fields + offset, n);
+  if (!enter_nested()) return nullptr;
+  PyObject *self = structs::alloc_instance(tp);
+  bool track = false;
+  for (Py_ssize_t i = offset; self != nullptr && i < n; i++) {
+    Py_ssize_t field = i - offset;
+    node.index = i;
+    if (field < meta->n_fields) {
+      PyObject *value = decode_typed(r, op->field_plans[field], &node);
+      if (value == nullptr) {
+        Py_CLEAR(self);
+      } else {
+        *structs::field_slot(self, meta, field) = value;
+        track = track || structs::may_be_tracked(value);
+      }
+    } else if (!skip_value(r)) {
+      Py_CLEAR(self);
+    }
+  }
+  Py_LeaveRecursiveCall();
+  if (self == nullptr) return nullptr;
+  return json::finish_struct(self, track, path);
+}
+
+}  // namespace boltwire::msgpack

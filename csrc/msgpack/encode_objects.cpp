@@ -1,0 +1,172 @@
+// csrc/msgpack/encode_objects.cpp: boltwire Structs (maps, or arrays when array_like), dataclasses, attrs
+// instances and msgspec Structs.
+//
+// A map's header holds its pair count, so a Struct is walked once to decide which fields are written (UNSET
+// and, with omit_defaults, default values are left out) and once to write them. The tag pair comes first.
+#include "json/encode_errors.hpp"
+#include "json/encode_value.hpp"
+#include "json/foreign_fields.hpp"
+#include "msgpack/encode_value.hpp"
+#include "py/recursion_guard.hpp"
+#include "py/ref.hpp"
+#include "py/unset.hpp"
+#include "struct/struct_meta.hpp"
+#include <new>
+#include <vector>
+
+namespace boltwire::msgpack {
+
+namespace {
+
+using structs::StructMetaObject;
+
+constexpr const char *kWhere = " while serializing an object";
+
+bool encode_struct_array(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
+  bool tagged = meta->tag != nullptr;
+  if (!write_array_header(state.out, static_cast<size_t>(meta->n_fields + tagged))) return false;
+  if (tagged && !encode_value(state, meta->tag)) return false;
+  for (Py_ssize_t i = 0; i < meta->n_fields; ++i) {
+    PyObject *value = *structs::field_slot(obj, meta, i);
+    if (value == nullptr) return json::struct_field_unset(structs::field_name(meta, i));
+    if (!encode_value(state, value)) return false;
+  }
+  return true;
+}
+
+// Collects the (name, value) pairs to write, tag first. Borrowed references: the instance owns them.
+bool collect_struct_pairs(PyObject *obj, const StructMetaObject *meta, std::vector<PyObject *> &names,
+                          std::vector<PyObject *> &values) noexcept {
+  bool omit = (meta->flags & structs::kOmitDefaults) != 0;
+  try {
+    names.reserve(static_cast<size_t>(meta->n_fields) + 1);
+    values.reserve(static_cast<size_t>(meta->n_fields) + 1);
+    if (meta->tag != nullptr) {
+      names.push_back(meta->tag_field);
+      values.push_back(meta->tag);
+    }
+    for (Py_ssize_t i = 0; i < meta->n_fields; ++i) {
+      PyObject *value;
+      int omitted = structs::read_field_omitting_default(obj, meta, i, omit, value);
+      if (omitted < 0) return false;
+      if (value == nullptr) return json::struct_field_unset(structs::field_name(meta, i));
+      if (omitted || py::is_unset(value)) continue;
+      names.push_back(PyTuple_GET_ITEM(meta->encode_fields, i));
+      values.push_back(value);
+    }
+  } catch (const std::bad_alloc &) {
+    PyErr_NoMemory();
+    return false;
+  }
+  return true;
+}
+
+bool write_pairs(EncodeState &state, const std::vector<PyObject *> &names, const std::vector<PyObject *> &values) noexcept {
+  if (state.options.order == json::Order::kSorted) return write_map_sorted(state, names.data(), values.data(), names.size());
+  if (!write_map_header(state.out, names.size())) return false;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!write_str(state.out, names[i]) || !encode_value(state, values[i])) return false;
+  }
+  return true;
+}
+
+// The common case without a vector: no omit_defaults, every field set and none UNSET.
+bool encode_struct_map(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
+  if (!(meta->flags & structs::kOmitDefaults) && state.options.order != json::Order::kSorted) {
+    Py_ssize_t n = meta->n_fields;
+    bool plain = true;
+    for (Py_ssize_t i = 0; i < n && plain; ++i) {
+      PyObject *value = *structs::field_slot(obj, meta, i);
+      plain = value != nullptr && !py::is_unset(value);
+    }
+    if (plain) {
+      bool tagged = meta->tag != nullptr;
+      if (!write_map_header(state.out, static_cast<size_t>(n + tagged))) return false;
+      if (tagged && (!write_str(state.out, meta->tag_field) || !encode_value(state, meta->tag))) return false;
+      for (Py_ssize_t i = 0; i < n; ++i) {
+        if (!write_str(state.out, PyTuple_GET_ITEM(meta->encode_fields, i)) ||
+            !encode_value(state, *structs::field_slot(obj, meta, i)))
+          return false;
+      }
+      return true;
+    }
+  }
+  std::vector<PyObject *> names, values;
+  return collect_struct_pairs(obj, meta, names, values) && write_pairs(state, names, values);
+}
+
+int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
+  bool is_dataclass;
+  PyObject *fields = json::dataclass_field_names(Py_TYPE(obj), &is_dataclass);
+  if (!is_dataclass) return 0;
+  if (fields == nullptr) return -1;
+  py::Object names_ref = py::Object::steal(Py_NewRef(fields));
+  Py_ssize_t n = PyTuple_GET_SIZE(fields);
+  std::vector<PyObject *> names, values;  // values are owned here, released below
+  bool ok = true;
+  try {
+    names.reserve(static_cast<size_t>(n));
+    values.reserve(static_cast<size_t>(n));
+  } catch (const std::bad_alloc &) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  for (Py_ssize_t i = 0; ok && i < n; ++i) {
+    PyObject *value = PyObject_GetAttr(obj, PyTuple_GET_ITEM(fields, i));
+    if (value == nullptr) {
+      ok = false;
+    } else if (py::is_unset(value)) {
+      Py_DECREF(value);
+    } else {
+      names.push_back(PyTuple_GET_ITEM(fields, i));
+      values.push_back(value);
+    }
+  }
+  ok = ok && write_pairs(state, names, values);
+  for (PyObject *v : values) Py_DECREF(v);
+  return ok ? 1 : -1;
+}
+
+int encode_foreign(EncodeState &state, PyObject *obj) noexcept {
+  json::ForeignFields fields;
+  int rc = json::collect_foreign_fields(obj, fields);
+  if (rc <= 0) return rc;
+  if (fields.array_like) {
+    if (!write_array_header(state.out, fields.items.size())) return -1;
+    for (const json::ForeignField &f : fields.items) {
+      if (!encode_value(state, f.value)) return -1;
+    }
+    return 1;
+  }
+  std::vector<PyObject *> names, values;
+  try {
+    for (const json::ForeignField &f : fields.items) {
+      names.push_back(f.name);
+      values.push_back(f.value);
+    }
+  } catch (const std::bad_alloc &) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  return write_pairs(state, names, values) ? 1 : -1;
+}
+
+}  // namespace
+
+bool encode_struct(EncodeState &state, PyObject *obj) noexcept {
+  StructMetaObject *meta = structs::as_meta(Py_TYPE(obj));
+  py::RecursionGuard guard(kWhere);
+  if (!guard.entered) return false;
+  if (meta->flags & structs::kArrayLike) return encode_struct_array(state, obj, meta);
+  return encode_struct_map(state, obj, meta);
+}
+
+int encode_other_object(EncodeState &state, PyObject *obj) noexcept {
+  py::RecursionGuard guard(kWhere);
+  if (!guard.entered) return -1;
+  int rc = encode_dataclass(state, obj);
+  if (rc != 0) return rc;
+  return encode_foreign(state, obj);
+}
+
+}  // namespace boltwire::msgpack
