@@ -113,7 +113,7 @@ PyObject *convert_int(PyObject *obj, const TypePlan *plan, ConvertOptions &o, co
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
     if (v == -1 && PyErr_Occurred()) return nullptr;
-    if ((k & sk::kBool) && overflow == 0 && (v == 0 || v == 1)) return Py_NewRef(v ? Py_True : Py_False);
+    if ((k & sk::kBool) && overflow == 0 && (v == 0 || v == 1)) return schema::bool_value(plan, v != 0, path);
     if (k & (sk::kDateTime | sk::kTimeDelta)) {
       double seconds = overflow ? static_cast<double>(LLONG_MAX) : static_cast<double>(v);
       if (overflow < 0) seconds = static_cast<double>(LLONG_MAX);
@@ -357,7 +357,8 @@ PyObject *dispatch(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const
   uint64_t k = plan->kinds;
   PyTypeObject *tp = Py_TYPE(obj);
   if (PyUnicode_Check(obj)) return convert_str(obj, false, plan, o, path);
-  if (tp == &PyBool_Type) return (k & sk::kBool) ? Py_NewRef(obj) : raise_expected_named(plan, "bool", path);
+  if (tp == &PyBool_Type)
+    return (k & sk::kBool) ? schema::bool_value(plan, obj == Py_True, path) : raise_expected_named(plan, "bool", path);
   if (PyLong_Check(obj)) return convert_int(obj, plan, o, path);
   if (tp == &PyFloat_Type) return convert_float(obj, plan, o, path);
   if (PyList_Check(obj) || tp == &PyTuple_Type) return convert_seq(obj, plan, o, path);

@@ -2,6 +2,7 @@
 // build the builtin object: scalars pass through, containers and Structs are rebuilt with converted items.
 //
 // Every container enters CPython's recursion guard, so deep nesting raises RecursionError.
+#include "py/recursion.hpp"
 #include "convert/to_builtins.hpp"
 #include "json/encode_errors.hpp"
 #include "json/encode_types.hpp"
@@ -20,13 +21,6 @@ namespace {
 
 using json::types;
 using structs::StructMetaObject;
-
-struct RecursionScope {
-  bool entered = Py_EnterRecursiveCall(" while serializing an object") == 0;
-  ~RecursionScope() {
-    if (entered) Py_LeaveRecursiveCall();
-  }
-};
 
 // Scalars that pass through unchanged are handled inline by the container loops; the rest take the call.
 inline PyObject *convert_item(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
@@ -66,7 +60,7 @@ PyObject *convert_list(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
   Py_ssize_t n = PyList_GET_SIZE(obj);
   PyObject *out = PyList_New(n);
   if (out == nullptr || n == 0) return out;
-  RecursionScope scope;
+  py::RecursionGuard scope;
   if (!scope.entered) {
     Py_DECREF(out);
     return nullptr;
@@ -92,7 +86,7 @@ PyObject *convert_tuple(const ToBuiltinsOptions &opt, PyObject *obj, bool is_key
   Py_ssize_t n = PyTuple_GET_SIZE(obj);
   PyObject *out = PyTuple_New(n);
   if (out == nullptr || n == 0) return out;
-  RecursionScope scope;
+  py::RecursionGuard scope;
   if (!scope.entered) {
     Py_DECREF(out);
     return nullptr;
@@ -110,7 +104,7 @@ PyObject *convert_tuple(const ToBuiltinsOptions &opt, PyObject *obj, bool is_key
 
 // set / frozenset -> list (a tuple when it is a dict key); sorted unless order is insertion.
 PyObject *convert_set(const ToBuiltinsOptions &opt, PyObject *obj, bool is_key) noexcept {
-  RecursionScope scope;
+  py::RecursionGuard scope;
   if (!scope.entered) return nullptr;
   PyObject *out = PyList_New(0);
   if (out == nullptr) return nullptr;
@@ -145,7 +139,7 @@ PyObject *convert_set(const ToBuiltinsOptions &opt, PyObject *obj, bool is_key) 
 PyObject *convert_dict(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
   PyObject *out = _PyDict_NewPresized(PyDict_GET_SIZE(obj));
   if (out == nullptr || PyDict_GET_SIZE(obj) == 0) return out;
-  RecursionScope scope;
+  py::RecursionGuard scope;
   if (!scope.entered) {
     Py_DECREF(out);
     return nullptr;
@@ -269,7 +263,7 @@ PyObject *convert_struct_by_template(const ToBuiltinsOptions &opt, PyObject *obj
 
 PyObject *convert_struct(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
   StructMetaObject *meta = structs::as_meta(Py_TYPE(obj));
-  RecursionScope scope;
+  py::RecursionGuard scope;
   if (!scope.entered) return nullptr;
   if (meta->flags & structs::kArrayLike) return convert_struct_array(opt, obj, meta);
   if (!(meta->flags & structs::kOmitDefaults) && opt.order != json::Order::kSorted) {
@@ -321,7 +315,7 @@ int convert_dataclass(const ToBuiltinsOptions &opt, PyObject *obj, PyObject **ou
   PyObject *names = json::dataclass_field_names(Py_TYPE(obj), &is_dataclass);
   if (!is_dataclass) return 0;
   if (names == nullptr) return -1;
-  RecursionScope scope;
+  py::RecursionGuard scope;
   if (!scope.entered) return -1;
   Py_INCREF(names);
   Py_ssize_t n = PyTuple_GET_SIZE(names);
@@ -354,7 +348,7 @@ int convert_foreign(const ToBuiltinsOptions &opt, PyObject *obj, PyObject **out)
   json::ForeignFields fields;
   int rc = json::collect_foreign_fields(obj, fields);
   if (rc <= 0) return rc;
-  RecursionScope scope;
+  py::RecursionGuard scope;
   if (!scope.entered) return -1;
   Py_ssize_t n = static_cast<Py_ssize_t>(fields.items.size());
   PyObject *result = fields.array_like ? PyList_New(n) : _PyDict_NewPresized(n);
@@ -379,7 +373,7 @@ int convert_foreign(const ToBuiltinsOptions &opt, PyObject *obj, PyObject **out)
 }
 
 PyObject *call_enc_hook(const ToBuiltinsOptions &opt, PyObject *obj, bool is_key) noexcept {
-  RecursionScope scope;
+  py::RecursionGuard scope;
   if (!scope.entered) return nullptr;
   PyObject *replaced = PyObject_CallOneArg(opt.enc_hook, obj);
   if (replaced == nullptr) return nullptr;

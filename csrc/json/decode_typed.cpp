@@ -134,7 +134,7 @@ PyObject *decode_typed_number(TypedReader &r, const TypePlan *plan, const PathNo
       return PyLong_FromDouble(d);
     }
     if ((k & sk::kBool) && !t.is_float && t.fits_int64() && (t.as_int64() == 0 || t.as_int64() == 1))
-      return Py_NewRef(t.as_int64() ? Py_True : Py_False);
+      return schema::bool_value(plan, t.as_int64() != 0, path);
     if (k & (sk::kDateTime | sk::kTimeDelta)) {
       PyObject *v = (k & sk::kDateTime) ? datetime_from_timestamp(d, path) : timedelta_from_seconds(d, path);
       if (v != nullptr && (k & sk::kDateTime) && c.any() && !schema::check_tz(c, v, "datetime", path)) Py_CLEAR(v);
@@ -277,7 +277,7 @@ PyObject *decode_typed(TypedReader &r, const TypePlan *plan, const PathNode *pat
         bool value = *r.pos == 't';
         if (!match_literal(r, value ? "true" : "false", value ? 4 : 5)) return nullptr;
         if (k & sk::kBool) {
-          result = Py_NewRef(value ? Py_True : Py_False);
+          result = schema::bool_value(plan, value, path);
         } else if (k & sk::kCustom) {
           result = custom_from(r, plan, Py_NewRef(value ? Py_True : Py_False), "bool", path);
         } else {

@@ -381,8 +381,8 @@ PyObject *lax_from_str(const char *p, const char *end, const TypePlan *plan, con
       if ((k & schema::kBool) && !(k & (schema::kFloat | schema::kDateTime | schema::kTimeDelta))) {
         int one = PyObject_RichCompareBool(v.get(), Py_True, Py_EQ);
         int zero = PyObject_RichCompareBool(v.get(), Py_False, Py_EQ);
-        if (one > 0) return Py_NewRef(Py_True);
-        if (zero > 0) return Py_NewRef(Py_False);
+        if (one > 0) return schema::bool_value(plan, true, path);
+        if (zero > 0) return schema::bool_value(plan, false, path);
         return nullptr;
       }
     }
@@ -413,8 +413,8 @@ PyObject *lax_from_str(const char *p, const char *end, const TypePlan *plan, con
     }
   }
   if (k & schema::kBool) {
-    if (iequals(p, size, "true")) return Py_NewRef(Py_True);
-    if (iequals(p, size, "false")) return Py_NewRef(Py_False);
+    if (iequals(p, size, "true")) return schema::bool_value(plan, true, path);
+    if (iequals(p, size, "false")) return schema::bool_value(plan, false, path);
   }
   if ((k & schema::kNone) && size == 4 && memcmp(p, "null", 4) == 0) return Py_NewRef(Py_None);
   return nullptr;

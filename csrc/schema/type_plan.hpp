@@ -110,6 +110,8 @@ struct TypePlan {
   PyObject *int_lookup = nullptr;           // dict int -> member / value
   PyObject *str_lookup = nullptr;           // dict str -> member / value
   PyObject *custom_type = nullptr;          // kCustom
+  uint8_t bool_literals = 0;                // kBool from Literal[True] / Literal[False]: bit 1 False, bit 2 True
+                                            // accepted; 0 when plain `bool` takes both
   bool str_enum = false;                    // an Enum (not a Literal) supplied str_lookup / int_lookup values
   bool int_enum = false;
   PyObject *flag_type = nullptr;            // an enum.Flag class: int values missing from int_lookup are tried
@@ -121,9 +123,18 @@ struct TypePlan {
 // Frees a plan tree (object plans are freed only by the node that owns them).
 void free_plan(TypePlan *plan) noexcept;
 
+// GC support for a published plan tree (plan_cache.cpp): visit every object the tree owns; and drop the links
+// that can close a reference cycle (classes, annotations, defaults, validators), leaving the tree freeable.
+int traverse_plan(const TypePlan *plan, visitproc visit, void *arg);
+void clear_plan_links(TypePlan *plan) noexcept;
+
 // The Enum member / Literal value for the int `value` (IntFlag combinations included), or nullptr: with an
 // error set only when the lookup itself failed.
 PyObject *lookup_int_member(const TypePlan *plan, PyObject *value);
+
+// `value` as the plan's bool (new reference), or nullptr with "Invalid enum value" set when a bool Literal
+// leaves it out. The plan must accept kBool.
+PyObject *bool_value(const TypePlan *plan, bool value, const struct PathNode *path);
 
 // `int | str | null`: the JSON-side names of the kinds a plan accepts, as msgspec spells them in errors.
 std::string describe_expected(const TypePlan *plan);
