@@ -511,7 +511,7 @@ PyObject *convert_entry(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyO
 
 PyMethodDef convert_function_defs[] = {
     {"convert", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(convert_entry)), METH_FASTCALL | METH_KEYWORDS,
-     "convert(obj, type, *, strict=True, from_attributes=False, dec_hook=None, builtin_types=None, str_keys=False)"},
+     "convert(obj, type, *, strict=True, from_attributes=False, dec_hook=None, builtin_types=None, str_keys=False)\n--\n\nConvert builtin objects into `type`, validating on the way."},
     {},
 };
 

@@ -1,5 +1,6 @@
 // csrc/json/encoder.cpp: boltwire._core.JsonEncoder (Encoder in boltwire.json) and json_encode(), the entry
 // points that parse options, run encode_value over a BytesWriter and hand out the finished bytes.
+#include "py/module_functions.hpp"
 #include <cstring>
 
 #include "json/encode_errors.hpp"
@@ -224,12 +225,12 @@ PyObject *Encoder_get_uuid_format(PyObject *self_obj, void *) {
 }
 
 PyMethodDef Encoder_methods[] = {
-    {"encode", Encoder_encode, METH_O, "encode(obj) -> bytes: serialize obj as JSON."},
+    {"encode", Encoder_encode, METH_O, "encode($self, obj, /)\n--\n\nSerialize obj as JSON bytes."},
     {"encode_into", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Encoder_encode_into)),
      METH_FASTCALL | METH_KEYWORDS,
-     "encode_into(obj, buffer, offset=0): serialize obj as JSON into a bytearray at offset (-1 appends)."},
+     "encode_into($self, obj, buffer, offset=0, /)\n--\n\nSerialize obj as JSON into a bytearray at offset (-1 appends)."},
     {"encode_lines", Encoder_encode_lines, METH_O,
-     "encode_lines(items) -> bytes: newline-delimited JSON, one line per item."},
+     "encode_lines($self, items, /)\n--\n\nNewline-delimited JSON bytes, one line per item."},
     {},
 };
 
@@ -266,8 +267,8 @@ PyObject *json_encode(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObj
 }
 
 PyMethodDef json_functions[] = {
-    {"json_encode", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(json_encode)),
-     METH_FASTCALL | METH_KEYWORDS, "json_encode(obj, *, enc_hook=None, order=None) -> bytes"},
+    {"encode", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(json_encode)), METH_FASTCALL | METH_KEYWORDS,
+     "encode(obj, /, *, enc_hook=None, order=None)\n--\n\nSerialize obj as JSON bytes."},
     {},
 };
 
@@ -277,7 +278,9 @@ bool add_to_module(PyObject *module) {
   if (!init_encode_types()) return false;
   EncoderType.tp_basicsize = sizeof(EncoderObject);
   EncoderType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC;
-  EncoderType.tp_doc = "Encoder(*, enc_hook=None, decimal_format='string', uuid_format='canonical', order=None)";
+  EncoderType.tp_doc =
+      "Encoder(*, enc_hook=None, decimal_format='string', uuid_format='canonical', order=None)\n--\n\n"
+      "A reusable JSON encoder.";
   EncoderType.tp_new = PyType_GenericNew;
   EncoderType.tp_init = Encoder_init;
   EncoderType.tp_dealloc = Encoder_dealloc;
@@ -287,7 +290,7 @@ bool add_to_module(PyObject *module) {
   EncoderType.tp_getset = Encoder_getset;
   if (PyType_Ready(&EncoderType) < 0) return false;
   if (PyModule_AddObjectRef(module, "JsonEncoder", reinterpret_cast<PyObject *>(&EncoderType)) < 0) return false;
-  return PyModule_AddFunctions(module, json_functions) == 0;
+  return py::add_functions_prefixed(module, json_functions, "json_");
 }
 
 }  // namespace boltwire::json

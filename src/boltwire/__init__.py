@@ -1,11 +1,12 @@
 """boltwire: typed structs, JSON and HTTP for Python, with a C++20 core."""
 
 from boltwire import structs
-from boltwire._core import NODEFAULT, UNSET, Raw, Struct, StructMeta, UnsetType, convert, field, to_builtins
+from boltwire._core import NODEFAULT, UNSET, Raw, Struct, StructMeta, UnsetType, convert, to_builtins
 from boltwire._defstruct import defstruct
-from boltwire._errors import BoltwireError, DecodeError, EncodeError, ValidationError
+from boltwire._field import field
+from boltwire._errors import BoltwireError, DecodeError, EncodeError, MsgspecError, ValidationError
 from boltwire._meta import Meta
-from boltwire import json
+from boltwire import inspect, json, toml, yaml
 from boltwire.http import (
     HTTPClient,
     HTTPConnectionError,
@@ -29,6 +30,7 @@ __all__ = [
     "HTTPTimeoutError",
     "HTTPTransportError",
     "Meta",
+    "MsgspecError",
     "Response",
     "SyncHTTPClient",
     "Struct",
@@ -38,8 +40,11 @@ __all__ = [
     "convert",
     "defstruct",
     "field",
+    "inspect",
     "json",
     "structs",
     "to_builtins",
+    "toml",
+    "yaml",
 ]
 __version__ = "0.1.0"

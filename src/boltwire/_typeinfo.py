@@ -155,7 +155,14 @@ def _is_typeddict(cls: Any) -> bool:
 
 
 def _is_namedtuple(cls: Any) -> bool:
-    return isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")
+    # msgspec's rule: a tuple subclass whose `_fields` is a tuple and `_field_defaults` a dict; anything else
+    # with a `_fields` attribute is a custom type.
+    return (
+        isinstance(cls, type)
+        and issubclass(cls, tuple)
+        and type(getattr(cls, "_fields", None)) is tuple
+        and type(getattr(cls, "_field_defaults", None)) is dict
+    )
 
 
 def describe(annotation: Any) -> tuple[Any, ...]:

@@ -196,6 +196,11 @@ class UnionType(Type):
 
     types: tuple
 
+    @property
+    def includes_none(self) -> bool:
+        """Whether ``None`` is one of the members."""
+        return any(isinstance(t, NoneType) for t in self.types)
+
 
 class CollectionType(Type):
     """The base of the variable-length collection types."""

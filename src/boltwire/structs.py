@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-import typing
 from typing import Any
 
-from boltwire._core import NODEFAULT, Factory, StructConfig, StructMeta
+from boltwire._core import NODEFAULT, Factory, Struct, StructConfig, StructMeta, field
 from boltwire._core import asdict, astuple, force_setattr, replace
 from boltwire._typeinfo import _generic_mapping, _resolve_hints, _substitute
 
 __all__ = ["FieldInfo", "StructConfig", "asdict", "astuple", "fields", "force_setattr", "replace"]
 
 
-class FieldInfo(typing.NamedTuple):
-    """A Struct field: its name, encoded name, resolved type and default."""
+class FieldInfo(Struct):
+    """A Struct field: its name, encoded name, resolved type and default (a Struct, as msgspec's is)."""
 
     name: str
     encode_name: str
     type: Any
-    default: Any = NODEFAULT
-    default_factory: Any = NODEFAULT
+    # NODEFAULT as a plain default would mean "required": a factory gives it as a value.
+    default: Any = field(default_factory=lambda: NODEFAULT)
+    default_factory: Any = field(default_factory=lambda: NODEFAULT)
 
     @property
     def required(self) -> bool:
