@@ -57,6 +57,17 @@ void inherit_from_bases(PyObject *bases, ClassOptions &out) {
   }
 }
 
+// Whether a base's layout already has the __weakref__ (kWeakref) or __dict__ (kDict) slot.
+bool base_has_layout_slot(PyObject *bases, uint32_t flag) {
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(bases); i++) {
+    PyObject *base = PyTuple_GET_ITEM(bases, i);
+    if (!PyType_Check(base)) continue;
+    auto *tp = reinterpret_cast<PyTypeObject *>(base);
+    if ((flag == kWeakref ? tp->tp_weaklistoffset : tp->tp_dictoffset) != 0) return true;
+  }
+  return false;
+}
+
 bool resolve_tag(PyObject *name, ClassOptions &out) {
   PyObject *option = out.tag_option.get();
   if (option == nullptr || option == Py_None || option == Py_False) {
@@ -105,7 +116,15 @@ bool parse_class_options(PyObject *name, PyObject *bases, PyObject *kwargs, Clas
     }
     out.flags = value.get() == Py_True ? (out.flags | option.flag) : (out.flags & ~option.flag);
     out.explicit_flags |= option.flag;
+    if (value.get() == Py_False && (option.flag & (kWeakref | kDict)) && base_has_layout_slot(bases, option.flag)) {
+      PyErr_Format(PyExc_ValueError, "Cannot set `%s=False` if base class already has `%s=True`", option.name,
+                   option.name);
+      return false;
+    }
   }
+  // weakref / dict are layout: a base with the slot gives it to every subclass.
+  for (uint32_t flag : {uint32_t{kWeakref}, uint32_t{kDict}})
+    if (base_has_layout_slot(bases, flag)) out.flags |= flag;
   if (py::Object rename = pop_option(kwargs, "rename")) {
     out.rename = rename.get() == Py_None ? py::Object() : std::move(rename);
   }
