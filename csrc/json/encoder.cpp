@@ -29,6 +29,7 @@ struct EncoderObject {
   PyObject_HEAD
   EncodeOptions options;
   PyObject *enc_hook;        // owned, or nullptr
+  PyObject *decimal_hook;    // owned decimal_format callable, or nullptr
   PyObject *order_obj;       // owned str, or nullptr for None
   Py_ssize_t size_hint;      // last output size, to start the next buffer close to it
 };
@@ -101,6 +102,8 @@ int Encoder_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
   if (!parse_enc_hook(enc_hook, &hook) || !parse_order(order, &options.order)) return -1;
   if (decimal_format == nullptr || is_str(decimal_format, "string")) options.decimal_format = DecimalFormat::kString;
   else if (is_str(decimal_format, "number")) options.decimal_format = DecimalFormat::kNumber;
+  else if (!PyUnicode_Check(decimal_format) && PyCallable_Check(decimal_format))
+    options.decimal_format = DecimalFormat::kCallable;
   else return bad_decimal_format(decimal_format), -1;
   if (uuid_format == nullptr || is_str(uuid_format, "canonical")) options.uuid_format = UuidFormat::kCanonical;
   else if (is_str(uuid_format, "hex")) options.uuid_format = UuidFormat::kHex;
@@ -108,6 +111,9 @@ int Encoder_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
   options.enc_hook = hook;
   Py_XINCREF(hook);
   Py_XSETREF(self->enc_hook, hook);
+  PyObject *decimal_hook = options.decimal_format == DecimalFormat::kCallable ? decimal_format : nullptr;
+  options.decimal_hook = decimal_hook;
+  Py_XSETREF(self->decimal_hook, Py_XNewRef(decimal_hook));
   PyObject *order_obj = options.order == Order::kInsertion ? nullptr : order;
   Py_XINCREF(order_obj);
   Py_XSETREF(self->order_obj, order_obj);
@@ -120,6 +126,7 @@ void Encoder_dealloc(PyObject *self_obj) {
   auto *self = reinterpret_cast<EncoderObject *>(self_obj);
   PyObject_GC_UnTrack(self_obj);
   Py_CLEAR(self->enc_hook);
+  Py_CLEAR(self->decimal_hook);
   Py_CLEAR(self->order_obj);
   Py_TYPE(self_obj)->tp_free(self_obj);
 }
@@ -127,13 +134,17 @@ void Encoder_dealloc(PyObject *self_obj) {
 int Encoder_traverse(PyObject *self_obj, visitproc visit, void *arg) {
   auto *self = reinterpret_cast<EncoderObject *>(self_obj);
   Py_VISIT(self->enc_hook);
+  Py_VISIT(self->decimal_hook);
   return 0;
 }
 
 int Encoder_clear(PyObject *self_obj) {
   auto *self = reinterpret_cast<EncoderObject *>(self_obj);
   self->options.enc_hook = nullptr;
+  self->options.decimal_hook = nullptr;
+  self->options.decimal_format = DecimalFormat::kString;
   Py_CLEAR(self->enc_hook);
+  Py_CLEAR(self->decimal_hook);
   return 0;
 }
 
@@ -217,6 +228,7 @@ PyObject *Encoder_get_order(PyObject *self_obj, void *) {
 }
 PyObject *Encoder_get_decimal_format(PyObject *self_obj, void *) {
   auto *self = reinterpret_cast<EncoderObject *>(self_obj);
+  if (self->decimal_hook != nullptr) return Py_NewRef(self->decimal_hook);
   return PyUnicode_FromString(self->options.decimal_format == DecimalFormat::kString ? "string" : "number");
 }
 PyObject *Encoder_get_uuid_format(PyObject *self_obj, void *) {

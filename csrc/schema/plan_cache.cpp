@@ -13,6 +13,7 @@
 #include "py/compat.hpp"
 #include "py/ref.hpp"
 #include <new>
+#include <vector>
 
 namespace boltwire::schema {
 
@@ -25,6 +26,10 @@ using py::Object;
 PyObject *plan_cache = nullptr;       // annotation -> PlanHolder, for non-class annotations
 PyObject *unhashable_cache = nullptr;  // id(annotation) -> PlanHolder (the plan holds the annotation)
 PyObject *plan_attr = nullptr;        // "__boltwire_plan__"
+// The annotations this thread published during its current outermost plan_for() (new references). When that
+// build fails they are all unpublished: a table that completed may still borrow the table that failed (A's
+// field B refers back to the half-built A), so none of them may stay cached.
+thread_local std::vector<PyObject *> *session = nullptr;
 PyTypeObject *holder_type = nullptr;
 
 struct PlanHolder {
@@ -114,6 +119,10 @@ bool publish_plan(PyObject *annotation, TypePlan *root) {
   holder->plan = root;
   PyObject_GC_Track(holder);
   Object owned = Object::steal(reinterpret_cast<PyObject *>(holder));
+  if (session != nullptr) {
+    session->push_back(annotation);  // may throw bad_alloc: caught by plan_for(), nothing to undo yet
+    Py_INCREF(annotation);
+  }
   if (PyType_Check(annotation) && root->owned_object != nullptr)
     return PyObject_SetAttr(annotation, plan_attr, owned.get()) == 0;
   Object key;
@@ -158,6 +167,31 @@ const TypePlan *build_and_publish(PyObject *annotation) {
   return publish_plan(annotation, plan) ? plan : nullptr;
 }
 
+// Ends the outermost build of this thread: on failure, unpublishes everything it published.
+void end_session(std::vector<PyObject *> &published, bool failed) noexcept {
+  for (auto it = published.rbegin(); it != published.rend(); ++it) {
+    if (failed) unpublish_plan(*it);
+    Py_DECREF(*it);
+  }
+  published.clear();
+}
+
+const TypePlan *build_in_session(PyObject *annotation) {
+  if (session != nullptr) return build_and_publish(annotation);  // nested: the outer build owns the session
+  std::vector<PyObject *> published;
+  published.reserve(64);
+  session = &published;
+  const TypePlan *plan = nullptr;
+  try {
+    plan = build_and_publish(annotation);
+  } catch (const std::bad_alloc &) {  // from new / push_back / std::string anywhere in the build
+    PyErr_NoMemory();
+  }
+  session = nullptr;
+  end_session(published, plan == nullptr);
+  return plan;
+}
+
 }  // namespace
 
 const TypePlan *plan_for(PyObject *annotation) {
@@ -165,8 +199,8 @@ const TypePlan *plan_for(PyObject *annotation) {
   if (TypePlan *cached = published_plan(annotation)) return cached;
   if (PyErr_Occurred()) return nullptr;
   try {
-    return build_and_publish(annotation);
-  } catch (const std::bad_alloc &) {  // from new / push_back / std::string anywhere in the build
+    return build_in_session(annotation);
+  } catch (const std::bad_alloc &) {
     PyErr_NoMemory();
     return nullptr;
   }
