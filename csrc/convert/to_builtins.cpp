@@ -322,15 +322,13 @@ int convert_dataclass(const ToBuiltinsOptions &opt, PyObject *obj, PyObject **ou
   PyObject *dict = _PyDict_NewPresized(n);
   for (Py_ssize_t i = 0; dict != nullptr && i < n; ++i) {
     PyObject *name = PyTuple_GET_ITEM(names, i);
-    PyObject *value = PyObject_GetAttr(obj, name);
-    if (value == nullptr) {
+    PyObject *value;
+    int present = json::read_dataclass_field(obj, name, &value);
+    if (present < 0) {
       Py_CLEAR(dict);
       break;
     }
-    if (py::is_unset(value)) {
-      Py_DECREF(value);
-      continue;
-    }
+    if (present == 0) continue;
     PyObject *item = to_builtins_value(opt, value, false);
     Py_DECREF(value);
     if (item == nullptr || PyDict_SetItem(dict, name, item) < 0) Py_CLEAR(dict);

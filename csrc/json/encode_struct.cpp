@@ -140,6 +140,20 @@ bool encode_struct(EncodeState &state, PyObject *obj) noexcept {
   return encode_struct_object(state, obj, meta);
 }
 
+int read_dataclass_field(PyObject *obj, PyObject *name, PyObject **value) noexcept {
+  *value = PyObject_GetAttr(obj, name);
+  if (*value == nullptr) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError) && !PyErr_ExceptionMatches(PyExc_KeyError)) return -1;
+    PyErr_Clear();
+    return 0;
+  }
+  if (py::is_unset(*value)) {
+    Py_CLEAR(*value);
+    return 0;
+  }
+  return 1;
+}
+
 int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
   bool is_dataclass;
   PyObject *names = dataclass_field_names(Py_TYPE(obj), &is_dataclass);
@@ -149,7 +163,7 @@ int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
   if (!scope.entered) return -1;
   Py_INCREF(names);
   Py_ssize_t n = PyTuple_GET_SIZE(names);
-  std::vector<PyObject *> values;  // owned references, released below
+  std::vector<PyObject *> values;  // owned references (nullptr for a field left out), released below
   bool ok = true;
   try {
     values.reserve(static_cast<size_t>(n));
@@ -158,15 +172,15 @@ int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
     ok = false;
   }
   for (Py_ssize_t i = 0; ok && i < n; ++i) {
-    PyObject *value = PyObject_GetAttr(obj, PyTuple_GET_ITEM(names, i));
-    if (value == nullptr) ok = false;
-    else values.push_back(value);  // UNSET values are kept here and skipped when writing
+    PyObject *value;
+    if (read_dataclass_field(obj, PyTuple_GET_ITEM(names, i), &value) < 0) ok = false;
+    else values.push_back(value);  // capacity reserved: cannot throw
   }
   if (ok) {
     if (state.options.order == Order::kSorted) {
       std::vector<KeyedItem> items;
       for (Py_ssize_t i = 0; ok && i < n; ++i) {
-        if (!py::is_unset(values[i])) ok = push_item(items, PyTuple_GET_ITEM(names, i), values[i]);
+        if (values[i] != nullptr) ok = push_item(items, PyTuple_GET_ITEM(names, i), values[i]);
       }
       ok = ok && write_object_sorted(state, items);
     } else {
@@ -174,7 +188,7 @@ int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
       ok = out.put('{');
       size_t start = out.size() - 1;
       for (Py_ssize_t i = 0; ok && i < n; ++i) {
-        if (py::is_unset(values[i])) continue;
+        if (values[i] == nullptr) continue;
         ok = write_str(out, PyTuple_GET_ITEM(names, i), ':') && encode_value(state, values[i]) && out.put(',');
       }
       if (ok) {
@@ -187,7 +201,7 @@ int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
       }
     }
   }
-  for (PyObject *v : values) Py_DECREF(v);
+  for (PyObject *v : values) Py_XDECREF(v);
   Py_DECREF(names);
   return ok ? 1 : -1;
 }

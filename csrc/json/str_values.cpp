@@ -441,8 +441,7 @@ PyObject *value_from_str(PyObject *text, const TypePlan *plan, bool strict, cons
     if (PyErr_Occurred()) return nullptr;
   }
   if (k & schema::kStrLookup) {
-    PyObject *member = PyDict_GetItemWithError(plan->str_lookup, text);
-    if (member != nullptr) return Py_NewRef(member);
+    if (PyObject *member = schema::lookup_str_member(plan, text)) return member;
     if (PyErr_Occurred()) return nullptr;
     return raise_validation(path, "Invalid enum value %R", text);
   }

@@ -103,7 +103,7 @@ bool add_literals(TypePlan &plan, PyObject *values, PyObject *annotation) {
   return false;
 }
 
-bool add_enum(TypePlan &plan, PyObject *cls) {
+bool add_enum(TypePlan &plan, PyObject *cls, PyObject *custom_missing) {
   Object members = Object::steal(PyObject_GetAttrString(cls, "__members__"));
   if (!members) return false;
   Object items = Object::steal(PyMapping_Values(members.get()));
@@ -123,6 +123,7 @@ bool add_enum(TypePlan &plan, PyObject *cls) {
   int is_flag = PyObject_IsSubclass(cls, flag);
   if (is_flag < 0) return false;
   if (is_flag) Py_XSETREF(plan.flag_type, Py_NewRef(cls));
+  if (custom_missing == Py_True) Py_XSETREF(plan.missing_type, Py_NewRef(cls));
   if ((plan.kinds & kStrLookup) && (plan.kinds & kIntLookup)) return fail_mixed_enum(cls);
   return true;
 }
@@ -165,7 +166,7 @@ TypePlan *Builder::build(PyObject *annotation) {
   }
   if (strcmp(kind, "enum") == 0) {
     PlanPtr plan(new_plan(0));
-    return add_enum(*plan.p, a1) ? plan.release() : nullptr;
+    return add_enum(*plan.p, a1, a2) ? plan.release() : nullptr;
   }
   if (uint64_t k = array_kind(kind)) {
     PlanPtr plan(new_plan(k));

@@ -112,6 +112,7 @@ bool move_members(TypePlan &into, TypePlan &from) {
   take(into.owned_object, from.owned_object);
   take(into.custom_type, from.custom_type);
   take(into.flag_type, from.flag_type);
+  take(into.missing_type, from.missing_type);
   if (from.held_class != nullptr && into.held_class == nullptr) std::swap(into.held_class, from.held_class);
   for (auto [dst, src] : {std::pair{&into.int_lookup, &from.int_lookup}, std::pair{&into.str_lookup, &from.str_lookup}}) {
     if (*src == nullptr) continue;

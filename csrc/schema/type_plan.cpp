@@ -36,6 +36,7 @@ void free_plan(TypePlan *plan) noexcept {
   Py_CLEAR(plan->str_lookup);
   Py_CLEAR(plan->custom_type);
   Py_CLEAR(plan->flag_type);
+  Py_CLEAR(plan->missing_type);
   Py_CLEAR(plan->annotation);
   Py_CLEAR(plan->held_class);
   delete plan;
@@ -66,6 +67,7 @@ int traverse_plan(const TypePlan *plan, visitproc visit, void *arg) {
   Py_VISIT(plan->str_lookup);
   Py_VISIT(plan->custom_type);
   Py_VISIT(plan->flag_type);
+  Py_VISIT(plan->missing_type);
   Py_VISIT(plan->annotation);
   Py_VISIT(plan->held_class);
   return 0;
@@ -86,6 +88,34 @@ void clear_plan_links(TypePlan *plan) noexcept {
   Py_CLEAR(plan->held_class);
 }
 
+namespace {
+
+// Enum._missing_ overridden: its answer when it is a member of the class; any error means "not a member".
+PyObject *ask_missing(const TypePlan *plan, PyObject *value) {
+  if (plan->missing_type == nullptr) return nullptr;
+  PyObject *member = PyObject_CallMethod(plan->missing_type, "_missing_", "O", value);
+  if (member == nullptr) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  int ok = PyObject_IsInstance(member, plan->missing_type);
+  if (ok > 0) return member;
+  Py_DECREF(member);
+  if (ok < 0) PyErr_Clear();
+  return nullptr;
+}
+
+}  // namespace
+
+PyObject *lookup_str_member(const TypePlan *plan, PyObject *value) {
+  if (plan->str_lookup != nullptr) {
+    PyObject *member = PyDict_GetItemWithError(plan->str_lookup, value);
+    if (member != nullptr) return Py_NewRef(member);
+    if (PyErr_Occurred()) return nullptr;
+  }
+  return ask_missing(plan, value);
+}
+
 PyObject *lookup_int_member(const TypePlan *plan, PyObject *value) {
   if (plan->int_lookup != nullptr) {
     PyObject *member = PyDict_GetItemWithError(plan->int_lookup, value);
@@ -97,7 +127,7 @@ PyObject *lookup_int_member(const TypePlan *plan, PyObject *value) {
     if (combined != nullptr) return combined;
     PyErr_Clear();
   }
-  return nullptr;
+  return ask_missing(plan, value);
 }
 
 PyObject *bool_value(const TypePlan *plan, bool value, const PathNode *path) {

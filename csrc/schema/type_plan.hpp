@@ -115,6 +115,7 @@ struct TypePlan {
   bool str_enum = false;                    // an Enum (not a Literal) supplied str_lookup / int_lookup values
   bool int_enum = false;
   PyObject *flag_type = nullptr;            // an enum.Flag class: int values missing from int_lookup are tried
+  PyObject *missing_type = nullptr;         // an Enum class overriding _missing_: it is asked for unknown values
   PyObject *annotation = nullptr;           // what the plan was built from
   ObjectPlan *owned_object = nullptr;       // set on the cached root plan of a class: it owns that class's table
   PyObject *held_class = nullptr;           // strong reference keeping a borrowed ObjectPlan's class alive
@@ -131,6 +132,8 @@ void clear_plan_links(TypePlan *plan) noexcept;
 // The Enum member / Literal value for the int `value` (IntFlag combinations included), or nullptr: with an
 // error set only when the lookup itself failed.
 PyObject *lookup_int_member(const TypePlan *plan, PyObject *value);
+// The same for a str value.
+PyObject *lookup_str_member(const TypePlan *plan, PyObject *value);
 
 // `value` as the plan's bool (new reference), or nullptr with "Invalid enum value" set when a bool Literal
 // leaves it out. The plan must accept kBool.

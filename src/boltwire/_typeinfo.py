@@ -96,7 +96,10 @@ def _typevar_bound(tv: typing.TypeVar) -> Any:
     if tv.__bound__ is not None:
         return tv.__bound__
     if tv.__constraints__:
-        return typing.Union[tv.__constraints__]
+        raise TypeError(
+            f"Unbound TypeVar `{tv!r}` has constraints `{tv.__constraints__!r}` - constraints are not supported; "
+            "bind the parameter explicitly, or give the TypeVar a `bound` instead"
+        )
     return Any
 
 
@@ -235,7 +238,9 @@ def describe(annotation: Any) -> tuple[Any, ...]:
             if type(member.value) is int or isinstance(member.value, int) and not isinstance(member.value, bool):
                 if not -(2**63) <= member.value <= 2**63 - 1:
                     raise NotImplementedError(_BIG_INT_MESSAGE)
-        return ("enum", cls)
+        # A class overriding Enum._missing_ gets it called for values outside its members (msgspec does).
+        custom_missing = getattr(cls._missing_, "__func__", None) is not enum.Enum._missing_.__func__
+        return ("enum", cls, custom_missing)
     mapping = _generic_mapping(t)[1]
     if _is_typeddict(cls):
         hints = _resolve_hints(cls)
