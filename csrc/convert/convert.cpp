@@ -117,7 +117,7 @@ PyObject *convert_int(PyObject *obj, const TypePlan *plan, ConvertOptions &o, co
     if (k & (sk::kDateTime | sk::kTimeDelta)) {
       double seconds = overflow ? static_cast<double>(LLONG_MAX) : static_cast<double>(v);
       if (overflow < 0) seconds = static_cast<double>(LLONG_MAX);
-      if (k & sk::kDateTime) return json::datetime_from_timestamp(seconds, path);
+      if (k & sk::kDateTime) return json::datetime_from_timestamp(seconds, plan, path);
       return json::timedelta_from_seconds(seconds, path);
     }
   }
@@ -142,7 +142,7 @@ PyObject *convert_float(PyObject *obj, const TypePlan *plan, ConvertOptions &o, 
       if ((c.flags & Constraints::kIntAny) && !schema::check_int(c, v, path)) return nullptr;
       return PyLong_FromLongLong(v);
     }
-    if (k & sk::kDateTime) return json::datetime_from_timestamp(d, path);
+    if (k & sk::kDateTime) return json::datetime_from_timestamp(d, plan, path);
     if (k & sk::kTimeDelta) return json::timedelta_from_seconds(d, path);
   }
   return raise_expected_named(plan, "float", path);

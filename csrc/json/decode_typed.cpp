@@ -135,11 +135,8 @@ PyObject *decode_typed_number(TypedReader &r, const TypePlan *plan, const PathNo
     }
     if ((k & sk::kBool) && !t.is_float && t.fits_int64() && (t.as_int64() == 0 || t.as_int64() == 1))
       return schema::bool_value(plan, t.as_int64() != 0, path);
-    if (k & (sk::kDateTime | sk::kTimeDelta)) {
-      PyObject *v = (k & sk::kDateTime) ? datetime_from_timestamp(d, path) : timedelta_from_seconds(d, path);
-      if (v != nullptr && (k & sk::kDateTime) && c.any() && !schema::check_tz(c, v, "datetime", path)) Py_CLEAR(v);
-      return v;
-    }
+    if (k & (sk::kDateTime | sk::kTimeDelta))
+      return (k & sk::kDateTime) ? datetime_from_timestamp(d, plan, path) : timedelta_from_seconds(d, path);
   }
   if (k & sk::kCustom) {
     PyObject *v = decode_number(*(r.pos = t.begin, &r));

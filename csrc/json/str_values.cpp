@@ -402,10 +402,7 @@ PyObject *lax_from_str(const char *p, const char *end, const TypePlan *plan, con
         return PyLong_FromDouble(d);
       }
       if (k & (schema::kDateTime | schema::kTimeDelta)) {
-        PyObject *value = (k & schema::kDateTime) ? datetime_from_timestamp(d, path) : timedelta_from_seconds(d, path);
-        if (value != nullptr && (k & schema::kDateTime) && c.any() && !schema::check_tz(c, value, "datetime", path))
-          Py_CLEAR(value);
-        return value;
+        return (k & schema::kDateTime) ? datetime_from_timestamp(d, plan, path) : timedelta_from_seconds(d, path);
       }
       // A number no numeric kind of the plan takes: msgspec stops here rather than trying the str kinds.
       std::string expected = schema::describe_expected(plan);
@@ -416,7 +413,7 @@ PyObject *lax_from_str(const char *p, const char *end, const TypePlan *plan, con
     if (iequals(p, size, "true")) return schema::bool_value(plan, true, path);
     if (iequals(p, size, "false")) return schema::bool_value(plan, false, path);
   }
-  if ((k & schema::kNone) && size == 4 && memcmp(p, "null", 4) == 0) return Py_NewRef(Py_None);
+  if ((k & schema::kNone) && iequals(p, size, "null")) return Py_NewRef(Py_None);
   return nullptr;
 }
 
@@ -482,7 +479,7 @@ PyObject *value_from_str(PyObject *text, const TypePlan *plan, bool strict, cons
   return value;
 }
 
-PyObject *datetime_from_timestamp(double seconds, const PathNode *path) {
+PyObject *datetime_from_timestamp(double seconds, const TypePlan *plan, const PathNode *path) {
   if (!ensure_datetime_api()) return nullptr;
   if (!std::isfinite(seconds)) return raise_validation(path, "Invalid epoch timestamp");
   Object args = Object::steal(Py_BuildValue("(dO)", seconds, utc()));
@@ -494,16 +491,25 @@ PyObject *datetime_from_timestamp(double seconds, const PathNode *path) {
     PyErr_Clear();
     return raise_validation(path, "Timestamp is out of range ");  // msgspec's wording, trailing space included
   }
+  if (value != nullptr && plan->constraints.any() && !schema::check_tz(plan->constraints, value, "datetime", path))
+    Py_CLEAR(value);
   return value;
 }
 
 PyObject *timedelta_from_seconds(double seconds, const PathNode *path) {
   if (!ensure_datetime_api()) return nullptr;
-  if (!std::isfinite(seconds) || std::fabs(seconds) > 86399999999999.0) return raise_validation(path, "Duration is out of range");
+  if (!std::isfinite(seconds) || std::fabs(seconds) > 86399999999999.0)
+    return raise_validation(path, "Duration is out of range");
   double whole = std::trunc(seconds);
   long long s = static_cast<long long>(whole);
   int us = static_cast<int>(std::llround((seconds - whole) * 1e6));
-  return PyDelta_FromDSU(static_cast<int>(s / 86400), static_cast<int>(s % 86400), us);
+  PyObject *value = PyDelta_FromDSU(static_cast<int>(s / 86400), static_cast<int>(s % 86400), us);
+  // The negative range ends a day earlier than the bound above (-999999999 days): timedelta's own check.
+  if (value == nullptr && PyErr_ExceptionMatches(PyExc_OverflowError)) {
+    PyErr_Clear();
+    return raise_validation(path, "Duration is out of range");
+  }
+  return value;
 }
 
 }  // namespace boltwire::json
