@@ -109,14 +109,13 @@ bool parse_class_options(PyObject *name, PyObject *bases, PyObject *kwargs, Clas
   for (const BoolOption &option : kBoolOptions) {
     py::Object value = pop_option(kwargs, option.name);
     if (PyErr_Occurred()) return false;
-    if (!value || value.get() == Py_None) continue;  // None: inherit, as if not given
-    if (!PyBool_Check(value.get())) {
-      py::type_error("Struct option `%s` must be a bool, got %R", option.name, value.get());
-      return false;
-    }
-    out.flags = value.get() == Py_True ? (out.flags | option.flag) : (out.flags & ~option.flag);
+    if (!value) continue;
+    // msgspec reads a given option by truthiness (None and 0 are an explicit False).
+    int on = PyObject_IsTrue(value.get());
+    if (on < 0) return false;
+    out.flags = on ? (out.flags | option.flag) : (out.flags & ~option.flag);
     out.explicit_flags |= option.flag;
-    if (value.get() == Py_False && (option.flag & (kWeakref | kDict)) && base_has_layout_slot(bases, option.flag)) {
+    if (!on && (option.flag & (kWeakref | kDict)) && base_has_layout_slot(bases, option.flag)) {
       PyErr_Format(PyExc_ValueError, "Cannot set `%s=False` if base class already has `%s=True`", option.name,
                    option.name);
       return false;
