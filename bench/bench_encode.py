@@ -8,15 +8,17 @@ against msgspec's before it is timed (byte-identical for boltwire; same parsed v
 from __future__ import annotations
 
 import json as stdlib_json
+import statistics
 import timeit
 
 import encode_data
 from report import Row, Section, Table, Target
-from timing import calibrate, median_per_op
+from timing import calibrate, samples_per_op, spread
 
 
 def run(args) -> Section:
     min_time, repeat = (0.05, 5) if args.quick else (0.2, 9)
+    repeat = args.rounds or repeat
     import boltwire
     import boltwire.json
     import msgspec
@@ -63,12 +65,15 @@ def run(args) -> Section:
         for name, fn in peers.items():
             timer = timeit.Timer(fn)
             timers[key, name] = (timer, calibrate(timer, min_time))
-    medians = median_per_op(timers, repeat)
+    samples = samples_per_op(timers, repeat)
 
     tables, targets = [], []
     limits = {"orders": 0.9, "tree": 0.9, "to_builtins": 0.9}
     for key, title, unit, scale, baseline, peers in cases:
-        rows = [Row(name, medians[key, name] * scale) for name in peers]
+        rows = [
+            Row(name, statistics.median(samples[key, name]) * scale, spread=spread(samples[key, name], scale))
+            for name in peers
+        ]
         if orjson is None and key.startswith("untyped"):
             rows.append(Row("orjson", None, "not installed"))
         table = Table(f"{title}, {unit} per op", unit, rows, baseline=baseline)

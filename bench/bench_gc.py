@@ -11,7 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from progress import progress
 from report import Row, Section, Table, Target
+from timing import spread
 
 N = 1_000_000
 CASES = [
@@ -32,10 +34,12 @@ def run(args) -> Section:
     # Rounds of one process per case, interleaved, so that a burst of load elsewhere on the machine lands on
     # several cases instead of skewing one; the GC time is the median over every round's samples.
     rounds, repeat, timeout = (1, 3, 60) if args.quick else (3, 5, 120)
+    rounds = args.rounds or rounds
     results = {case: {} for case in [BASELINE, *CASES]}
     for i in range(rounds):
         for case, merged in results.items():
             if "error" not in merged:
+                progress.step(f"round {i + 1}/{rounds}: {case}")
                 merge(merged, run_case(case, repeat, timeout, with_memory=i == 0))
 
     base = results[BASELINE].get("traced_bytes")
@@ -75,7 +79,8 @@ def rows(results: dict, value, show_tracking: bool = False) -> list[Row]:
         note = "" if r["fields_ok"] else "wrong field values"
         if show_tracking and "Struct" in case and r["tracked"]:
             note += " instances are GC-tracked"  # explains a slow pass: scalar-only Structs should not be
-        out.append(Row(case, value(r), note.strip()))
+        samples = r.get("gc_ms_samples") if show_tracking else None  # the GC-time table: spread over its samples
+        out.append(Row(case, value(r), note.strip(), spread(samples) if samples else None))
     return out
 
 

@@ -1,82 +1,79 @@
 """bench/bench_http.py: the HTTP client race of the seed page (000_f12f854f8308b29e), against a private nginx.
 
-Procedure (the seed's): nginx on 127.0.0.1 answers `GET /` with the seed's 523-byte JSON, keep-alive.
+Procedure (the seed's, the headline tables): nginx on 127.0.0.1 answers `GET /` with the seed's 523-byte JSON,
+keep-alive.
     async race: 10,000 requests at concurrency 100, after 1,000 untimed warm-up requests;
     sync race: 10,000 sequential requests, after 100 untimed warm-up requests.
-Each contestant runs in a process of its own (bench/http_case.py) with a time limit, once per round for time
-(rounds interleaved across contestants, medians reported) and once more with tracemalloc on for peak Python
-memory. `wrk` against the same nginx gives the ceiling the server allows on this machine; every row shows its
-throughput as a fraction of it. A client that is not installed, not built or failing gets a row with the reason.
+A row whose timed part lasts under 2 s also runs a steady pass (up to 200,000 requests, stopped after 3 s), the
+figure the targets use: 10,000 requests take a fast client 0.2 s, too short to be steady. Each contestant runs
+in a process of its own (bench/http_case.py; lothc's rows under the lothc venv's Python >= 3.13), once per
+round (rounds interleaved and rotated; median reported, min-max printed), and once more with tracemalloc on for
+peak Python memory. `wrk` against the same nginx, as one more contestant of every round, gives each race its
+ceiling (`-c100` async, `-t1 -c1` sync); every row shows its share of it and its CPU time per request.
+A client that is not installed, cannot run or fails gets a row with the reason.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import re
-import shutil
 import statistics
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from http_clients import CLIENTS
-from report import Row, Section, Table, Target, format_number
+from http_race import CEILINGS, SEED_REQUESTS, STEADY_BELOW, Plan, run_race, steps
+from progress import progress
+from report import Row, Section, Table, Target
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests" / "http"))  # the nginx helper is shared with the test fixtures
 from nginx_server import NginxServer  # noqa: E402
 
-ASYNC_ROWS = [
-    "boltwire (dict)", "boltwire (Struct)", "boltwire-msgspec", "boltwire-pydantic",
-    "pyreqwest", "wreq", "aiohttp", "httpx", "httpx2", "niquests", "aiosonic",
-]
-SYNC_ROWS = [
-    "boltwire (dict)", "boltwire (Struct)", "boltwire-msgspec", "boltwire-pydantic",
-    "pyreqwest", "wreq", "httpx", "httpx2", "niquests", "requests",
-]
-OURS = "boltwire (Struct)"  # the row the issue's targets name
-CONCURRENCY = 100
-SLOW_WALL = 15.0  # a contestant whose first round takes longer runs one round only (it is far off the pace)
-MEMORY_REQUESTS = 2_000  # timed requests in the tracemalloc pass (the peak settles long before; tracing is slow)
+OURS_ALL = ["boltwire (dict)", "boltwire (Struct)", "boltwire-msgspec", "boltwire-pydantic"]
+LOTHC = ["lothc", "lothc-msgspec", "lothc-pydantic"]
+ASYNC_ROWS = [*OURS_ALL, *LOTHC, "pyreqwest", "wreq", "aiohttp", "httpx", "httpx2", "niquests", "aiosonic"]
+SYNC_ROWS = [*OURS_ALL, *LOTHC, "pyreqwest", "wreq", "httpx", "httpx2", "niquests", "requests"]
+OURS = "boltwire (Struct)"  # the row the targets name
+PEERS_FOR_RATIOS = ["lothc-msgspec", "lothc", "pyreqwest", "wreq"]
 
 
-@dataclass
-class Plan:
-    requests: int
-    async_warmup: int
-    sync_warmup: int
-    rounds: int
-    time_limit: float  # seconds of timed requests, after which a slow contestant stops (its row says so)
-    timeout: float  # seconds per contestant process, after which it is killed
-    wrk_seconds: int
-
-
-def plan(quick: bool) -> Plan:
-    if quick:
-        p = Plan(requests=2_000, async_warmup=200, sync_warmup=50, rounds=1, time_limit=20, timeout=120, wrk_seconds=2)
+def plan(args) -> Plan:
+    if args.quick:
+        p = Plan(
+            requests=2_000, async_warmup=200, sync_warmup=50, rounds=1, steady_requests=20_000, steady_limit=0.5,
+            memory_requests=300, time_limit=2, timeout=60, wrk_seconds=1, concurrency=100, uvloop=args.uvloop,
+        )
     else:
         p = Plan(
-            requests=10_000, async_warmup=1_000, sync_warmup=100, rounds=3, time_limit=60, timeout=300, wrk_seconds=5
+            requests=10_000, async_warmup=1_000, sync_warmup=100, rounds=3, steady_requests=200_000,
+            steady_limit=3.0, memory_requests=2_000, time_limit=60, timeout=300, wrk_seconds=3, concurrency=100,
+            uvloop=args.uvloop,
         )
-    if os.environ.get("BENCH_HTTP_ROUNDS"):
-        p.rounds = max(1, int(os.environ["BENCH_HTTP_ROUNDS"]))
+    if args.rounds:
+        p.rounds = args.rounds
     return p
+
+
+def selected(names: list[str], libs: list[str] | None) -> list[str]:
+    """--libs "pyreqwest,boltwire (Struct)" runs only those rows (like the seed's --libs); the ceiling always runs."""
+    return names if not libs else [n for n in names if n in libs]
 
 
 @dataclass
 class RaceRow(Row):
-    """A row of the race: `value` is throughput (req/s); `metrics` holds the seed's other columns."""
+    """A row of a race: `value` is the median throughput (req/s); `metrics` holds the other columns."""
 
     metrics: dict = field(default_factory=dict)
 
 
-COLUMNS = [  # (header, metrics key, format)
+HEADLINE_COLUMNS = [  # (header, metrics key, format); the seed's columns, plus spread, ceiling share, CPU/request
     ("Total (s)", "total_s", "{:.2f}"),
     ("req/s", "throughput", "{:,.0f}"),
+    ("min-max", "spread", "range"),
     ("Rel (x)", "relative", "{:.2f}"),
+    ("of ceil", "of_ceiling", "{:.1%}"),
     ("CPU (s)", "cpu_s", "{:.2f}"),
+    ("CPU µs/req", "cpu_us", "{:.1f}"),
     ("PyMem (MiB)", "peak_mib", "{:.2f}"),
     ("Min (ms)", "min", "{:.2f}"),
     ("P50", "p50", "{:.2f}"),
@@ -84,227 +81,265 @@ COLUMNS = [  # (header, metrics key, format)
     ("P99", "p99", "{:.2f}"),
     ("Max", "max", "{:.2f}"),
     ("Mean", "mean", "{:.2f}"),
-    ("of wrk", "of_wrk", "{:.1%}"),
+]
+STEADY_COLUMNS = [
+    ("Requests", "requests", "{:,.0f}"),
+    ("Total (s)", "total_s", "{:.2f}"),
+    ("req/s", "throughput", "{:,.0f}"),
+    ("min-max", "spread", "range"),
+    ("of ceil", "of_ceiling", "{:.1%}"),
+    ("CPU µs/req", "cpu_us", "{:.1f}"),
+    ("P50 (ms)", "p50", "{:.2f}"),
+    ("P99", "p99", "{:.2f}"),
+    ("Max", "max", "{:.2f}"),
 ]
 
 
 @dataclass
 class RaceTable(Table):
-    """The seed's wide table: rows sorted slowest to fastest, `Rel (x)` relative to the slowest row."""
+    """The seed's wide table: rows sorted slowest to fastest, the ceiling last, `Rel (x)` to the slowest row."""
+
+    race: str = "async"  # "async" or "sync"
+    kind: str = "headline"  # "headline" (the seed's procedure) or "steady"
+    ceiling: str = ""  # the name of the ceiling row
+
+    def columns(self) -> list[tuple[str, str, str]]:
+        return HEADLINE_COLUMNS if self.kind == "headline" else STEADY_COLUMNS
 
     def format(self) -> str:
         width = max(len(r.name) for r in self.rows) + 2
-        head = f"{'Library':<{width}}" + "".join(f"{h:>{max(9, len(h) + 2)}}" for h, _, _ in COLUMNS)
+        cols = self.columns()
+        widths = [max(9, len(h) + 2) if fmt != "range" else 15 for h, _, fmt in cols]
+        head = f"{'Library':<{width}}" + "".join(f"{h:>{w}}" for (h, _, _), w in zip(cols, widths))
         lines = [self.title, "-" * len(head), head]
         for row in self.rows:
             if row.value is None:
                 lines.append(f"{row.name:<{width}}  {row.note}")
                 continue
-            cells = []
-            for h, key, fmt in COLUMNS:
-                v = row.metrics.get(key)
-                cells.append(f"{(fmt.format(v) if v is not None else '-'):>{max(9, len(h) + 2)}}")
+            cells = [f"{cell(row.metrics.get(key), fmt):>{w}}" for (_, key, fmt), w in zip(cols, widths)]
             lines.append(f"{row.name:<{width}}" + "".join(cells) + (f"  {row.note}" if row.note else ""))
         return "\n".join(lines)
 
 
-def selected(names: list[str]) -> list[str]:
-    """BENCH_HTTP_CLIENTS="pyreqwest,boltwire (Struct)" runs only those rows (like the seed's --libs)."""
-    wanted = os.environ.get("BENCH_HTTP_CLIENTS")
-    if not wanted:
-        return names
-    keep = {w.strip() for w in wanted.split(",") if w.strip()}
-    return [n for n in names if n in keep]
+def cell(v, fmt: str) -> str:
+    if v is None:
+        return "-"
+    if fmt == "range":
+        return f"{compact(v[0])}-{compact(v[1])}"
+    return fmt.format(v)
+
+
+def compact(rate: float) -> str:
+    """req/s in at most 5 characters: 873, 5.04k, 48.1k, 112k."""
+    if rate < 1_000:
+        return f"{rate:.0f}"
+    k = rate / 1e3
+    return f"{k:.2f}k" if k < 10 else f"{k:.1f}k" if k < 100 else f"{k:.0f}k"
 
 
 def run(args) -> Section:
-    p = plan(args.quick)
+    p = plan(args)
+    races = {"async": selected(ASYNC_ROWS, args.libs), "sync": selected(SYNC_ROWS, args.libs)}
+    unknown = sorted(set(args.libs or []) - set(ASYNC_ROWS) - set(SYNC_ROWS))
+    if unknown:
+        progress.log(f"--libs: no such row(s) {', '.join(unknown)}; rows: {', '.join(dict.fromkeys(ASYNC_ROWS + SYNC_ROWS))}")
+    progress.section("http", steps(p, len(races["async"]), len(races["sync"])))
+    raw: dict = {"plan": p.__dict__}
+    tables: list[RaceTable] = []
     with NginxServer() as server:
-        wrk = run_wrk(server.url, p.wrk_seconds)
-        races = {
-            "async": (selected(ASYNC_ROWS), p.async_warmup, CONCURRENCY),
-            "sync": (selected(SYNC_ROWS), p.sync_warmup, 1),
-        }
-        raw: dict = {"wrk": wrk, "plan": p.__dict__}
-        tables = []
-        for mode, (names, warmup, concurrency) in races.items():
-            results = race(server.url, mode, names, p, warmup, concurrency)
+        for mode, names in races.items():
+            results = run_race(server.url, mode, names, p)
             raw[mode] = results
-            title = (
-                f"Async race: {p.requests:,} requests at concurrency {concurrency} after {warmup:,} warm-up"
-                if mode == "async"
-                else f"Sync race: {p.requests:,} sequential requests after {warmup:,} warm-up"
-            )
-            tables.append(race_table(title, results, p.requests, wrk.get("rps"), p.time_limit))
-    notes = method_notes(p, wrk) + ratio_notes(tables)
+            loop = " on uvloop" if p.uvloop and mode == "async" else ""
+            if mode == "async":
+                what = f"{p.requests:,} requests at concurrency {p.concurrency}{loop} after {p.async_warmup:,} warm-up"
+            else:
+                what = f"{p.requests:,} sequential requests after {p.sync_warmup:,} warm-up"
+            tables.append(race_table(f"{mode.capitalize()} race: {what}", results, mode, "headline", p))
+            steady_what = f"up to {p.steady_requests:,} requests, stopped after {p.steady_limit:g} s"
+            steady = race_table(f"{mode.capitalize()} race, steady pass ({steady_what})", results, mode, "steady", p)
+            if any(r.value is not None and r.name != steady.ceiling for r in steady.rows):
+                tables.append(steady)
+    notes = method_notes(p, raw) + ratio_notes(tables)
     return Section("http", tables, targets(tables), notes, raw=raw)
 
 
-def race(url: str, mode: str, names: list[str], p: Plan, warmup: int, concurrency: int) -> dict[str, dict]:
-    """Interleaved rounds of one process per contestant; then one tracemalloc pass each."""
-    results: dict[str, dict] = {name: {"samples": []} for name in names}
-    for i in range(p.rounds):
-        for name in names:
-            r = results[name]
-            if "error" in r or r.get("one_round"):
-                continue
-            print(f"  {mode} {name}: round {i + 1}/{p.rounds}", end="", flush=True)
-            out = run_case(name, mode, url, p.requests, warmup, concurrency, "time", p.timeout, p.time_limit)
-            if "error" in out:
-                r["error"], r["version"] = out["error"], out.get("version")
-                print(f"  -> {out['error']}", flush=True)
-                continue
-            r["version"] = out.get("version")
-            r["samples"].append(out)
-            partial = f" (stopped at the time limit after {out['completed']:,})" if out["completed"] < p.requests else ""
-            print(f"  -> {out['completed'] / out['wall']:,.0f} req/s{partial}", flush=True)
-            if out["wall"] > SLOW_WALL:
-                r["one_round"] = True
-    for name in names:
-        r = results[name]
-        if "error" in r:
-            continue
-        n_mem = min(p.requests, MEMORY_REQUESTS)
-        out = run_case(name, mode, url, n_mem, warmup, concurrency, "memory", p.timeout, p.time_limit)
-        r["peak_bytes"] = out.get("peak_bytes")
-        if "error" in out:
-            r["memory_error"] = out["error"]
-    return results
-
-
-def run_case(
-    name: str, mode: str, url: str, n: int, warmup: int, concurrency: int, what: str, timeout: float, limit: float
-) -> dict:
-    script = str(HERE / "http_case.py")
-    cmd = [sys.executable, script, name, mode, url, str(n), str(warmup), str(concurrency), what, str(limit)]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return {"error": f"timed out after {timeout:.0f}s"}
-    for line in reversed(proc.stdout.strip().splitlines()):
-        if line.startswith("{"):
-            return json.loads(line)  # the case exits hard after printing: its exit code says nothing more
-    tail = (proc.stderr.strip().splitlines() or [""])[-1]
-    return {"error": f"crashed (exit {proc.returncode}) {tail}"[:160]}
-
-
-def race_table(title: str, results: dict[str, dict], n: int, wrk_rps: float | None, limit: float) -> RaceTable:
+def race_table(title: str, results: dict[str, dict], mode: str, kind: str, p: Plan) -> RaceTable:
+    ceiling = CEILINGS[mode].name
     measured, missing = [], []
     for name, r in results.items():
-        if "error" in r or not r["samples"]:
-            missing.append(RaceRow(name, None, r.get("error", "no sample")))
+        samples = r["samples"] if kind == "headline" else r["steady"]
+        if not samples:
+            if kind == "headline":
+                missing.append(RaceRow(name, None, r.get("error", "no sample")))
             continue
-        samples = r["samples"]
-        wall = statistics.median(s["wall"] for s in samples)
-        throughput = statistics.median(s["completed"] / s["wall"] for s in samples)
-        completed = min(s["completed"] for s in samples)
-        metrics = {
-            "total_s": wall,
-            "throughput": throughput,
-            "cpu_s": statistics.median(s["cpu"] for s in samples),
-            "peak_mib": r["peak_bytes"] / 2**20 if r.get("peak_bytes") is not None else None,
-        }
-        for key in ("min", "p50", "p95", "p99", "max", "mean"):
-            metrics[key] = statistics.median(s["latency_ms"][key] for s in samples)
-        metrics["of_wrk"] = metrics["throughput"] / wrk_rps if wrk_rps else None
+        metrics = summarize(samples)
+        if kind == "headline" and name != ceiling:
+            metrics["peak_mib"] = r["peak_bytes"] / 2**20 if r.get("peak_bytes") is not None else None
         notes = []
-        if completed < n:
-            notes.append(f"partial: {completed:,} of {n:,} requests in the {limit:.0f}s limit")
+        if kind == "headline" and name != ceiling and min(s["completed"] for s in samples) < p.requests:
+            notes.append(f"partial: stopped at the {p.time_limit:.0f}s limit")
+        if r.get("one_round") and kind == "headline":
+            notes.append("1 round (slow)")
         if r.get("memory_error"):
             notes.append(f"memory pass: {r['memory_error']}")
-        note = "; ".join(notes)
-        measured.append(RaceRow(name, metrics["throughput"], note, metrics))
-    measured.sort(key=lambda row: row.value)  # slowest first, as on the seed page
-    slowest = measured[0] if measured else None
-    for row in measured:
-        row.metrics["relative"] = row.value / slowest.value
-    return RaceTable(title, "req/s", measured + missing, slowest.name if slowest else None)
+        if r.get("error"):  # failed in a later round or pass
+            notes.append(r["error"])
+        if r.get("python") and name.startswith("lothc"):
+            notes.append(f"lothc {r.get('version')}, Python {r['python']}")
+        measured.append(RaceRow(name, metrics["throughput"], "; ".join(notes), metrics["spread"], metrics=metrics))
+    ceiling_row = next((row for row in measured if row.name == ceiling), None)
+    rows = sorted((row for row in measured if row.name != ceiling), key=lambda row: row.value)  # slowest first
+    slowest = rows[0] if rows else None
+    for row in rows + ([ceiling_row] if ceiling_row else []):
+        row.metrics["relative"] = row.value / slowest.value if slowest else None
+        row.metrics["of_ceiling"] = row.value / ceiling_row.value if ceiling_row else None
+    if ceiling_row:
+        rows.append(ceiling_row)
+    return RaceTable(title, "req/s", rows + missing, slowest.name if slowest else None, mode, kind, ceiling)
 
 
-def run_wrk(url: str, seconds: int) -> dict:
-    binary = shutil.which("wrk")
-    if binary is None:
-        return {"error": "wrk not installed (Debian package wrk; `make bench` installs it)"}
-    cmd = [binary, "-t2", f"-c{CONCURRENCY}", f"-d{seconds}s", "--latency", url + "/"]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 30)
-    except subprocess.TimeoutExpired:
-        return {"error": "wrk timed out"}
-    m = re.search(r"Requests/sec:\s*([\d.]+)", proc.stdout)
-    if proc.returncode != 0 or not m:
-        return {"error": f"wrk failed: {(proc.stderr or proc.stdout).strip()[-160:]}"}
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)|Socket errors: .*", proc.stdout)
-    return {"rps": float(m.group(1)), "command": " ".join(["wrk", *cmd[1:]]), "errors": errors.group(0) if errors else None}
+def summarize(samples: list[dict]) -> dict:
+    """Medians over rounds; spread is the min and max throughput of the rounds."""
+    rates = [s["completed"] / s["wall"] for s in samples]
+    metrics = {
+        "rounds": len(samples),
+        "requests": statistics.median(s["completed"] for s in samples),
+        "total_s": statistics.median(s["wall"] for s in samples),
+        "throughput": statistics.median(rates),
+        "spread": [min(rates), max(rates)],
+        "cpu_s": statistics.median(s["cpu"] for s in samples),
+        "cpu_us": statistics.median(s["cpu"] / s["completed"] * 1e6 for s in samples),
+    }
+    for key in ("min", "p50", "p95", "p99", "max", "mean"):
+        values = [s["latency_ms"][key] for s in samples if s["latency_ms"].get(key) is not None]
+        metrics[key] = statistics.median(values) if values else None
+    return metrics
+
+
+# -- ratios and targets
 
 
 def row_of(table: Table, name: str) -> RaceRow | None:
     return next((r for r in table.rows if r.name == name and r.value is not None), None)
 
 
+def best_table(tables: list[RaceTable], race: str, name: str) -> RaceTable | None:
+    """The steady table when the row ran the steady pass, else the headline one."""
+    for kind in ("steady", "headline"):
+        for t in tables:
+            if t.race == race and t.kind == kind and row_of(t, name):
+                return t
+    return None
+
+
 def ratio_notes(tables: list[RaceTable]) -> list[str]:
-    """boltwire's throughput as a multiple of pyreqwest's and wreq's, per race and per boltwire row."""
+    """boltwire's throughput as a multiple of lothc's, pyreqwest's and wreq's (median and range over rounds)."""
     lines = []
     for table in tables:
-        race_name = table.title.split(":")[0]
-        ours = [n for n in ("boltwire (dict)", "boltwire (Struct)", "boltwire-msgspec", "boltwire-pydantic")]
-        if not any(row_of(table, n) for n in ours):
-            why = next((r.note for r in table.rows if r.name in ours), "no row")
-            lines.append(f"{race_name}: no boltwire/pyreqwest or boltwire/wreq ratio: boltwire {why}")
+        label = f"{table.race} {table.kind}"
+        ours = [n for n in OURS_ALL if row_of(table, n)]
+        if not ours:
+            if table.kind == "headline":
+                why = next((r.note for r in table.rows if r.name in OURS_ALL), "no row")
+                lines.append(f"{label}: no boltwire ratios: boltwire {why}")
             continue
         for name in ours:
             mine = row_of(table, name)
             parts = []
-            for peer in ("pyreqwest", "wreq"):
+            for peer in PEERS_FOR_RATIOS:
                 theirs = row_of(table, peer)
-                parts.append(f"{mine.value / theirs.value:.2f}x {peer}" if mine and theirs else f"- {peer}")
-            lines.append(f"{race_name}: {name} throughput = " + ", ".join(parts))
+                if theirs:
+                    lo, hi = mine.metrics["spread"][0] / theirs.metrics["spread"][1], mine.metrics["spread"][1] / theirs.metrics["spread"][0]
+                    parts.append(f"{mine.value / theirs.value:.2f}x {peer} ({lo:.2f}-{hi:.2f})")
+            if parts:
+                lines.append(f"{label}: {name} = " + ", ".join(parts))
+    if lines:
+        lines.append("ratio ranges: slowest round of one against fastest of the other, and the reverse")
     return lines
 
 
-def method_notes(p: Plan, wrk: dict) -> list[str]:
-    if "rps" in wrk:
-        ceiling = f"wrk ceiling: {format_number(wrk['rps'])} req/s ({wrk['command']})" + (
-            f"; {wrk['errors']}" if wrk.get("errors") else ""
-        )
-    else:
-        ceiling = f"wrk ceiling: {wrk['error']}"
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    return [
-        ceiling,
-        "nginx: 1 worker process, keep-alive, GET / = the seed's 523-byte JSON (tests/http/nginx/)",
-        f"each contestant in its own process; median of {p.rounds} interleaved round(s) (one round for a contestant "
-        f"whose first took over {SLOW_WALL:.0f}s); a contestant still running after {p.time_limit:.0f}s of timed "
-        "requests stops there and its row is marked partial; timed part only; "
-        "CPU = process CPU time (all threads) during the timed part; latency per request in ms",
-        f"PyMem: peak of tracemalloc over warm-up + {min(p.requests, MEMORY_REQUESTS):,} requests, in a separate "
-        "process (memory Python allocates; a native client's own buffers are not in it)",
-        "every warm-up response is decoded and checked deeply; every timed response must be status 200",
-        f"machine: {os.cpu_count()} CPUs shared by client, nginx (and wrk); load average at the end {load}",
-    ]
-
-
 def targets(tables: list[RaceTable]) -> list[Target]:
-    async_t, sync_t = tables
     out = []
 
-    def at_least(label: str, table: RaceTable, peer: str, factor: float) -> Target:
-        mine, theirs = row_of(table, OURS), row_of(table, peer)
+    def at_least(label: str, race: str, peer: str, factor: float) -> Target:
+        t = best_table(tables, race, OURS)
+        if t is None or not row_of(t, peer):
+            t = next(t for t in tables if t.race == race and t.kind == "headline")
+        mine, theirs = row_of(t, OURS), row_of(t, peer)
         if not mine or not theirs:
             return Target(label, None, factor, note="no number" if theirs else f"{peer} has no number")
         ratio = mine.value / theirs.value
-        return Target(label, ratio, factor, ok=round(ratio, 2) >= factor)
+        return Target(label, ratio, factor, note=f"{t.kind} pass", ok=round(ratio, 2) >= factor)
 
-    def at_most(label: str, table: RaceTable, key: str, unit_note: str) -> Target:
-        mine, theirs = row_of(table, OURS), row_of(table, "pyreqwest")
+    def headline_at_most(label: str, key: str, unit_note: str) -> Target:
+        t = next(t for t in tables if t.race == "async" and t.kind == "headline")
+        mine, theirs = row_of(t, OURS), row_of(t, "pyreqwest")
         a = mine.metrics.get(key) if mine else None
         b = theirs.metrics.get(key) if theirs else None
         if a is None or not b:
             return Target(label, None, 1.0, note="no number")
         return Target(label, a / b, 1.0, note=unit_note.format(a=a, b=b))
 
-    out.append(at_least("async Struct throughput >= 1.3x pyreqwest", async_t, "pyreqwest", 1.3))
-    out.append(at_least("async Struct throughput >= 1.0x wreq", async_t, "wreq", 1.0))
-    out.append(at_least("sync Struct throughput >= 1.3x pyreqwest", sync_t, "pyreqwest", 1.3))
-    out.append(at_most("async Struct p99 <= pyreqwest", async_t, "p99", "{a:.2f} ms vs {b:.2f} ms"))
-    out.append(at_most("async Struct peak PyMem <= pyreqwest", async_t, "peak_mib", "{a:.2f} vs {b:.2f} MiB"))
+    def of_ceiling(label: str, race: str, share: float) -> Target:
+        t = best_table(tables, race, OURS)
+        mine = row_of(t, OURS) if t else None
+        value = mine.metrics.get("of_ceiling") if mine else None
+        if value is None:
+            return Target(label, None, share * 100, "%", note="no number")
+        return Target(label, value * 100, share * 100, "%", note=f"{t.kind} pass", ok=value >= share)
+
+    def cpu(label: str, race: str, limit: float) -> Target:
+        t = best_table(tables, race, OURS)
+        mine = row_of(t, OURS) if t else None
+        if not mine:
+            return Target(label, None, limit, "µs", note="no number")
+        return Target(label, mine.metrics["cpu_us"], limit, "µs", note=f"{t.kind} pass")
+
+    # issue 3
+    out.append(at_least("async Struct throughput >= 1.3x pyreqwest", "async", "pyreqwest", 1.3))
+    out.append(at_least("async Struct throughput >= 1.0x wreq", "async", "wreq", 1.0))
+    out.append(at_least("sync Struct throughput >= 1.3x pyreqwest", "sync", "pyreqwest", 1.3))
+    out.append(headline_at_most("async Struct p99 <= pyreqwest", "p99", "{a:.2f} ms vs {b:.2f} ms"))
+    out.append(headline_at_most("async Struct peak PyMem <= pyreqwest", "peak_mib", "{a:.2f} vs {b:.2f} MiB"))
+    # issue 9
+    out.append(of_ceiling("async Struct >= 80% of the wrk -c100 ceiling", "async", 0.80))
+    out.append(cpu("async Struct client CPU <= 12 µs/request", "async", 12.0))
+    out.append(cpu("sync Struct client CPU <= 20 µs/request", "sync", 20.0))
+    out.append(of_ceiling("sync Struct >= 90% of the wrk -t1 -c1 ceiling", "sync", 0.90))
     return out
+
+
+def method_notes(p: Plan, raw: dict) -> list[str]:
+    lines = []
+    for mode in ("async", "sync"):
+        r = raw.get(mode, {}).get(CEILINGS[mode].name, {})
+        sample = (r.get("samples") or r.get("steady") or [{}])[0]
+        if "error" in r:
+            lines.append(f"{mode} ceiling: {r['error']}")
+        elif sample.get("command"):
+            errors = f"; {sample['errors']}" if sample.get("errors") else ""
+            lines.append(f"{mode} ceiling: `{sample['command']}`, {p.wrk_seconds} s per round, in every round{errors}")
+    pythons = {}
+    for mode in ("async", "sync"):
+        for name, r in raw.get(mode, {}).items():
+            if r.get("python"):
+                pythons.setdefault(r["python"], set()).add("lothc rows" if name.startswith("lothc") else "the others")
+    if len(pythons) > 1:
+        lines.append("Pythons: " + "; ".join(f"{', '.join(sorted(who))} on {v}" for v, who in sorted(pythons.items())))
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    lines += [
+        "nginx: 1 worker process, keep-alive, GET / = the seed's 523-byte JSON (tests/http/nginx/)",
+        f"each contestant in its own process; median of {p.rounds} round(s), interleaved and rotated (one round for "
+        f"a contestant whose first took over 15 s); min-max = the slowest and fastest round; a contestant still "
+        f"running after {p.time_limit:.0f} s of timed requests stops there and its row is marked partial",
+        f"steady pass: rows that do the seed's {SEED_REQUESTS:,} requests in under {STEADY_BELOW:g} s, up to {p.steady_requests:,} "
+        f"requests or {p.steady_limit:g} s each, {p.rounds} round(s); the targets use it where it ran",
+        "CPU = process CPU time (all threads) during the timed part; CPU µs/req = CPU / requests (wrk: its own CPU); "
+        "latency per request in ms; of ceil = throughput / the wrk ceiling of the same pass",
+        f"PyMem: peak of tracemalloc over warm-up + {p.memory_requests:,} requests, in a separate process (memory "
+        "Python allocates; a native client's own buffers are not in it)",
+        "every warm-up response is decoded and checked deeply; every timed response must be status 200",
+        f"machine: {os.cpu_count()} CPUs shared by client, nginx (and wrk); load average at the end {load}",
+    ]
+    return lines

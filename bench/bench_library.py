@@ -23,7 +23,8 @@ from collections.abc import Callable
 import json_documents
 import library_models
 from report import Row, Section, Table, Target
-from timing import calibrate
+from progress import progress
+from timing import calibrate, spread
 
 # (key, title as on the seed page, target for boltwire / msgspec)
 OPS = [
@@ -76,7 +77,8 @@ def run(args) -> Section:
 
 
 def timing_params(args) -> tuple[float, int]:
-    return (0.02, 3) if args.quick else (0.1, 7)
+    min_time, repeat = (0.02, 3) if args.quick else (0.1, 7)
+    return min_time, args.rounds or repeat
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -116,7 +118,7 @@ def run_typed(args):
         for peer in PEERS:
             key = (peer, op)
             if key in samples:
-                rows.append(Row(peer, min(samples[key]) * 1e6))
+                rows.append(Row(peer, min(samples[key]) * 1e6, spread=spread(samples[key], 1e6)))
             else:
                 rows.append(Row(peer, None, notes.get(key, "N/A")))
         measured = [r for r in rows if r.value is not None]
@@ -250,7 +252,7 @@ def run_untyped(args):
     min_time, repeat = timing_params(args)
     min_time *= 2  # one op is milliseconds long; longer samples steady the 10 MB numbers
     tables, targets, raw = [], [], {}
-    for label, size, seed in DOCUMENTS:
+    for label, size, seed in DOCUMENTS[:1] if args.quick else DOCUMENTS:  # --quick: the ~1 MB document only
         doc = json_documents.make_document(size, seed)
         cases: dict[tuple[str, str], Case] = {}
         notes: dict[tuple[str, str], str] = {}
@@ -290,7 +292,7 @@ def run_untyped(args):
                 key = (peer, op)
                 if key in samples:
                     extra = notes.get((peer, "decode-how"), "") if op == "decode" else ""
-                    rows.append(Row(peer, min(samples[key]) * 1e3, extra))
+                    rows.append(Row(peer, min(samples[key]) * 1e3, extra, spread(samples[key], 1e3)))
                 else:
                     rows.append(Row(peer, None, notes.get(key, "N/A")))
             tables.append(Table(f"Untyped JSON {verb}, {size_note} document", "ms", rows, baseline="orjson"))
@@ -345,10 +347,14 @@ def sample_interleaved(cases: dict, min_time: float, repeat: int, notes: dict) -
         except Exception as e:  # it passed its check once; keep a later failure to its own row
             notes[key] = describe(e)
     samples: dict[tuple, list[float]] = {key: [] for key in loops}
-    for _ in range(repeat):
-        for key, number in loops.items():
+    for i in range(repeat):
+        progress.step(f"round {i + 1}/{repeat}", total=len(loops))
+        order = list(loops.items())
+        order = order[i % len(order):] + order[: i % len(order)] if order else []  # rotated: no fixed first
+        for j, (key, number) in enumerate(order):
             gc.collect()  # timeit pauses GC while timing; free the last round's garbage first
             samples[key].append(cases[key].timer.timeit(number) / number)
+            progress.advance_to(j + 1)
     return samples
 
 

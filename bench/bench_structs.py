@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import gc
+import statistics
 import timeit
 
 from report import Row, Section, Table, Target
 from struct_peers import PEERS, Peer
-from timing import calibrate, median_per_op
+from timing import calibrate, samples_per_op, spread
 
 # (key, table title, unit, scale from seconds, target limit for boltwire / msgspec)
 OPS = [
@@ -21,6 +22,7 @@ TARGET_LABELS = {"define": "class definition", "create": "creation", "eq": "equa
 
 def run(args) -> Section:
     min_time, repeat = (0.04, 3) if args.quick else (0.1, 7)
+    repeat = args.rounds or repeat
     prepared = {peer.name: prepare(peer) for peer in PEERS}
 
     timers, notes = {}, {}
@@ -33,11 +35,13 @@ def run(args) -> Section:
                     timers[peer, op] = (item, calibrate(item, min_time))
                 except Exception as e:  # it passed the checks once; keep a later failure to its own row
                     notes[peer, op] = describe(e)
-    medians = median_per_op(timers, repeat)
+    samples = samples_per_op(timers, repeat)
 
     def row(name: str, op: str, scale: float) -> Row:
         key = (name, op)
-        return Row(name, medians[key] * scale) if key in medians else Row(name, None, notes[key])
+        if key not in samples:
+            return Row(name, None, notes[key])
+        return Row(name, statistics.median(samples[key]) * scale, spread=spread(samples[key], scale))
 
     tables = []
     for op, title, unit, scale, _ in OPS:

@@ -1,18 +1,23 @@
 """bench/http_case.py: one contestant of the HTTP race in a process of its own; prints one JSON line.
 
-    python bench/http_case.py CLIENT {async|sync} URL REQUESTS WARMUP CONCURRENCY {time|memory} [TIME_LIMIT]
+    python bench/http_case.py CLIENT {async|sync} URL --requests N --warmup N [--concurrency N]
+                              [--memory] [--limit SECONDS] [--uvloop] [--progress N]
 
-`time`: warm-up (untimed, every response checked deeply), then REQUESTS timed requests; reports wall time, CPU
-time of the whole process (every thread, so a client's own I/O threads count) and the latency summary.
-`memory`: the same run with tracemalloc on from the first warm-up request; reports the peak traced bytes.
-The async race keeps CONCURRENCY requests in flight (CONCURRENCY workers on one shared counter); the sync race
-makes them one after the other. With TIME_LIMIT (seconds), a client too slow to finish stops starting requests
-then and reports how many it completed, so that it still gets a (marked) number. Failures are reported in the
-JSON, never as a traceback.
+Warm-up (untimed, every response checked deeply), then N timed requests; reports wall time, CPU time of the
+whole process (every thread, so a client's own I/O threads count) and the latency summary. `--memory`: the same
+run with tracemalloc on from the first warm-up request; reports the peak traced bytes. The async race keeps
+CONCURRENCY requests in flight (CONCURRENCY workers on one shared counter); the sync race makes them one after
+the other. With `--limit`, a client too slow to finish stops starting requests after that many seconds and
+reports how many it completed. `--progress N` prints `#progress DONE` every N timed requests (the parent's live
+display reads it). Failures are reported in the JSON, never as a traceback.
+
+This file runs under the main venv's Python and under the lothc venv's (3.13): it imports only the standard
+library and bench/http_clients.py, which imports each client inside its session.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import importlib.metadata
 import json
@@ -43,22 +48,34 @@ def summary(latencies: list[float]) -> dict[str, float]:
     }
 
 
-async def run_async(session, url: str, n: int, warmup: int, concurrency: int, memory: bool, limit: float) -> dict:
-    async with session(url, concurrency) as fetch:
-        if memory:
+def reporter(every: int):
+    """A callback for the timed loop (None without --progress): prints the count every `every` requests."""
+    if not every:
+        return None
+
+    def report(done: int) -> None:
+        if done % every == 0:
+            print(f"#progress {done}", flush=True)
+
+    return report
+
+
+async def run_async(session, a: argparse.Namespace) -> dict:
+    async with session(a.url, a.concurrency) as fetch:
+        if a.memory:
             tracemalloc.start()
-        warm = iter(range(warmup))
+        warm = iter(range(a.warmup))
 
         async def warm_worker():
             for _ in warm:
                 check_payload(await fetch())
 
-        await asyncio.gather(*(warm_worker() for _ in range(min(concurrency, max(warmup, 1)))))
+        await asyncio.gather(*(warm_worker() for _ in range(min(a.concurrency, max(a.warmup, 1)))))
         latencies: list[float] = []
-        todo = iter(range(n))
-        perf = time.perf_counter
+        todo = iter(range(a.requests))
+        perf, report = time.perf_counter, reporter(a.progress)
         cpu0, t0 = time.process_time(), perf()
-        deadline = t0 + limit
+        deadline = t0 + a.limit
 
         async def worker():
             for _ in todo:
@@ -66,59 +83,86 @@ async def run_async(session, url: str, n: int, warmup: int, concurrency: int, me
                 await fetch()
                 end = perf()
                 latencies.append(end - start)
+                if report:
+                    report(len(latencies))
                 if end > deadline:
                     return
 
-        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        await asyncio.gather(*(worker() for _ in range(a.concurrency)))
         wall, cpu = perf() - t0, time.process_time() - cpu0
-        peak = tracemalloc.get_traced_memory()[1] if memory else None
+        peak = tracemalloc.get_traced_memory()[1] if a.memory else None
         tracemalloc.stop()
         check_payload(await fetch())  # still right after the run
     return {"wall": wall, "cpu": cpu, "completed": len(latencies), "latency_ms": summary(latencies), "peak_bytes": peak}
 
 
-def run_sync(session, url: str, n: int, warmup: int, memory: bool, limit: float) -> dict:
-    with session(url) as fetch:
-        if memory:
+def run_sync(session, a: argparse.Namespace) -> dict:
+    with session(a.url) as fetch:
+        if a.memory:
             tracemalloc.start()
-        for _ in range(warmup):
+        for _ in range(a.warmup):
             check_payload(fetch())
         latencies: list[float] = []
-        perf = time.perf_counter
+        perf, report = time.perf_counter, reporter(a.progress)
         cpu0, t0 = time.process_time(), perf()
-        deadline = t0 + limit
-        for _ in range(n):
+        deadline = t0 + a.limit
+        for _ in range(a.requests):
             start = perf()
             fetch()
             end = perf()
             latencies.append(end - start)
+            if report:
+                report(len(latencies))
             if end > deadline:
                 break
         wall, cpu = perf() - t0, time.process_time() - cpu0
-        peak = tracemalloc.get_traced_memory()[1] if memory else None
+        peak = tracemalloc.get_traced_memory()[1] if a.memory else None
         tracemalloc.stop()
         check_payload(fetch())
     return {"wall": wall, "cpu": cpu, "completed": len(latencies), "latency_ms": summary(latencies), "peak_bytes": peak}
 
 
+def run_loop(coro_factory, use_uvloop: bool) -> dict:
+    if not use_uvloop:
+        return asyncio.run(coro_factory())
+    try:
+        import uvloop
+    except ImportError:
+        raise NotAvailable("uvloop not installed in this venv") from None
+    return uvloop.run(coro_factory())
+
+
+def parse_args() -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("client", choices=sorted(CLIENTS))
+    p.add_argument("mode", choices=["async", "sync"])
+    p.add_argument("url")
+    p.add_argument("--requests", type=int, required=True)
+    p.add_argument("--warmup", type=int, required=True)
+    p.add_argument("--concurrency", type=int, default=1)
+    p.add_argument("--memory", action="store_true", help="trace Python memory (a separate pass: tracing is slow)")
+    p.add_argument("--limit", type=float, default=float("inf"), help="seconds of timed requests at most")
+    p.add_argument("--uvloop", action="store_true", help="run the async race on uvloop")
+    p.add_argument("--progress", type=int, default=0, help="print '#progress N' every N timed requests")
+    return p.parse_args()
+
+
 def main() -> None:
-    name, mode, url, n, warmup, concurrency, what = sys.argv[1:8]
-    n, warmup, concurrency, memory = int(n), int(warmup), int(concurrency), what == "memory"
-    limit = float(sys.argv[8]) if len(sys.argv) > 8 else float("inf")
-    client = CLIENTS[name]
+    a = parse_args()
+    client = CLIENTS[a.client]
     try:
         version = importlib.metadata.version(client.module)
     except importlib.metadata.PackageNotFoundError:
         version = None
     try:
-        if mode == "async":
+        if a.mode == "async":
             if client.async_session is None:
                 raise NotAvailable("N/A (no async client)")
-            result = asyncio.run(run_async(client.async_session, url, n, warmup, concurrency, memory, limit))
+            result = run_loop(lambda: run_async(client.async_session, a), a.uvloop)
         else:
             if client.sync_session is None:
                 raise NotAvailable("N/A (no sync client)")
-            result = run_sync(client.sync_session, url, n, warmup, memory, limit)
+            result = run_sync(client.sync_session, a)
     except NotAvailable as e:
         result = {"error": str(e)}
     except ImportError as e:
@@ -126,6 +170,7 @@ def main() -> None:
     except Exception as e:  # a wrong answer or a crash in the client: its own row, never the bench
         result = {"error": f"error: {type(e).__name__}: {e}"[:160]}
     result["version"] = version
+    result["python"] = ".".join(map(str, sys.version_info[:3]))
     print(json.dumps(result), flush=True)
     # Skip interpreter shutdown: some native clients abort while their runtime threads are torn down
     # (pyreqwest 0.15: "PyGILState_Release ... finalizing"), which would turn a good result into a crash.

@@ -199,6 +199,58 @@ def boltwire_client(make_type: Callable[[], object]) -> Client:
     return Client(async_session, sync_session, "boltwire")
 
 
+# -- lothc (the seed page's own client): one HTTPClient, three response data types, as the seed defines them
+
+
+def lothc_call():
+    """(make client, keyword naming the decode target, unwrap) for whichever lothc is installed.
+
+    lothc 0.2 spells the target `into=`, 0.1 `response_data_type=`; 0.0.x built clients with
+    `HTTPClient.build(...)` and returned the decoded body instead of a Response.
+    """
+    import inspect
+
+    import lothc
+
+    keyword = "into" if "into" in inspect.signature(lothc.HTTPClient.get).parameters else "response_data_type"
+    build = getattr(lothc.HTTPClient, "build", None)
+    sync_build = getattr(lothc.SyncHTTPClient, "build", None)
+
+    def unwrap(result):
+        if hasattr(result, "status") and hasattr(result, "data"):
+            check_status(result.status)
+            return result.data
+        return result  # 0.0.x: the body itself (a non-2xx status raised)
+
+    return (build or lothc.HTTPClient), (sync_build or lothc.SyncHTTPClient), keyword, unwrap
+
+
+def lothc_client(make_type: Callable[[], object]) -> Client:
+    @asynccontextmanager
+    async def async_session(url: str, concurrency: int):
+        make, _, keyword, unwrap = lothc_call()
+        options = {keyword: make_type()}
+        async with make(base_url=url) as client:
+
+            async def fetch():
+                return unwrap(await client.get("/", **options))
+
+            yield fetch
+
+    @contextmanager
+    def sync_session(url: str):
+        _, make, keyword, unwrap = lothc_call()
+        options = {keyword: make_type()}
+        with make(base_url=url) as client:
+
+            def fetch():
+                return unwrap(client.get("/", **options))
+
+            yield fetch
+
+    return Client(async_session, sync_session, "lothc")
+
+
 # -- peers
 
 
@@ -375,6 +427,9 @@ CLIENTS: dict[str, Client] = {
     "boltwire (Struct)": boltwire_client(boltwire_types),
     "boltwire-msgspec": boltwire_client(msgspec_types),
     "boltwire-pydantic": boltwire_client(pydantic_types),
+    "lothc": lothc_client(lambda: dict),
+    "lothc-msgspec": lothc_client(msgspec_types),
+    "lothc-pydantic": lothc_client(pydantic_types),
     "pyreqwest": Client(pyreqwest_async, pyreqwest_sync, "pyreqwest"),
     "wreq": Client(wreq_async, wreq_sync, "wreq"),
     "aiohttp": Client(aiohttp_async, None, "aiohttp"),

@@ -11,6 +11,7 @@ class Row:
     name: str
     value: float | None  # None when there is no number; `note` says why
     note: str = ""  # "not installed", "N/A", an error message
+    spread: list[float] | None = None  # [min, max] over the rounds, in the table's unit
 
 
 @dataclass
@@ -34,15 +35,18 @@ class Table:
 
     def format(self) -> str:
         width = max(len(r.name) for r in self.rows) + 2
-        lines = [self.title, "-" * 64]
+        spread_note = "  [min-max over rounds]" if any(r.spread for r in self.rows) else ""
+        lines = [self.title + spread_note, "-" * 64]
         for row in self.rows:
             if row.value is None:
                 lines.append(f"  {row.name:<{width}}{row.note}")
                 continue
             ratio = self.ratio(row)
             rel = f"({ratio:.2f}x)" if ratio is not None else ""
+            rng = f"[{format_number(row.spread[0])}-{format_number(row.spread[1])}]" if row.spread else ""
             extra = f"  {row.note}" if row.note else ""
-            lines.append(f"  {row.name:<{width}}{format_number(row.value):>10} {self.unit:<4} {rel}{extra}".rstrip())
+            line = f"  {row.name:<{width}}{format_number(row.value):>10} {self.unit:<4} {rel:<10}{rng}{extra}"
+            lines.append(line.rstrip())
         return "\n".join(lines)
 
 

@@ -1,6 +1,8 @@
 // csrc/module.cpp: PyInit for boltwire._core; registers the types and functions of each layer. Wiring only.
 #include "convert/convert.hpp"
 #include "http/client/http_types.hpp"
+#include "http/client/head_function.hpp"
+#include "http/client/url_function.hpp"
 #include "convert/to_builtins.hpp"
 #include "json/decode_entry.hpp"
 #include "json/encoder.hpp"
@@ -64,6 +66,8 @@ PyMODINIT_FUNC PyInit__core() {
             boltwire::json::add_decoder_to_module(module) &&
             PyModule_AddFunctions(module, boltwire::convert::convert_function_defs) == 0 &&
             boltwire::json::add_to_module(module) && boltwire::http::client::add_http_types(module) &&
+            PyModule_AddFunctions(module, boltwire::http::client::url_function_defs) == 0 &&
+            PyModule_AddFunctions(module, boltwire::http::client::head_function_defs) == 0 &&
             add_type(module, "UnsetType", &boltwire::py::UnsetType) &&
             PyModule_AddObjectRef(module, "UNSET", boltwire::py::Unset) == 0 &&
             add_type(module, "Raw", &boltwire::json::RawType) &&

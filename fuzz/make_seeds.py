@@ -97,6 +97,15 @@ def main() -> None:
              (b"GET\\ /\\ h\\ Host\\ evil\\ ", 1, 0, 0)]
     for i, (payload, count, framing, length) in enumerate(heads):
         write("fuzz_request_writer", f"head{i:02d}", payload + bytes([count]) + struct.pack(">Q", length) + bytes([framing]))
+    # fuzz_url: base URL, params (strings end at "\\ "), then the reference (the rest of the input).
+    urls = [(b"http://a/b/c/d;p?q", b"", b"../g?y#s"), (b"http://h/api/v1", b"y=2", b"../users#frag"),
+            (b"http://h", b"a=1&b=%C3%A9", b"/echo?"), (b"", b"", b"http://u:p%40w@Example.COM:8080/a/./b/../c?x#f"),
+            (b"https://[::1]:443/base/", b"", b"./x/../../y"), (b"", b"q=1", b"http://[fe80::1]/p?#"),
+            (b"http://h/", b"", b"//other:81/x/.."), (b"", b"", b"g:h"), (b"http://h/", b"", b"http://b\xc3\xbccher.de/"),
+            (b"http://h/", b"", b"/sp ace/%7e/100%/caf\xc3\xa9"), (b"", b"", b"http://h:0/"), (b"", b"", b"http://[::1/"),
+            (b"http://h/?q", b"", b"x"), (b"", b"", b"http://h/\r\nX: y")]
+    for i, (base, params, ref) in enumerate(urls):
+        write("fuzz_url", f"url{i:02d}", base + b"\\ " + params + b"\\ " + ref)
     # fuzz_json_typed: byte 0 picks the type plan (json_checks.TYPED_PLANS; bit 7: strict=False), the rest is JSON.
     typed = [
         (0, b'{"inner": {"a": 1, "b": ["x"]}, "opt": null, "scores": {"m": 1.5, "n": 2}, "when": "2024-01-02T03:04:05Z"}'),

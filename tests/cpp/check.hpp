@@ -66,3 +66,4 @@ inline std::string escape(std::string_view s) {
 void run_response_table_tests();
 void run_response_api_tests();
 void run_writer_tests();
+void run_url_tests();

@@ -1,4 +1,4 @@
-"""tests/cpp/test_codec_native.py: builds the native HTTP/1.1 codec tests (tests/cpp, CMake) and runs them.
+"""tests/cpp/test_codec_native.py: builds the native HTTP/1.1 codec and URL tests (tests/cpp, CMake) and runs them.
 
 The build lives in build/native-tests at the repository root and is reused between runs (CMake rebuilds only what
 changed). Set BOLTWIRE_NATIVE_SANITIZE=1 to also build and run them with -fsanitize=address,undefined in

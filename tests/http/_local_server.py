@@ -9,6 +9,12 @@ Each connection gets a thread; the request path picks the behaviour, so a test c
   /malformed            bytes that are not HTTP               /echo            JSON of method, target, headers, body
   /noread               never read the request body (the client's writes stall)
   /early                answer before reading the request body, then read it
+  /reject               answer 413 with Connection: close before reading the body, then close at once
+  /drop                 on a connection that already served a request: read the request, close without answering
+                        (a keep-alive connection dropped after the request arrived); otherwise answer 200
+  /peer                 JSON of the client's (host, port): which connection carried the request
+  /many-headers?n=N     N extra header fields          /non-ascii-headers  one UTF-8 and one Latin-1 field value
+Every request is logged as (method, target) in `log`.
 Counters (connections, peak concurrent connections, requests, peak requests in progress) let tests see reuse and limits.
 """
 
@@ -47,6 +53,7 @@ class LocalServer:
         self.requests = 0
         self.active = 0
         self.peak_active = 0
+        self.log: list[tuple[str, str]] = []
         self.stopping = threading.Event()
         self.conns: set[socket.socket] = set()
         self.thread = threading.Thread(target=self._accept_loop, daemon=True)
@@ -96,6 +103,7 @@ class LocalServer:
 
     def _serve(self, conn: socket.socket) -> None:
         buf = bytearray()
+        served = 0  # requests read on this connection
         try:
             while not self.stopping.is_set():
                 while b"\r\n\r\n" not in buf:
@@ -113,6 +121,11 @@ class LocalServer:
                     if name.lower() == "content-length":
                         length = int(value)
                 path = urlsplit(target).path
+                with self.lock:
+                    self.log.append((method, target))
+                if path == "/reject":
+                    conn.sendall(self._response(413, b'"too large"', "Connection: close\r\n"))
+                    return
                 if path == "/noread":
                     self.stopping.wait(10)
                     return
@@ -132,15 +145,18 @@ class LocalServer:
                     buf += data
                 body = bytes(buf[:length])
                 del buf[:length]
+                served += 1
+                if path == "/drop" and served > 1:
+                    return
                 with self.lock:
                     self.requests += 1
                     self.active += 1
                     self.peak_active = max(self.peak_active, self.active)
+                answering = _Answering(conn, self)
                 try:
-                    keep = self._answer(conn, method, target, headers, body)
+                    keep = self._answer(answering, method, target, headers, body)
                 finally:
-                    with self.lock:
-                        self.active -= 1
+                    answering.done()
                 if not keep:
                     return
         except OSError:
@@ -205,6 +221,16 @@ class LocalServer:
             doc = {"method": method, "target": target, "headers": [list(h) for h in headers],
                    "body": body.decode("latin-1")}
             conn.sendall(self._response(200, json.dumps(doc).encode()))
+        elif path == "/many-headers":
+            n = int(query.get("n", "150"))
+            conn.sendall(self._response(200, b"{}", "".join(f"X-H{i}: {i}\r\n" for i in range(n))))
+        elif path == "/non-ascii-headers":  # one value in UTF-8, one in Latin-1 (not valid UTF-8)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Utf8: " + "café".encode()
+                         + b"\r\nX-Latin1: " + "café".encode("latin-1") + b"\r\n\r\n{}")
+        elif path == "/drop":  # the first request of a connection (later ones are dropped by _serve)
+            conn.sendall(self._response(200, b'"kept"'))
+        elif path == "/peer":
+            conn.sendall(self._response(200, json.dumps(list(conn.getpeername()[:2])).encode()))
         elif path == "/point":
             conn.sendall(self._response(200, b'{"x":1,"y":2}'))
         elif path == "/points":
@@ -237,3 +263,26 @@ class LocalServer:
         else:
             conn.sendall(self._response(404, b'{"error":"not found"}'))
         return True
+
+
+class _Answering:
+    """The socket while one request is answered: the request stops counting as active when its answer starts to go
+    out (a client may reuse the connection as soon as it has the answer, before this thread runs again)."""
+
+    def __init__(self, conn: socket.socket, server: "LocalServer") -> None:
+        self._conn = conn
+        self._server = server
+        self._counted = True
+
+    def done(self) -> None:
+        if self._counted:
+            self._counted = False
+            with self._server.lock:
+                self._server.active -= 1
+
+    def sendall(self, data: bytes) -> None:
+        self.done()
+        self._conn.sendall(data)
+
+    def __getattr__(self, name: str):
+        return getattr(self._conn, name)

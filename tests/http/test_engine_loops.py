@@ -110,3 +110,76 @@ def test_staggered_timeouts_fire_each_on_time(server):
             assert open_ == idle  # every timed-out connection was closed
 
     asyncio.run(asyncio.wait_for(main(), 20))
+
+
+def test_one_client_in_two_running_loops_at_once(server):
+    # Two threads, each with its own running loop, share one HTTPClient concurrently: every request of both loops
+    # completes (each loop has its own completion sink), and closing from one loop ends the other's sink cleanly.
+    client = HTTPClient(base_url=server.url)
+    opened = threading.Event()
+    both_done = threading.Barrier(2, timeout=20)
+    results: dict[str, int] = {}
+    errors: list[BaseException] = []
+
+    async def work(name: str, first: bool) -> None:
+        if first:
+            await client.__aenter__()
+            opened.set()
+        else:
+            assert opened.wait(10)
+        rs = await asyncio.gather(*[client.get(f"/slow?ms={i % 3}") for i in range(150)])
+        results[name] = sum(r.data == PAYLOAD for r in rs)
+        await asyncio.get_running_loop().run_in_executor(None, both_done.wait)
+        if first:
+            await client.aclose()
+
+    def run(name: str, first: bool) -> None:
+        try:
+            asyncio.run(asyncio.wait_for(work(name, first), 30))
+        except BaseException as e:  # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=("a", True)), threading.Thread(target=run, args=("b", False))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(40)
+    assert errors == []
+    assert results == {"a": 150, "b": 150}
+    assert not client.is_open
+
+
+def test_close_fails_the_other_loops_requests_instead_of_stranding_them(server):
+    from boltwire.http import HTTPTransportError
+
+    client = HTTPClient(base_url=server.url)
+    started = threading.Event()
+    outcome: list[BaseException | str] = []
+
+    async def waiter() -> None:
+        try:
+            await client.get("/hang")
+            outcome.append("answered")
+        except HTTPTransportError as e:
+            outcome.append(e)
+
+    def other_loop() -> None:
+        async def main():
+            task = asyncio.ensure_future(waiter())
+            await asyncio.sleep(0.2)
+            started.set()
+            await asyncio.wait_for(task, 10)
+
+        asyncio.run(main())
+
+    async def owner() -> None:
+        await client.__aenter__()
+        t = threading.Thread(target=other_loop)
+        t.start()
+        assert await asyncio.get_running_loop().run_in_executor(None, started.wait, 10)
+        await client.aclose()
+        await asyncio.get_running_loop().run_in_executor(None, t.join, 15)
+
+    asyncio.run(owner())
+    assert len(outcome) == 1 and isinstance(outcome[0], HTTPTransportError)
+    assert "closed" in str(outcome[0])

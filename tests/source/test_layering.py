@@ -14,6 +14,7 @@ LAYERS = [
     "json",
     "convert",
     "http/codec",
+    "http/url",
     "http/h2",
     "http/tls",
     "http/conn",
@@ -22,7 +23,7 @@ LAYERS = [
     "http/client",
 ]
 # Sans-IO and engine layers never see Python objects (DESIGN.md).
-NO_PYTHON = {"http/codec", "http/h2", "http/tls", "http/conn", "http/pool", "http/engine"}
+NO_PYTHON = {"http/codec", "http/url", "http/h2", "http/tls", "http/conn", "http/pool", "http/engine"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.MULTILINE)
 
 

@@ -16,17 +16,34 @@ void cancel_call(CallObject *self) {
   if (e != nullptr) engine::engine_cancel(e, ex);
 }
 
+// The future's done-callbacks reach the awaiting task, whose frame holds this call: a cycle the collector breaks.
+int Call_traverse(CallObject *self, visitproc visit, void *arg) {
+  Py_VISIT(self->future);
+  Py_VISIT(self->spec.decoder);
+  return 0;
+}
+
+int Call_clear(CallObject *self) {
+  Py_CLEAR(self->future);
+  Py_CLEAR(self->spec.decoder);
+  return 0;
+}
+
 void Call_dealloc(CallObject *self) {
+  PyObject_GC_UnTrack(self);
   if (self->exchange != nullptr) {
     cancel_call(self);
     self->exchange->drop_ref();
   }
-  Py_XDECREF(self->future);
-  PyObject_Free(self);
+  Call_clear(self);
+  Py_CLEAR(self->spec.method);
+  Py_CLEAR(self->spec.url);
+  PyObject_GC_Del(self);
 }
 
 PyObject *Call_await(CallObject *self) {
   PyObject *f = self->future;
+  if (f == nullptr) return PyErr_Format(PyExc_RuntimeError, "the call was cleared");
   unaryfunc await = Py_TYPE(f)->tp_as_async ? Py_TYPE(f)->tp_as_async->am_await : nullptr;
   if (await != nullptr) return await(f);
   return PyObject_CallMethod(f, "__await__", nullptr);
@@ -37,7 +54,10 @@ PyObject *Call_cancel(CallObject *self, PyObject *) {
   Py_RETURN_NONE;
 }
 
-PyObject *Call_future(CallObject *self, void *) { return Py_NewRef(self->future); }
+PyObject *Call_future(CallObject *self, void *) {
+  if (self->future == nullptr) return PyErr_Format(PyExc_RuntimeError, "the call was cleared");
+  return Py_NewRef(self->future);
+}
 
 PyMethodDef Call_methods[] = {
     {"cancel", reinterpret_cast<PyCFunction>(Call_cancel), METH_NOARGS, "Abort the request (idempotent)."},
@@ -57,8 +77,10 @@ PyTypeObject CallType = [] {
   PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
   t.tp_name = "boltwire._core._HttpCall";
   t.tp_basicsize = sizeof(CallObject);
-  t.tp_flags = Py_TPFLAGS_DEFAULT;
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC;
   t.tp_dealloc = reinterpret_cast<destructor>(Call_dealloc);
+  t.tp_traverse = reinterpret_cast<traverseproc>(Call_traverse);
+  t.tp_clear = reinterpret_cast<inquiry>(Call_clear);
   t.tp_as_async = &Call_async;
   t.tp_methods = Call_methods;
   t.tp_getset = Call_getset;

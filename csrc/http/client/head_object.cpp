@@ -12,9 +12,43 @@ void Head_dealloc(HeadObject *self) {
   PyObject_Free(self);
 }
 
-// "Name: value\r\n" per field, wire order, decoded as Latin-1 (RFC 9110 §5.5: field values are octets).
+bool is_ascii(const std::string &s) noexcept {
+  for (unsigned char c : s)
+    if (c >= 0x80) return false;
+  return true;
+}
+
+// "Name: value\r\n" per field, wire order. Field values are octets (RFC 9110 §5.5); servers that send non-ASCII
+// almost always mean UTF-8, so each line is read as UTF-8 and, when it is not valid UTF-8, as Latin-1.
 PyObject *Head_str(HeadObject *self) {
-  return PyUnicode_DecodeLatin1(self->raw->data(), static_cast<Py_ssize_t>(self->raw->size()), nullptr);
+  const std::string &raw = *self->raw;
+  if (is_ascii(raw)) return PyUnicode_DecodeLatin1(raw.data(), static_cast<Py_ssize_t>(raw.size()), nullptr);
+  PyObject *lines = PyList_New(0);
+  if (lines == nullptr) return nullptr;
+  std::size_t start = 0;
+  while (start < raw.size()) {
+    std::size_t end = raw.find("\r\n", start);
+    end = end == std::string::npos ? raw.size() : end + 2;
+    const char *p = raw.data() + start;
+    auto n = static_cast<Py_ssize_t>(end - start);
+    PyObject *line = PyUnicode_DecodeUTF8(p, n, nullptr);
+    if (line == nullptr) {
+      PyErr_Clear();
+      line = PyUnicode_DecodeLatin1(p, n, nullptr);
+    }
+    if (line == nullptr || PyList_Append(lines, line) < 0) {
+      Py_XDECREF(line);
+      Py_DECREF(lines);
+      return nullptr;
+    }
+    Py_DECREF(line);
+    start = end;
+  }
+  PyObject *empty = PyUnicode_FromStringAndSize(nullptr, 0);
+  PyObject *joined = empty ? PyUnicode_Join(empty, lines) : nullptr;
+  Py_XDECREF(empty);
+  Py_DECREF(lines);
+  return joined;
 }
 
 Py_ssize_t Head_len(HeadObject *self) { return static_cast<Py_ssize_t>(self->raw->size()); }

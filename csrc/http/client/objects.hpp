@@ -41,13 +41,37 @@ struct SinkObject {
   // and at most one wakeup per batch instead of one per request.
   std::vector<engine::Exchange *> *pending;
   Py_ssize_t outstanding;  // submitted and not yet drained
+  bool draining;           // a drain() is delivering results (a nested drain uses its own batch)
 };
 
-// The Python handle of one async exchange: awaiting it awaits its future; cancel() aborts the request.
+// How a finished exchange becomes what the caller gets (owned references; decoder None means bytes).
+struct ResponseSpec {
+  PyObject *decoder;
+  PyObject *method;
+  PyObject *url;
+  bool raise_for_status;
+};
+
+// The Python handle of one async exchange: awaiting it awaits its future, which the drain resolves with the
+// Response; cancel() aborts the request.
 struct CallObject {
   PyObject_HEAD
   engine::Exchange *exchange;
   PyObject *future;
+  ResponseSpec spec;
+};
+
+// Response: one HTTP response (public type boltwire.http.Response).
+struct ResponseObject {
+  PyObject_HEAD
+  PyObject *data;
+  PyObject *status;
+  PyObject *http_version;
+  PyObject *url;
+  PyObject *method;
+  PyObject *raw;      // the header block (_HttpHead), or nullptr for a hand-made response
+  PyObject *headers;  // Headers, made from raw on first use
+  double elapsed;     // seconds
 };
 
 // A response's header block, kept as a native string (out of the Python heap) until str() is called on it.
@@ -63,11 +87,16 @@ PyObject *make_head(std::string &&raw);
 PyObject *make_body(std::string &&raw);
 extern PyTypeObject SinkType;
 extern PyTypeObject CallType;
+extern PyTypeObject ResponseType;
 
-// Results (results.cpp): the (status, http_version, headers, body, elapsed) tuple, or the exception to raise.
-PyObject *build_result(engine::Exchange &ex);
+// Responses (response_object.cpp).
+bool init_responses();
+PyObject *set_response_hooks(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+// The Response for a successful exchange (body decoded per `spec`), or nullptr with the exception to raise set.
+PyObject *finish_response(engine::Exchange &ex, const ResponseSpec &spec);
+
+// Transport failures (results.cpp): the exception to raise for a failed exchange.
 PyObject *build_exception(engine::Exchange &ex);
-bool init_results();
 // Queues `ex` (one engine reference) on the sink; schedules the flush when the batch was empty.
 bool sink_enqueue(SinkObject *sink, engine::Exchange *ex);
 PyObject *set_error_classes(PyObject *self, PyObject *const *args, Py_ssize_t nargs);

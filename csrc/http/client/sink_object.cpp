@@ -1,6 +1,7 @@
 // csrc/http/client/sink_object.cpp: _HttpSink: a loop's completion queue; drain() resolves every ready future.
 #include "http/client/objects.hpp"
 #include "http/engine/engine.hpp"
+#include "py/ref.hpp"
 
 namespace boltwire::http::client {
 
@@ -27,12 +28,17 @@ PyObject *Sink_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     Py_DECREF(create_future);
     return nullptr;
   }
-  auto *self = reinterpret_cast<SinkObject *>(type->tp_alloc(type, 0));
+  auto *self = PyObject_GC_New(SinkObject, type);
   if (self == nullptr) {
     Py_DECREF(create_future);
     Py_DECREF(call_soon);
     return nullptr;
   }
+  self->queue = nullptr;
+  self->batch = nullptr;
+  self->pending = nullptr;
+  self->outstanding = 0;
+  self->draining = false;
   self->create_future = create_future;
   self->call_soon = call_soon;
   try {
@@ -47,6 +53,7 @@ PyObject *Sink_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     Py_DECREF(self);
     return PyErr_SetFromErrno(PyExc_OSError);
   }
+  PyObject_GC_Track(self);
   return reinterpret_cast<PyObject *>(self);
 }
 
@@ -60,36 +67,55 @@ bool flush_pending(SinkObject *self) {
     PyErr_Format(PyExc_RuntimeError, "%s", error);
     return false;
   }
-  engine::engine_submit_batch(e, pending.data(), pending.size());
+  if (!engine::engine_submit_batch(e, pending.data(), pending.size())) return PyErr_NoMemory(), false;
   pending.clear();
   return true;
 }
 
+int Sink_traverse(SinkObject *self, visitproc visit, void *arg) {
+  Py_VISIT(self->create_future);
+  Py_VISIT(self->call_soon);
+  return 0;
+}
+
+int Sink_clear(SinkObject *self) {
+  Py_CLEAR(self->create_future);
+  Py_CLEAR(self->call_soon);
+  return 0;
+}
+
 void Sink_dealloc(SinkObject *self) {
-  if (self->pending != nullptr) {
+  PyObject_GC_UnTrack(self);
+  if (self->pending != nullptr && !self->pending->empty()) {
+    // Submissions nobody will await: the engine drops them at once.
     for (Exchange *ex : *self->pending) ex->cancel_requested.store(true, std::memory_order_relaxed);
-    if (!flush_pending(self)) PyErr_Clear();
+    if (!flush_pending(self)) {
+      PyErr_Clear();
+      for (Exchange *ex : *self->pending) ex->drop_ref();  // never handed over: the engine's references
+    }
   }
-  Py_XDECREF(self->create_future);
-  Py_XDECREF(self->call_soon);
-  delete self->queue;
+  Sink_clear(self);
+  delete self->queue;  // exchanges still in the queue are dropped by the queue's destructor once the engine lets go
   delete self->batch;
   delete self->pending;
-  Py_TYPE(self)->tp_free(reinterpret_cast<PyObject *>(self));
+  PyObject_GC_Del(self);
 }
 
 PyObject *Sink_fileno(SinkObject *self, PyObject *) { return PyLong_FromLong((*self->queue)->fd()); }
 
-// Resolves one call's future. Errors from set_result (a future cancelled behind our back) are swallowed.
+// Resolves one call's future. Errors from set_result (a future cancelled behind our back) are swallowed. The call
+// and its future are held across the calls into Python (which may drop every other reference to them).
 void deliver(Exchange *ex) {
   auto *call = static_cast<CallObject *>(ex->user);
   if (call == nullptr || ex->cancel_requested.load(std::memory_order_relaxed)) return;
   ex->user = nullptr;
-  PyObject *future = call->future;
+  if (call->future == nullptr || call->spec.decoder == nullptr) return;  // cleared by the cycle collector
+  py::Ref<PyObject> hold_call = py::Ref<PyObject>::borrow(reinterpret_cast<PyObject *>(call));
+  py::Ref<PyObject> future = py::Ref<PyObject>::borrow(call->future);
   PyObject *value;
   PyObject *method;
   if (ex->failure == engine::Failure::None) {
-    value = build_result(*ex);
+    value = finish_response(*ex, call->spec);
     method = g_set_result;
   } else {
     value = build_exception(*ex);
@@ -106,7 +132,7 @@ void deliver(Exchange *ex) {
     method = g_set_exception;
     if (value == nullptr) return;
   }
-  PyObject *r = PyObject_CallMethodOneArg(future, method, value);
+  PyObject *r = PyObject_CallMethodOneArg(future.get(), method, value);
   Py_DECREF(value);
   if (r == nullptr)
     PyErr_Clear();
@@ -114,15 +140,20 @@ void deliver(Exchange *ex) {
     Py_DECREF(r);
 }
 
+// Re-entrancy: a drain that runs while another is delivering (a callback that drains) uses its own batch vector.
 PyObject *Sink_drain(SinkObject *self, PyObject *) {
-  std::vector<Exchange *> &batch = *self->batch;
+  std::vector<Exchange *> local;
+  bool nested = self->draining;
+  std::vector<Exchange *> &batch = nested ? local : *self->batch;
   (*self->queue)->take(batch);
   self->outstanding -= static_cast<Py_ssize_t>(batch.size());
-  for (Exchange *ex : batch) {
-    deliver(ex);
-    ex->drop_ref();
+  self->draining = true;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    deliver(batch[i]);
+    batch[i]->drop_ref();
   }
   batch.clear();
+  self->draining = nested;
   Py_RETURN_NONE;
 }
 
@@ -179,9 +210,11 @@ PyTypeObject SinkType = [] {
   PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
   t.tp_name = "boltwire._core._HttpSink";
   t.tp_basicsize = sizeof(SinkObject);
-  t.tp_flags = Py_TPFLAGS_DEFAULT;
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC;
   t.tp_new = Sink_new;
   t.tp_dealloc = reinterpret_cast<destructor>(Sink_dealloc);
+  t.tp_traverse = reinterpret_cast<traverseproc>(Sink_traverse);
+  t.tp_clear = reinterpret_cast<inquiry>(Sink_clear);
   t.tp_methods = Sink_methods;
   t.tp_doc = "Completion queue of one event loop (internal).";
   return t;

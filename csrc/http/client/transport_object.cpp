@@ -30,13 +30,15 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   Py_ssize_t max_total = 0, max_per_host = 0, max_idle = -1;
   double idle_timeout = 0, total = 0, connect = 0, read = 0, write = 0, pool_timeout = 0;
   long long max_body = -1;
+  unsigned int max_headers = codec::ParserLimits{}.max_header_count;
   static const char *kwlist[] = {"is_async", "max_connections", "max_connections_per_host", "pool_max_idle_per_host",
                                  "pool_idle_timeout", "timeout", "connect_timeout", "read_timeout", "write_timeout",
-                                 "pool_timeout", "max_response_size", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pnnnddddddL", const_cast<char **>(kwlist), &is_async, &max_total,
+                                 "pool_timeout", "max_response_size", "max_response_headers", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pnnnddddddL|I", const_cast<char **>(kwlist), &is_async, &max_total,
                                    &max_per_host, &max_idle, &idle_timeout, &total, &connect, &read, &write,
-                                   &pool_timeout, &max_body))
+                                   &pool_timeout, &max_body, &max_headers))
     return nullptr;
+  if (max_headers == 0) return PyErr_Format(PyExc_ValueError, "max_response_headers must be at least 1");
   auto *self = reinterpret_cast<TransportObject *>(type->tp_alloc(type, 0));
   if (self == nullptr) return nullptr;
   try {
@@ -45,6 +47,7 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     self->limits->max_per_host = max_per_host > 0 ? static_cast<std::size_t>(max_per_host) : 0;
     self->limits->max_idle_per_host = max_idle >= 0 ? static_cast<std::size_t>(max_idle) : SIZE_MAX;
     self->limits->idle_timeout_ns = to_ns(idle_timeout);
+    self->limits->parser.max_header_count = max_headers;
     self->pool = new std::shared_ptr<pool::Pool>(std::make_shared<pool::Pool>(*self->limits));
     self->origins = new std::vector<OriginKey>();
   } catch (...) {
@@ -97,10 +100,19 @@ PyObject *Transport_origin(TransportObject *self, PyObject *args) {
   }
 }
 
-// Common argument handling of submit/send: (origin, method, request[, body], timeout).
-Exchange *make_exchange(TransportObject *self, PyObject *const *args, Py_ssize_t nargs) {
-  if (BW_UNLIKELY(nargs != 5))
-    return PyErr_Format(PyExc_TypeError, "expected (origin, method, head, body, timeout)"), nullptr;
+// The last three arguments of submit/send: (decoder or None for bytes, raise_for_status, url).
+bool parse_spec(PyObject *const *args, ResponseSpec &spec) {
+  if (BW_UNLIKELY(!PyUnicode_Check(args[2]))) return PyErr_Format(PyExc_TypeError, "url must be str"), false;
+  if (BW_UNLIKELY(args[0] != Py_None && !PyCallable_Check(args[0])))
+    return PyErr_Format(PyExc_TypeError, "decoder must be callable or None"), false;
+  spec.decoder = args[0];
+  spec.raise_for_status = PyObject_IsTrue(args[1]) == 1;
+  spec.url = args[2];
+  return true;
+}
+
+// Common argument handling of submit/send: (origin, method, head, body, timeout, ...).
+Exchange *make_exchange(TransportObject *self, PyObject *const *args) {
   if (BW_UNLIKELY(self->closed)) return PyErr_Format(PyExc_RuntimeError, "the client is closed"), nullptr;
   std::size_t origin = PyLong_AsSize_t(args[0]);
   if (origin == static_cast<std::size_t>(-1) && PyErr_Occurred()) return nullptr;
@@ -124,6 +136,7 @@ Exchange *make_exchange(TransportObject *self, PyObject *const *args, Py_ssize_t
     ex->pool = *self->pool;
     ex->origin = static_cast<std::uint32_t>(origin);
     ex->method = codec::classify_method(std::string_view(method, static_cast<std::size_t>(mlen)));
+    ex->method_name.assign(method, static_cast<std::size_t>(mlen));
     std::size_t hlen = static_cast<std::size_t>(PyBytes_GET_SIZE(args[2]));
     std::size_t blen = body == Py_None ? 0 : static_cast<std::size_t>(PyBytes_GET_SIZE(body));
     ex->request.reserve(hlen + blen);
@@ -140,17 +153,20 @@ Exchange *make_exchange(TransportObject *self, PyObject *const *args, Py_ssize_t
 }
 
 PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssize_t nargs) {
-  if (BW_UNLIKELY(nargs != 6 || !PyObject_TypeCheck(args[0], &SinkType)))
-    return PyErr_Format(PyExc_TypeError, "submit(sink, origin, method, head, body, timeout)");
+  if (BW_UNLIKELY(nargs != 9 || !PyObject_TypeCheck(args[0], &SinkType)))
+    return PyErr_Format(PyExc_TypeError,
+                        "submit(sink, origin, method, head, body, timeout, decoder, raise_for_status, url)");
   auto *sink = reinterpret_cast<SinkObject *>(args[0]);
-  Exchange *ex = make_exchange(self, args + 1, nargs - 1);
+  ResponseSpec spec;
+  if (!parse_spec(args + 6, spec)) return nullptr;
+  Exchange *ex = make_exchange(self, args + 1);
   if (ex == nullptr) return nullptr;
   PyObject *future = PyObject_CallNoArgs(sink->create_future);
   if (future == nullptr) {
     delete ex;
     return nullptr;
   }
-  auto *call = PyObject_New(CallObject, &CallType);
+  auto *call = PyObject_GC_New(CallObject, &CallType);
   if (call == nullptr) {
     Py_DECREF(future);
     delete ex;
@@ -158,6 +174,8 @@ PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssiz
   }
   call->exchange = ex;
   call->future = future;
+  call->spec = {Py_NewRef(spec.decoder), Py_NewRef(args[2]), Py_NewRef(spec.url), spec.raise_for_status};
+  PyObject_GC_Track(call);
   ex->user = call;
   ex->sink = *sink->queue;
   ex->refs.store(2, std::memory_order_relaxed);  // the call's and the engine's
@@ -181,7 +199,12 @@ bool check_signals(void *) {
 }
 
 PyObject *Transport_send(TransportObject *self, PyObject *const *args, Py_ssize_t nargs) {
-  Exchange *ex = make_exchange(self, args, nargs);
+  if (BW_UNLIKELY(nargs != 8))
+    return PyErr_Format(PyExc_TypeError, "send(origin, method, head, body, timeout, decoder, raise_for_status, url)");
+  ResponseSpec spec;
+  if (!parse_spec(args + 5, spec)) return nullptr;
+  spec.method = args[1];
+  Exchange *ex = make_exchange(self, args);
   if (ex == nullptr) return nullptr;
   ex->interrupted = check_signals;
   Py_BEGIN_ALLOW_THREADS
@@ -192,7 +215,7 @@ PyObject *Transport_send(TransportObject *self, PyObject *const *args, Py_ssize_
     if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
     result = nullptr;
   } else if (ex->failure == engine::Failure::None) {
-    result = build_result(*ex);
+    result = finish_response(*ex, spec);
   } else {
     PyObject *exc = build_exception(*ex);
     if (exc != nullptr) {
@@ -220,9 +243,10 @@ PyMethodDef Transport_methods[] = {
     {"origin", reinterpret_cast<PyCFunction>(Transport_origin), METH_VARARGS,
      "origin(host, port, connect_host) -> id of the pool for that origin"},
     {"submit", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Transport_submit)), METH_FASTCALL,
-     "submit(sink, origin, method, head, body, timeout) -> awaitable call"},
+     "submit(sink, origin, method, head, body, timeout, decoder, raise_for_status, url) -> awaitable call "
+     "resolving to a Response"},
     {"send", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Transport_send)), METH_FASTCALL,
-     "send(origin, method, head, body, timeout) -> (status, version, headers, body, elapsed), blocking"},
+     "send(origin, method, head, body, timeout, decoder, raise_for_status, url) -> Response, blocking"},
     {"close", reinterpret_cast<PyCFunction>(Transport_close), METH_NOARGS, "Close the pools."},
     {"stats", reinterpret_cast<PyCFunction>(Transport_stats), METH_NOARGS, "(open connections, idle connections)"},
     {},
@@ -243,7 +267,14 @@ PyTypeObject TransportType = [] {
 }();
 
 namespace {
+PyObject *live_exchanges(PyObject *, PyObject *) {
+  return PyLong_FromLong(engine::g_live_exchanges.load(std::memory_order_relaxed));
+}
+
 PyMethodDef http_functions[] = {
+    {"_http_live_exchanges", live_exchanges, METH_NOARGS, "Native exchanges alive in the process (for tests)."},
+    {"_http_set_hooks", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(set_response_hooks)),
+     METH_FASTCALL, "Register Headers._from_raw, Headers, timedelta, Request, the status error factory (internal)."},
     {"_http_set_errors", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(set_error_classes)),
      METH_FASTCALL, "Register HTTPTransportError, HTTPConnectionError, HTTPTimeoutError (internal)."},
     {},
@@ -251,13 +282,18 @@ PyMethodDef http_functions[] = {
 }  // namespace
 
 bool add_http_types(PyObject *module) {
-  if (!init_results()) return false;
+  if (!engine::install_fork_handlers()) {
+    PyErr_SetString(PyExc_RuntimeError, "cannot register the HTTP transport's fork handlers");
+    return false;
+  }
+  if (!init_responses()) return false;
   if (PyType_Ready(&TransportType) < 0 || PyType_Ready(&SinkType) < 0 || PyType_Ready(&CallType) < 0 ||
       PyType_Ready(&HeadType) < 0 || PyType_Ready(&BodyType) < 0)
     return false;
   return PyModule_AddObjectRef(module, "_HttpTransport", reinterpret_cast<PyObject *>(&TransportType)) == 0 &&
          PyModule_AddObjectRef(module, "_HttpSink", reinterpret_cast<PyObject *>(&SinkType)) == 0 &&
          PyModule_AddObjectRef(module, "_HttpCall", reinterpret_cast<PyObject *>(&CallType)) == 0 &&
+         PyModule_AddObjectRef(module, "Response", reinterpret_cast<PyObject *>(&ResponseType)) == 0 &&
          PyModule_AddFunctions(module, http_functions) == 0;
 }
 

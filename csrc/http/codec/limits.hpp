@@ -9,7 +9,7 @@ namespace boltwire::http::codec {
 struct ParserLimits {
   std::uint32_t max_status_line = 8 * 1024;      // one status line
   std::uint32_t max_header_line = 16 * 1024;     // one field line (header or trailer)
-  std::uint32_t max_header_count = 100;          // field lines in one header (or trailer) section
+  std::uint32_t max_header_count = 256;          // field lines in one header (or trailer) section
   std::uint32_t max_header_bytes = 64 * 1024;    // a whole head: status line + field lines + final CRLF;
                                                  // applied to the trailer section separately
   std::uint32_t max_chunk_line = 4 * 1024;       // one chunk-size line, extensions included

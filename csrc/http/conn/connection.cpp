@@ -1,9 +1,11 @@
 // csrc/http/conn/connection.cpp: socket creation, connect, read/write and close for Connection.
 #include "http/conn/connection.hpp"
+#include "http/conn/fork_registry.hpp"
 
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -21,6 +23,7 @@ IoResult Connection::start_connect(const SocketAddress &address, int &error) noe
   int one = 1;
   ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   fd_ = fd;
+  register_connection(this);
   if (::connect(fd, reinterpret_cast<const sockaddr *>(&address.storage), address.length) == 0) return IoResult::Ok;
   if (errno == EINPROGRESS || errno == EINTR) return IoResult::WouldBlock;
   error = errno;
@@ -74,10 +77,36 @@ bool Connection::looks_alive() noexcept {
 }
 
 void Connection::close() noexcept {
-  if (fd_ >= 0) {
-    ::close(fd_);
-    fd_ = -1;
-  }
+  if (fd_ < 0) return;
+  if (epoll_fd_ >= 0) ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd_, nullptr);
+  epoll_fd_ = -1;
+  unregister_connection(this);
+  ::close(fd_);
+  fd_ = -1;
+}
+
+void Connection::abandon_after_fork() noexcept {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  epoll_fd_ = -1;
+}
+
+bool Connection::watch(int epoll, bool want_writable) noexcept {
+  epoll_event ev{};
+  ev.events = EPOLLIN | EPOLLRDHUP | EPOLLET | (want_writable ? EPOLLOUT : 0u);
+  ev.data.ptr = this;
+  if (::epoll_ctl(epoll, EPOLL_CTL_ADD, fd_, &ev) != 0) return false;
+  epoll_fd_ = epoll;
+  watching_out = want_writable;
+  return true;
+}
+
+void Connection::watch_writable(bool on) noexcept {
+  if (watching_out == on || epoll_fd_ < 0) return;
+  epoll_event ev{};
+  ev.events = EPOLLIN | EPOLLRDHUP | EPOLLET | (on ? EPOLLOUT : 0u);
+  ev.data.ptr = this;
+  if (::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, fd_, &ev) == 0) watching_out = on;
 }
 
 }  // namespace boltwire::http::conn

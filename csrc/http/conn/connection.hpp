@@ -22,6 +22,7 @@ enum class IoResult : std::uint8_t { Ok, WouldBlock, Eof, Failed };
 class Connection {
  public:
   Connection() = default;
+  explicit Connection(const codec::ParserLimits &limits) : parser_(limits) {}
   Connection(const Connection &) = delete;
   Connection &operator=(const Connection &) = delete;
   ~Connection() { close(); }
@@ -36,7 +37,16 @@ class Connection {
   IoResult read_some(char *buffer, std::size_t size, std::size_t &got, int &error) noexcept;
   // Non-blocking check of an idle connection: false when the peer closed it or sent unexpected bytes.
   bool looks_alive() noexcept;
+  // Closes the socket; first removes it from the epoll set it was registered in (a forked child may hold a copy of
+  // the socket, and epoll would keep reporting the copy's events under this object's address).
   void close() noexcept;
+  // Registers the socket in `epoll` (edge-triggered, readable and writable); false with errno set on failure.
+  bool watch(int epoll, bool want_writable) noexcept;
+  // Changes the interest in writability (only EPOLLOUT's presence changes).
+  void watch_writable(bool on) noexcept;
+  // In a forked child: closes this process's copy of the socket without touching the epoll set (which is the
+  // parent's) and forgets it.
+  void abandon_after_fork() noexcept;
 
   int fd() const noexcept { return fd_; }
   codec::ResponseParser &parser() noexcept { return parser_; }
@@ -48,13 +58,13 @@ class Connection {
   std::int64_t idle_since_ns = 0;
   void *owner_state = nullptr;   // the request currently on it (engine) or nullptr when idle
   void *pool = nullptr;          // the pool that counts it
-  bool registered = false;       // in the engine's epoll set
   bool dead = false;             // closed, waiting to be freed at a safe point
   bool watching_out = false;     // EPOLLOUT is in its epoll interest set (connecting, or a write that blocked)
-  bool readable = false;         // a readable edge arrived while the engine was not reading (early response)
+  bool registered() const noexcept { return epoll_fd_ >= 0; }
 
  private:
   int fd_ = -1;
+  int epoll_fd_ = -1;  // the epoll set fd_ is registered in, or -1
   std::uint32_t served_ = 0;
   codec::ResponseParser parser_;
 };

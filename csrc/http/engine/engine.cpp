@@ -1,15 +1,14 @@
-// csrc/http/engine/engine.cpp: the epoll loop: inbox, connection state machine, pool waiters, timer sweep, fork.
+// csrc/http/engine/engine.cpp: the epoll I/O thread: inbox, checkout and pool waiters, the exchange steps on epoll
+// events, the deadline heap, completion hand-off.
 #include "http/engine/engine.hpp"
 
 #include <errno.h>
-#include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <deque>
 #include <limits>
 #include <mutex>
@@ -18,115 +17,96 @@
 #include <vector>
 
 #include "http/engine/completion_queue.hpp"
-#include "http/engine/response_reader.hpp"
+#include "http/engine/deadline_heap.hpp"
+#include "http/engine/exchange_steps.hpp"
+#include "http/engine/resolver.hpp"
 
 namespace boltwire::http::engine {
 
 using conn::Connection;
-using conn::IoResult;
 
 namespace {
-
 constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
-
-const char *timeout_message(Failure f) {
-  switch (f) {
-    case Failure::ConnectTimeout: return "connect timed out";
-    case Failure::ReadTimeout: return "read timed out";
-    case Failure::WriteTimeout: return "write timed out";
-    case Failure::PoolTimeout: return "timed out waiting for a free connection";
-    default: return "request timed out";
-  }
-}
-
 }  // namespace
 
 class Engine {
  public:
   bool start(const char *&error);
-  void submit(Exchange *ex);
   void submit_batch(Exchange *const *exchanges, std::size_t count);
   void cancel(Exchange *ex);
   void close_pool(std::shared_ptr<pool::Pool> pool);
 
  private:
+  // A DNS lookup for one exchange; the result comes back through the inbox.
+  class Lookup : public ResolveJob {
+   public:
+    Lookup(Engine *engine, Exchange *ex) : engine_(engine), ex_(ex) {}
+    void on_done() noexcept override;
+    Engine *engine_;
+    Exchange *ex_;  // one reference, dropped by on_resolved
+  };
+
   void run();
+  void iterate(int &timeout_ms);
   void push_command(auto &&fn);
   void take_inbox();
   void start_exchange(Exchange *ex);
   void try_checkout(Exchange *ex);
-  void connect_new(Exchange *ex);
-  void open_connection(Exchange *ex);
+  void begin_connect(Exchange *ex);
   void resolve_later(Exchange *ex);
-  void run_resolver();
-  void on_resolved(Exchange *ex);
-  void try_connect(Exchange *ex, int last_error);
-  void on_connected(Exchange *ex);
-  void do_write(Exchange *ex);
-  void do_read(Exchange *ex);
+  void on_resolved(const std::shared_ptr<Lookup> &lookup);
   void on_event(Connection *c, std::uint32_t events);
-  void finish_io(Exchange *ex, FeedResult fr);
-  void io_failure(Exchange *ex, Failure f, std::string msg);
-  bool stale_retry(Exchange *ex);
+  void apply(Exchange *ex, Next next);
+  void fail_now(Exchange *ex, Failure f, const char *message);
   void release_conn(Exchange *ex, bool reusable);
   void destroy(Connection *c);
-  void watch_out(Connection *c, bool on);
   void dispose(std::vector<Connection *> &discard);
   void complete(Exchange *ex);
   void note_deadline(Exchange *ex);
   void sweep();
   void service_waiters();
+  void close_pools();
   void flush();
-  void set_phase(Exchange *ex, Phase p) {
-    ex->phase = p;
-    ex->phase_start_ns = now_;
-    ex->last_io_ns = now_;
-    note_deadline(ex);
-  }
+  // Runs one exchange operation; an exception (allocation failure) ends that exchange, never the thread.
+  void guarded(Exchange *ex, auto &&operation);
 
   // Shared with producers.
   std::mutex mutex_;
-  std::vector<Exchange *> inbox_, cancels_, resolved_;
+  std::vector<Exchange *> inbox_, cancels_;
+  std::vector<std::shared_ptr<Lookup>> resolved_;
   std::vector<std::shared_ptr<pool::Pool>> closing_;
   bool sleeping_ = true, wake_sent_ = false;  // true: the thread starts in epoll_wait
   int epoll_fd_ = -1, wake_fd_ = -1;
 
   // Engine thread only.
-  std::vector<Exchange *> work_, work_cancels_, work_resolved_;
-
-  // The resolver thread (started on the first name that needs DNS): getaddrinfo off the engine thread.
-  std::mutex resolve_mutex_;
-  std::condition_variable resolve_cv_;
-  std::deque<Exchange *> resolve_jobs_;
-  bool resolver_started_ = false;
+  std::vector<Exchange *> work_, work_cancels_;
+  std::vector<std::shared_ptr<Lookup>> work_resolved_;
   std::vector<std::shared_ptr<pool::Pool>> work_closing_;
   Exchange *inflight_ = nullptr;  // doubly linked, every exchange not yet Done
+  DeadlineHeap timers_;
   std::deque<Exchange *> waiters_;
   bool waiters_dirty_ = false;
   std::vector<Connection *> graveyard_;
   std::vector<Connection *> discard_;
-  std::vector<CompletionQueue *> touched_;
+  std::vector<std::shared_ptr<CompletionQueue>> touched_;
   std::int64_t now_ = 0;
-  std::int64_t next_check_ = kNever;
-  char buffer_[64 * 1024];
 };
 
-// ---- process-wide instance and fork ------------------------------------------------------------------------------
+// ---- process-wide instance --------------------------------------------------------------------------------------
 
 namespace {
 std::atomic<Engine *> g_engine{nullptr};
 std::atomic<std::uint64_t> g_fork_generation{0};
 alignas(std::mutex) unsigned char g_start_mutex_storage[sizeof(std::mutex)];
 std::mutex *g_start_mutex = new (g_start_mutex_storage) std::mutex();
-std::once_flag g_atfork_once;
+}  // namespace
 
-void on_fork_child() {
+void engine_after_fork_in_child() noexcept {
   // The child has no engine thread: forget the parent's engine (leaked; its state is unusable) and its lock.
   g_engine.store(nullptr, std::memory_order_relaxed);
   g_start_mutex = new (g_start_mutex_storage) std::mutex();
   g_fork_generation.fetch_add(1, std::memory_order_relaxed);
 }
-}  // namespace
 
 std::uint64_t fork_generation() noexcept { return g_fork_generation.load(std::memory_order_relaxed); }
 
@@ -134,7 +114,6 @@ Engine *engine_instance(const char *&error) noexcept {
   Engine *e = g_engine.load(std::memory_order_acquire);
   if (e != nullptr) return e;
   try {
-    std::call_once(g_atfork_once, [] { pthread_atfork(nullptr, nullptr, on_fork_child); });
     std::lock_guard lock(*g_start_mutex);
     e = g_engine.load(std::memory_order_acquire);
     if (e != nullptr) return e;
@@ -151,32 +130,28 @@ Engine *engine_instance(const char *&error) noexcept {
   }
 }
 
-void engine_submit(Engine *engine, Exchange *ex) noexcept {
-  try {
-    engine->submit(ex);
-  } catch (...) {
-    std::terminate();
-  }
-}
-void engine_submit_batch(Engine *engine, Exchange *const *exchanges, std::size_t count) noexcept {
+bool engine_submit_batch(Engine *engine, Exchange *const *exchanges, std::size_t count) noexcept {
   try {
     engine->submit_batch(exchanges, count);
+    return true;
   } catch (...) {
-    std::terminate();
+    return false;
   }
 }
+
 void engine_cancel(Engine *engine, Exchange *ex) noexcept {
   try {
     engine->cancel(ex);
   } catch (...) {
-    std::terminate();
+    // Out of memory: the request runs to its end and its result is dropped (the caller no longer waits for it).
   }
 }
+
 void engine_close_pool(Engine *engine, std::shared_ptr<pool::Pool> pool) noexcept {
   try {
     engine->close_pool(std::move(pool));
   } catch (...) {
-    std::terminate();
+    // Out of memory: the pool's connections close when their requests end and the pool is freed.
   }
 }
 
@@ -214,21 +189,32 @@ void Engine::push_command(auto &&fn) {
   }
 }
 
-void Engine::submit(Exchange *ex) {
-  push_command([&] { inbox_.push_back(ex); });
-}
-
 void Engine::submit_batch(Exchange *const *exchanges, std::size_t count) {
   push_command([&] { inbox_.insert(inbox_.end(), exchanges, exchanges + count); });
 }
 
 void Engine::cancel(Exchange *ex) {
   ex->add_ref();
-  push_command([&] { cancels_.push_back(ex); });
+  try {
+    push_command([&] { cancels_.push_back(ex); });
+  } catch (...) {
+    ex->drop_ref();
+    throw;
+  }
 }
 
 void Engine::close_pool(std::shared_ptr<pool::Pool> pool) {
   push_command([&] { closing_.push_back(std::move(pool)); });
+}
+
+void Engine::Lookup::on_done() noexcept {
+  Engine *engine = engine_;
+  try {
+    auto self = std::static_pointer_cast<Lookup>(shared_from_this());
+    engine->push_command([&] { engine->resolved_.push_back(std::move(self)); });
+  } catch (...) {
+    // Out of memory: the exchange stays in Resolving until its connect or total deadline fails it.
+  }
 }
 
 // ---- loop -------------------------------------------------------------------------------------------------------
@@ -244,112 +230,135 @@ void Engine::take_inbox() {
 }
 
 void Engine::run() {
-  epoll_event events[256];
   int timeout_ms = -1;
   for (;;) {
-    int n = ::epoll_wait(epoll_fd_, events, 256, timeout_ms);
-    now_ = now_ns();
-    for (int i = 0; i < n; ++i) {
-      if (events[i].data.ptr == nullptr) {
-        std::uint64_t value;
-        while (::read(wake_fd_, &value, sizeof value) < 0 && errno == EINTR) {
-        }
-        continue;
-      }
-      on_event(static_cast<Connection *>(events[i].data.ptr), events[i].events);
-    }
-    take_inbox();
-    for (Exchange *ex : work_) start_exchange(ex);
-    work_.clear();
-    for (Exchange *ex : work_resolved_) on_resolved(ex);
-    work_resolved_.clear();
-    for (Exchange *ex : work_cancels_) {
-      if (ex->phase != Phase::Done && ex->phase != Phase::Queued) {
-        release_conn(ex, false);
-        ex->fail(Failure::Cancelled, "request cancelled");
-        complete(ex);
-      }
-      ex->drop_ref();
-    }
-    work_cancels_.clear();
-    for (auto &p : work_closing_) {
-      p->close(discard_);
-      dispose(discard_);
-      for (Exchange *ex = inflight_; ex != nullptr;) {
-        Exchange *next = ex->next;
-        if (ex->pool == p) {
-          release_conn(ex, false);
-          ex->fail(Failure::Closed, "the client was closed while the request was in flight");
-          complete(ex);
-        }
-        ex = next;
-      }
-      waiters_dirty_ = true;
-    }
-    if (now_ >= next_check_) sweep();
-    if (waiters_dirty_) service_waiters();
-    work_closing_.clear();
-    for (Connection *c : graveyard_) delete c;
-    graveyard_.clear();
-    flush();
-
-    // Sleep only when nothing arrived meanwhile; otherwise go round again at once.
-    {
-      std::lock_guard lock(mutex_);
-      bool pending = !inbox_.empty() || !cancels_.empty() || !closing_.empty() || !resolved_.empty();
-      sleeping_ = !pending;
-      if (pending) {
-        timeout_ms = 0;
-      } else if (next_check_ == kNever) {
-        timeout_ms = -1;
-      } else {
-        std::int64_t wait = next_check_ - now_ns();
-        timeout_ms = wait <= 0 ? 0 : static_cast<int>(std::min<std::int64_t>((wait + 999999) / 1000000, 60000));
-      }
+    try {
+      iterate(timeout_ms);
+    } catch (...) {
+      // Only bookkeeping outside any one exchange can get here (allocation failure); go round again.
+      timeout_ms = 1;
     }
   }
 }
 
+void Engine::iterate(int &timeout_ms) {
+  epoll_event events[256];
+  int n = ::epoll_wait(epoll_fd_, events, 256, timeout_ms);
+  now_ = now_ns();
+  for (int i = 0; i < n; ++i) {
+    if (events[i].data.ptr == nullptr) {
+      std::uint64_t value;
+      while (::read(wake_fd_, &value, sizeof value) < 0 && errno == EINTR) {
+      }
+      continue;
+    }
+    on_event(static_cast<Connection *>(events[i].data.ptr), events[i].events);
+  }
+  take_inbox();
+  for (Exchange *ex : work_) guarded(ex, [&] { start_exchange(ex); });
+  work_.clear();
+  for (auto &lookup : work_resolved_) guarded(lookup->ex_, [&] { on_resolved(lookup); });
+  work_resolved_.clear();
+  for (Exchange *ex : work_cancels_) {
+    if (ex->phase != Phase::Done && ex->phase != Phase::Queued) fail_now(ex, Failure::Cancelled, "request cancelled");
+    ex->drop_ref();
+  }
+  work_cancels_.clear();
+  close_pools();
+  if (!timers_.empty() && timers_.top_key() <= now_) sweep();
+  if (waiters_dirty_) service_waiters();
+  for (Connection *c : graveyard_) delete c;
+  graveyard_.clear();
+  flush();
+
+  // Sleep only when nothing arrived meanwhile; otherwise go round again at once.
+  std::lock_guard lock(mutex_);
+  bool pending = !inbox_.empty() || !cancels_.empty() || !closing_.empty() || !resolved_.empty();
+  sleeping_ = !pending;
+  if (pending) {
+    timeout_ms = 0;
+  } else if (timers_.empty()) {
+    timeout_ms = -1;
+  } else {
+    std::int64_t wait = timers_.top_key() - now_ns();
+    timeout_ms = wait <= 0 ? 0 : static_cast<int>(std::min<std::int64_t>((wait + 999999) / 1000000, 60000));
+  }
+}
+
+void Engine::guarded(Exchange *ex, auto &&operation) {
+  try {
+    operation();
+  } catch (...) {
+    if (ex->phase != Phase::Done) fail_now(ex, Failure::Internal, "out of memory in the HTTP transport");
+  }
+}
+
+void Engine::close_pools() {
+  for (auto &p : work_closing_) {
+    p->close(discard_);
+    dispose(discard_);
+    for (Exchange *ex = inflight_; ex != nullptr;) {
+      Exchange *next = ex->next;
+      if (ex->pool == p) fail_now(ex, Failure::Closed, "the client was closed while the request was in flight");
+      ex = next;
+    }
+    waiters_dirty_ = true;
+  }
+  work_closing_.clear();
+}
+
 void Engine::flush() {
-  for (CompletionQueue *q : touched_) q->publish();
+  for (auto &q : touched_) q->publish();
   touched_.clear();
 }
 
 void Engine::complete(Exchange *ex) {
+  timers_.remove(ex);
   ex->phase = Phase::Done;
   ex->end_ns = now_;
   if (ex->prev) ex->prev->next = ex->next;
   if (ex->next) ex->next->prev = ex->prev;
   if (inflight_ == ex) inflight_ = ex->next;
   ex->prev = ex->next = nullptr;
-  CompletionQueue *q = ex->sink.get();
-  if (!q->staged()) touched_.push_back(q);
-  q->stage(ex);  // the engine's reference goes with it
+  // The exchange lets go of its queue here: a queue never stays alive through the exchanges it holds.
+  std::shared_ptr<CompletionQueue> q = std::move(ex->sink);
+  try {
+    if (!q->staged()) touched_.push_back(q);
+    q->stage(ex);  // the engine's reference goes with it
+  } catch (...) {
+    // Out of memory: the result cannot be handed over; the exchange (and its waiting caller) is abandoned.
+  }
+}
+
+void Engine::fail_now(Exchange *ex, Failure f, const char *message) {
+  if (ex->phase == Phase::Waiting) waiters_dirty_ = true;
+  release_conn(ex, false);
+  try {
+    ex->fail(f, message);
+  } catch (...) {
+    ex->failure = f;
+  }
+  complete(ex);
 }
 
 void Engine::note_deadline(Exchange *ex) {
   Failure which;
   std::int64_t d = phase_deadline(*ex, which);
-  if (d != 0 && d < next_check_) next_check_ = d;
+  if (d != 0) timers_.file(ex, d);
 }
 
 void Engine::sweep() {
-  next_check_ = kNever;
-  for (Exchange *ex = inflight_; ex != nullptr;) {
-    Exchange *next = ex->next;
+  while (!timers_.empty() && timers_.top_key() <= now_) {
+    Exchange *ex = timers_.top();
     Failure which;
     std::int64_t d = phase_deadline(*ex, which);
-    if (d != 0) {
-      if (d <= now_) {
-        if (ex->phase == Phase::Waiting) waiters_dirty_ = true;
-        release_conn(ex, false);
-        ex->fail(which, timeout_message(which));
-        complete(ex);
-      } else if (d < next_check_) {
-        next_check_ = d;
-      }
+    if (d == 0) {
+      timers_.remove(ex);
+    } else if (d > now_) {
+      timers_.refile_top(d);  // the deadline moved on (I/O happened, or a new phase began)
+    } else {
+      fail_now(ex, which, timeout_message(which));
     }
-    ex = next;
   }
 }
 
@@ -362,8 +371,7 @@ void Engine::start_exchange(Exchange *ex) {
   ex->phase = Phase::Waiting;
   ex->phase_start_ns = ex->start_ns;  // the pool timeout counts from submission
   if (ex->cancel_requested.load(std::memory_order_relaxed)) {
-    ex->fail(Failure::Cancelled, "request cancelled");
-    complete(ex);
+    fail_now(ex, Failure::Cancelled, "request cancelled");
     return;
   }
   note_deadline(ex);
@@ -375,8 +383,7 @@ void Engine::try_checkout(Exchange *ex) {
   dispose(discard_);
   switch (c.kind) {
     case pool::CheckoutKind::Closed:
-      ex->fail(Failure::Closed, "the client is closed");
-      complete(ex);
+      fail_now(ex, Failure::Closed, "the client is closed");
       return;
     case pool::CheckoutKind::Wait:
       ex->phase = Phase::Waiting;
@@ -385,18 +392,15 @@ void Engine::try_checkout(Exchange *ex) {
       return;
     case pool::CheckoutKind::Idle:
       ex->conn = c.connection;
-      ex->conn->owner_state = ex;
-      set_phase(ex, Phase::Writing);
-      begin_response(*ex);
-      do_write(ex);
+      apply(ex, start_request(*ex));
       return;
     case pool::CheckoutKind::Create:
-      connect_new(ex);
+      begin_connect(ex);
       return;
   }
 }
 
-void Engine::connect_new(Exchange *ex) {
+void Engine::begin_connect(Exchange *ex) {
   if (!ex->pool->cached_addresses(ex->origin, ex->addresses)) {
     pool::Origin &o = ex->pool->origin(ex->origin);
     if (!conn::is_ip_literal(o.connect_host)) return resolve_later(ex);
@@ -410,144 +414,76 @@ void Engine::connect_new(Exchange *ex) {
     }
     ex->pool->store_addresses(ex->origin, ex->addresses);
   }
-  open_connection(ex);
+  apply(ex, start_connect(*ex));
 }
 
 void Engine::resolve_later(Exchange *ex) {
-  set_phase(ex, Phase::Resolving);  // the slot stays reserved; release_conn gives it back if the wait is aborted
-  ex->add_ref();                    // the resolver's
-  {
-    std::lock_guard lock(resolve_mutex_);
-    if (!resolver_started_) {
-      std::thread([this] { run_resolver(); }).detach();
-      resolver_started_ = true;
-    }
-    resolve_jobs_.push_back(ex);
+  enter_phase(*ex, Phase::Resolving);  // the slot stays reserved; release_conn gives it back if the wait is aborted
+  note_deadline(ex);
+  pool::Origin &o = ex->pool->origin(ex->origin);  // host and port never change after interning
+  auto lookup = std::make_shared<Lookup>(this, ex);
+  lookup->host = o.connect_host;
+  lookup->port = o.port;
+  ex->add_ref();  // the lookup's
+  try {
+    submit_resolve(lookup);
+  } catch (...) {
+    ex->drop_ref();
+    throw;
   }
-  resolve_cv_.notify_one();
 }
 
-void Engine::run_resolver() {
-  for (;;) {
+void Engine::on_resolved(const std::shared_ptr<Lookup> &lookup) {
+  Exchange *ex = lookup->ex_;
+  struct DropRef {
     Exchange *ex;
-    {
-      std::unique_lock lock(resolve_mutex_);
-      resolve_cv_.wait(lock, [this] { return !resolve_jobs_.empty(); });
-      ex = resolve_jobs_.front();
-      resolve_jobs_.pop_front();
-    }
-    pool::Origin &o = ex->pool->origin(ex->origin);  // host and port never change after interning
-    ex->resolve_ok = conn::resolve_addresses(o.connect_host, o.port, ex->resolved, ex->resolve_error);
-    push_command([&] { resolved_.push_back(ex); });
+    ~DropRef() { ex->drop_ref(); }
+  } drop{ex};
+  if (ex->phase != Phase::Resolving) return;  // cancelled or timed out meanwhile; its slot was given back then
+  if (!lookup->ok) {
+    ex->pool->cancel_slot(ex->origin);
+    waiters_dirty_ = true;
+    ex->phase = Phase::Waiting;  // not Resolving any more: nothing else gives the slot back
+    ex->fail(Failure::Resolve, lookup->error);
+    complete(ex);
+    return;
   }
+  ex->addresses = std::move(lookup->addresses);
+  ex->pool->store_addresses(ex->origin, ex->addresses);
+  apply(ex, start_connect(*ex));
 }
 
-void Engine::on_resolved(Exchange *ex) {
-  if (ex->phase == Phase::Resolving) {
-    if (ex->resolve_ok) {
-      ex->addresses = std::move(ex->resolved);
-      ex->pool->store_addresses(ex->origin, ex->addresses);
-      open_connection(ex);
-    } else {
-      ex->pool->cancel_slot(ex->origin);
-      waiters_dirty_ = true;
-      ex->phase = Phase::Waiting;  // not Resolving any more: nothing else gives the slot back
-      ex->fail(Failure::Resolve, ex->resolve_error);
+// Carries out what a step asked for.
+void Engine::apply(Exchange *ex, Next next) {
+  Connection *c = ex->conn;
+  switch (next) {
+    case Next::WaitWritable:
+    case Next::WaitReadable: {
+      bool out = next == Next::WaitWritable;
+      if (!c->registered()) {
+        if (!c->watch(epoll_fd_, out)) {
+          int error = errno;
+          release_conn(ex, false);
+          ex->fail(Failure::Internal, describe_errno("cannot watch the socket", error));
+          complete(ex);
+          return;
+        }
+      } else {
+        c->watch_writable(out);
+      }
+      note_deadline(ex);
+      return;
+    }
+    case Next::Finished:
+      release_conn(ex, ex->reusable);
       complete(ex);
-    }
-  }  // else it was cancelled or timed out meanwhile, and its slot given back then
-  ex->drop_ref();
-}
-
-void Engine::open_connection(Exchange *ex) {
-  auto *c = new Connection();
-  c->origin = ex->origin;
-  c->pool = ex->pool.get();
-  c->owner_state = ex;
-  ex->conn = c;
-  ex->address_index = 0;
-  set_phase(ex, Phase::Connecting);
-  try_connect(ex, ECONNREFUSED);
-}
-
-void Engine::try_connect(Exchange *ex, int last_error) {
-  Connection *c = ex->conn;
-  while (ex->address_index < ex->addresses.size()) {
-    if (c->registered) {
-      ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, c->fd(), nullptr);
-      c->registered = false;
-    }
-    int error = 0;
-    IoResult r = c->start_connect(ex->addresses[ex->address_index], error);
-    if (r == IoResult::Failed) {
-      last_error = error;
-      ++ex->address_index;
-      continue;
-    }
-    epoll_event ev{};
-    ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
-    ev.data.ptr = c;
-    if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, c->fd(), &ev) != 0) {
-      last_error = errno;
-      c->close();
-      ++ex->address_index;
-      continue;
-    }
-    c->registered = true;
-    c->watching_out = true;
-    if (r == IoResult::Ok) on_connected(ex);
-    return;
-  }
-  ex->pool->forget_addresses(ex->origin);
-  io_failure(ex, Failure::Connect, describe_errno("connect failed", last_error));
-}
-
-void Engine::on_connected(Exchange *ex) {
-  set_phase(ex, Phase::Writing);
-  begin_response(*ex);
-  do_write(ex);
-}
-
-void Engine::do_write(Exchange *ex) {
-  Connection *c = ex->conn;
-  while (ex->written < ex->request.size()) {
-    std::size_t n = 0;
-    int error = 0;
-    IoResult r = c->write_some(ex->request.data() + ex->written, ex->request.size() - ex->written, n, error);
-    if (r == IoResult::Ok) {
-      ex->written += n;
-      ex->last_io_ns = now_;
-      continue;
-    }
-    if (r == IoResult::WouldBlock) return watch_out(c, true);
-    io_failure(ex, Failure::Io, describe_errno("write failed", error));
-    return;
-  }
-  if (c->watching_out) watch_out(c, false);  // writability edges (ACKs) would only wake us for nothing
-  set_phase(ex, Phase::Reading);
-  if (c->readable) do_read(ex);  // the response (or EOF) arrived while we were still writing: no new edge will come
-}
-
-void Engine::do_read(Exchange *ex) {
-  Connection *c = ex->conn;
-  c->readable = false;
-  for (;;) {
-    std::size_t got = 0;
-    int error = 0;
-    IoResult r = c->read_some(buffer_, sizeof buffer_, got, error);
-    if (r == IoResult::Ok) {
-      ex->last_io_ns = now_;
-      FeedResult fr = feed_response(*ex, std::string_view(buffer_, got));
-      if (fr != FeedResult::NeedMore) return finish_io(ex, fr);
-      continue;  // edge-triggered: read until EAGAIN (or EOF, which may have come with this very edge)
-    }
-    if (r == IoResult::WouldBlock) return;
-    if (r == IoResult::Eof) {
-      FeedResult fr = finish_response(*ex);
-      if (fr == FeedResult::Failed && stale_retry(ex)) return;
-      return finish_io(ex, fr);
-    }
-    return io_failure(ex, Failure::Io, describe_errno("read failed", error));
+      return;
+    case Next::Resend:
+      release_conn(ex, false);
+      enter_phase(*ex, Phase::Waiting);
+      note_deadline(ex);
+      try_checkout(ex);
+      return;
   }
 }
 
@@ -562,56 +498,10 @@ void Engine::on_event(Connection *c, std::uint32_t events) {
     }
     return;
   }
-  if (ex->phase != Phase::Reading && (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP))) c->readable = true;
-  switch (ex->phase) {
-    case Phase::Connecting:
-      if (events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) {
-        int error = 0;
-        if (c->finish_connect(error) == IoResult::Ok) {
-          on_connected(ex);
-        } else {
-          ++ex->address_index;
-          try_connect(ex, error);
-        }
-      }
-      return;
-    case Phase::Writing:
-      if (events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) do_write(ex);
-      return;
-    case Phase::Reading:
-      if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) do_read(ex);
-      return;
-    default:
-      return;
-  }
-}
-
-bool Engine::stale_retry(Exchange *ex) {
-  // A reused keep-alive connection that the server had closed: nothing of a response arrived, so the request is
-  // sent again, once, on a new connection.
-  if (ex->retried || ex->got_bytes || ex->conn == nullptr || ex->conn->served() == 0) return false;
-  release_conn(ex, false);
-  ex->retried = true;
-  ex->fresh = true;
-  ex->written = 0;
-  ex->failure = Failure::None;
-  ex->message.clear();
-  ex->phase = Phase::Waiting;
-  try_checkout(ex);
-  return true;
-}
-
-void Engine::io_failure(Exchange *ex, Failure f, std::string msg) {
-  if (f == Failure::Io && stale_retry(ex)) return;
-  release_conn(ex, false);
-  ex->fail(f, std::move(msg));
-  complete(ex);
-}
-
-void Engine::finish_io(Exchange *ex, FeedResult fr) {
-  if (fr == FeedResult::CompleteReusable) ex->conn->note_served();
-  release_conn(ex, fr == FeedResult::CompleteReusable);
-  complete(ex);
+  if (ex->phase < Phase::Connecting || ex->phase == Phase::Done) return;  // not on a connection yet (or any more)
+  bool readable = events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR);
+  bool writable = events & (EPOLLOUT | EPOLLERR | EPOLLHUP);
+  guarded(ex, [&] { apply(ex, on_io(*ex, readable, writable)); });
 }
 
 void Engine::release_conn(Exchange *ex, bool reusable) {
@@ -631,20 +521,8 @@ void Engine::release_conn(Exchange *ex, bool reusable) {
   dispose(discard_);
 }
 
-void Engine::watch_out(Connection *c, bool on) {
-  if (c->watching_out == on || !c->registered) return;
-  epoll_event ev{};
-  ev.events = EPOLLIN | EPOLLRDHUP | EPOLLET | (on ? EPOLLOUT : 0u);
-  ev.data.ptr = c;
-  if (::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, c->fd(), &ev) == 0) c->watching_out = on;
-}
-
 void Engine::destroy(Connection *c) {
-  if (c->registered) {
-    ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, c->fd(), nullptr);
-    c->registered = false;
-  }
-  c->close();
+  c->close();  // leaves the epoll set first
   c->dead = true;
   graveyard_.push_back(c);
 }
@@ -662,8 +540,8 @@ void Engine::service_waiters() {
       Exchange *ex = waiters_.front();
       waiters_.pop_front();
       bool waiting = ex->phase == Phase::Waiting;  // not completed (timeout, cancel) while waiting
-      ex->drop_ref();                              // still referenced by the in-flight list when waiting
-      if (waiting) try_checkout(ex);               // pushes it back at the end when it must still wait
+      if (waiting) guarded(ex, [&] { try_checkout(ex); });  // pushes it back at the end when it must still wait
+      ex->drop_ref();  // the waiter list's reference (the in-flight list still holds the engine's)
     }
   }
 }

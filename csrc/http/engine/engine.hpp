@@ -22,11 +22,15 @@ class Engine;
 Engine *engine_instance(const char *&error) noexcept;
 // Increments in every forked child; clients compare it to drop state inherited from the parent.
 std::uint64_t fork_generation() noexcept;
+// Registers the fork handlers (fork.cpp): call once, when the module is imported, so that a process that only
+// ever used the blocking client is covered too.
+bool install_fork_handlers() noexcept;
+// Part of the child's fork handler: forget the parent's engine (its thread does not exist here).
+void engine_after_fork_in_child() noexcept;
 
-// Hands `ex` (with one reference for the engine, already added) to the engine.
-void engine_submit(Engine *engine, Exchange *ex) noexcept;
-// Hands a batch of exchanges (one engine reference each) over with one lock and at most one wakeup.
-void engine_submit_batch(Engine *engine, Exchange *const *exchanges, std::size_t count) noexcept;
+// Hands a batch of exchanges (one engine reference each) over with one lock and at most one wakeup. False when
+// out of memory (nothing was handed over).
+bool engine_submit_batch(Engine *engine, Exchange *const *exchanges, std::size_t count) noexcept;
 // Asks the engine to abort `ex` if it is still in flight (ex.cancel_requested is set first).
 void engine_cancel(Engine *engine, Exchange *ex) noexcept;
 // Closes a pool on the engine thread: idle connections closed, waiters failed with Closed.

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "http/codec/method.hpp"
 #include "http/conn/connection.hpp"
@@ -30,8 +31,11 @@ enum class Failure : std::uint8_t {
   Cancelled,
   Closed,          // the client was closed
   Interrupted,     // the blocking caller was interrupted (a signal handler raised, e.g. KeyboardInterrupt)
+  Internal,        // the transport itself failed (out of memory in the I/O thread)
 };
 
+// Queued/Waiting: for a pool slot. Resolving: DNS. Connecting: TCP connect. Writing: the request (the response may
+// already be arriving: an early answer to an upload). Reading: the response. Done: result fields are final.
 enum class Phase : std::uint8_t { Queued, Waiting, Resolving, Connecting, Writing, Reading, Done };
 
 struct Timeouts {  // nanoseconds; 0 = none
@@ -45,35 +49,44 @@ inline std::int64_t now_ns() noexcept {
 
 // Overview
 //   Created by the client layer with the full request bytes; driven either by the engine thread (async) or by the
-//   calling thread (blocking); the result fields are read by the client layer once the phase is Done.
+//   calling thread (blocking) through the same steps (exchange_steps.hpp); the result fields are read by the
+//   client layer once the phase is Done.
 // Invariants
 //   - refs counts owners: the client-layer handle and, while in flight, the engine (which hands its reference to
-//     the completion queue; the drain drops it).
+//     the completion queue; the drain drops it). The resolver and the engine's waiter list hold their own.
 //   - conn is set only in Connecting/Writing/Reading and then its slot is counted by the pool.
+//   - `sink` is set while the exchange is in flight and moved out when it is completed: a finished exchange never
+//     keeps its completion queue alive (no cycle between a queue and the exchanges waiting in it).
 //   - The engine never touches `user`; it is the client layer's (a Python object, read with the GIL).
+// Exchanges alive in the process (tests read it to prove that every path frees its exchange).
+inline std::atomic<long> g_live_exchanges{0};
+
 struct Exchange {
+  Exchange() noexcept { g_live_exchanges.fetch_add(1, std::memory_order_relaxed); }
+  ~Exchange() { g_live_exchanges.fetch_sub(1, std::memory_order_relaxed); }
+  Exchange(const Exchange &) = delete;
+  Exchange &operator=(const Exchange &) = delete;
+
   std::atomic<int> refs{1};
   std::shared_ptr<pool::Pool> pool;
   std::uint32_t origin = 0;
   codec::Method method = codec::Method::Get;
-  std::string request;  // head + body
-  std::size_t written = 0;
+  std::string method_name;  // for messages ("POST")
+  std::string request;      // head + body
+  std::size_t written = 0;  // bytes of `request` the kernel accepted on the current connection
   Timeouts timeouts;
   std::uint64_t max_body = UINT64_MAX;
 
   std::int64_t start_ns = 0, phase_start_ns = 0, last_io_ns = 0, end_ns = 0;
-  std::int64_t deadline_ns = 0;  // earliest deadline of the current phase (engine timer sweep)
   Phase phase = Phase::Queued;
-  bool retried = false;      // the one stale-connection retry was used
+  bool retried = false;      // the one resend on a fresh connection was used
   bool fresh = false;        // the next checkout must open a new connection
   bool got_bytes = false;    // any response byte arrived on the current connection
-  bool slot_reserved = false;
+  bool write_failed = false; // the write side broke; what the server already sent may still be read
+  bool reusable = false;     // result: the connection may carry another request
+  int write_error = 0;       // errno of the failed write
   std::size_t address_index = 0;
   std::vector<conn::SocketAddress> addresses;
-  // Written by the resolver thread, read by the engine after the hand-back (through the engine's inbox lock).
-  std::vector<conn::SocketAddress> resolved;
-  std::string resolve_error;
-  bool resolve_ok = false;
   conn::Connection *conn = nullptr;
   std::atomic<bool> cancel_requested{false};
 
@@ -91,6 +104,8 @@ struct Exchange {
 
   // Engine bookkeeping.
   Exchange *prev = nullptr, *next = nullptr;  // in-flight list
+  std::size_t heap_index = SIZE_MAX;          // position in the engine's deadline heap (SIZE_MAX: not in it)
+  std::int64_t heap_key = 0;                  // the deadline it is filed under (never later than the real one)
   std::shared_ptr<CompletionQueue> sink;
   void *user = nullptr;
 
@@ -106,7 +121,14 @@ struct Exchange {
   }
 };
 
-// The deadline of the phase `ex` is in (min of the total deadline and the phase's own), and which failure it means.
+// The deadline of the phase `ex` is in (min of the total deadline and the phase's own; 0 = none), and which
+// failure it means.
 std::int64_t phase_deadline(const Exchange &ex, Failure &which) noexcept;
+// The one catalogue of timeout messages ("read timed out", ...).
+const char *timeout_message(Failure which) noexcept;
+// Fails `ex` with the timeout `which` (its message from the catalogue).
+void fail_timeout(Exchange &ex, Failure which);
+// Text for a socket errno ("connect failed: Connection refused").
+std::string describe_errno(const char *what, int error);
 
 }  // namespace boltwire::http::engine

@@ -19,7 +19,5 @@ FeedResult feed_response(Exchange &ex, std::string_view input) noexcept;
 FeedResult finish_response(Exchange &ex) noexcept;
 // Starts the response side for a new request on ex.conn.
 void begin_response(Exchange &ex) noexcept;
-// Text for a socket errno ("connection refused").
-std::string describe_errno(const char *what, int error);
 
 }  // namespace boltwire::http::engine

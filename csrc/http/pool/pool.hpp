@@ -18,6 +18,7 @@ struct PoolLimits {
   std::size_t max_per_host = 0;              // connections to one origin; 0 = unlimited
   std::size_t max_idle_per_host = SIZE_MAX;  // idle keep-alive connections kept per origin
   std::int64_t idle_timeout_ns = 0;          // an idle connection older than this is closed; 0 = never
+  codec::ParserLimits parser;                // for the responses on each new connection
 };
 
 // One origin (scheme http, host, port). Addresses are resolved once and cached.

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import datetime
 import os
-import re
 from typing import Any, Mapping
-from urllib.parse import quote, urlencode, urlsplit
+from urllib.parse import urlencode
 
 from boltwire import _core
 from boltwire.http._codecs import encode_json, resolve_decoder
@@ -17,46 +17,59 @@ from boltwire.http._errors import (
     HTTPTimeoutError,
     HTTPTransportError,
 )
-from boltwire.http._response import Headers, _make_response
+from boltwire.http._response import Headers, Request
 
 __all__ = ["HTTPClient", "SyncHTTPClient"]
 
 _core._http_set_errors(HTTPTransportError, HTTPConnectionError, HTTPTimeoutError)
+
+
+def _status_error(status: int, raw: Any, body: bytes, method: str, url: str) -> HTTPResponseError:
+    return HTTPResponseError(status, Headers._from_raw(raw), body, method=method, url=url)
+
+
+_core._http_set_hooks(Headers._from_raw, Headers, datetime.timedelta, Request, _status_error)
 
 _Transport = _core._HttpTransport
 _Sink = _core._HttpSink
 _get_running_loop = asyncio.get_running_loop
 _CancelledError = asyncio.CancelledError
 
-_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+\Z")
-_BAD_VALUE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-_HOST = re.compile(r"[A-Za-z0-9.\-_~!$&'()*+,;=%:]+\Z")  # reg-name or IP literal (RFC 3986 §3.2.2)
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_MANAGED = frozenset({"host", "content-length", "transfer-encoding"})
-_SAFE_PATH = "/:@!$&'()*+,;=-._~%"
-_SAFE_QUERY = _SAFE_PATH + "?"
+_http_head = _core._http_head  # request heads: validated and written by the codec's request writer (csrc/http/codec)
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})  # sent with Content-Length: 0 when they have no body
+_http_url = _core._http_url  # URL grammar, joining and encoding: csrc/http/url
 _MAX_ROUTES = 4096
 _VERSION = "0.1.0"
 
-
-def _check_header(name: str, value: str) -> None:
-    if not isinstance(name, str) or not _TOKEN.match(name):
-        raise ValueError(f"invalid header name: {name!r}")
-    if not isinstance(value, str):
-        raise TypeError(f"header value for {name!r} must be str, got {type(value).__name__}")
-    if _BAD_VALUE.search(value):
-        raise ValueError(f"header {name!r} has a CR, LF, NUL or other control character in its value")
-    if name.lower() in _MANAGED:
-        raise ValueError(f"header {name!r} is set by the client itself")
+# Connection limits when none are given: 100 per origin (aiohttp's total default), and in all never more than the
+# process may open (the soft RLIMIT_NOFILE less a margin for the rest of the program), so that many concurrent
+# requests queue for a connection instead of failing with "Too many open files".
+DEFAULT_MAX_CONNECTIONS_PER_HOST = 100
+_FD_MARGIN = 64
 
 
-def _header_items(headers: Any) -> list[tuple[str, str]]:
+def _default_max_connections() -> int:
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):
+        return 1024 - _FD_MARGIN
+    if soft == resource.RLIM_INFINITY or soft <= 0:
+        return 65536
+    return max(8, soft - _FD_MARGIN)
+
+
+def _header_items(headers: Any) -> list[tuple[str, Any]]:
+    """(name, value) pairs from a mapping or a sequence of pairs; names as str. Names and values are validated
+    where the head is written (_http_head, the codec's request writer)."""
     items = headers.items() if isinstance(headers, Mapping) else headers
     out = []
     for name, value in items:
-        if isinstance(value, bytes):
-            value = value.decode("latin-1")
-        _check_header(name, value)
+        if isinstance(name, (bytes, bytearray)):
+            name = bytes(name).decode("latin-1")
+        elif not isinstance(name, str):
+            raise TypeError(f"header name must be str or bytes, got {type(name).__name__}")
         out.append((name, value))
     return out
 
@@ -78,16 +91,17 @@ def _encode_params(params: Any) -> str:
 
 
 class _Route:
-    """What one (method, url) resolves to: the origin's pool, the request head prefix and the full URL."""
+    """What one (method, url) resolves to: the origin's pool, the request head (without a body) and the URL parts."""
 
-    __slots__ = ("origin", "prefix", "head", "url", "method")
+    __slots__ = ("origin", "head", "url", "target", "host", "auth")
 
-    def __init__(self, origin: int, prefix: bytes, url: str, method: str) -> None:
+    def __init__(self, origin: int, head: bytes, url: str, target: str, host: str, auth: tuple | None) -> None:
         self.origin = origin
-        self.prefix = prefix
-        self.head = prefix + b"\r\n"
+        self.head = head  # written by the codec: default headers, URL credentials, Content-Length: 0 for POST/PUT/PATCH
         self.url = url
-        self.method = method
+        self.target = target
+        self.host = host  # the Host field value
+        self.auth = auth  # ("Authorization", "Basic ...") from the URL's userinfo, or None
 
 
 class _ClientBase:
@@ -111,15 +125,14 @@ class _ClientBase:
         bearer_token: str | None = None,
         basic_auth: tuple[str, str] | None = None,
         max_response_size: int | None = None,
+        max_response_headers: int = 256,
         resolve: Mapping[str, str] | None = None,
         error_for_status: bool = True,
     ) -> None:
         self._base = None
         if base_url is not None:
-            parts = urlsplit(base_url)
-            if parts.query or parts.fragment or base_url.endswith(("?", "#")):
-                raise ValueError("base_url must not have a query or fragment")
-            self._base = self._split_origin(parts, base_url)
+            self._split_url("", base_url)  # checks base_url once (no query or fragment, http, a host)
+            self._base = base_url
         for name, value in (
             ("timeout", timeout),
             ("connect_timeout", connect_timeout),
@@ -140,6 +153,12 @@ class _ClientBase:
                 raise ValueError(f"{name} must be a non-negative int or None")
         if max_connections == 0 or max_connections_per_host == 0:
             raise ValueError("max_connections and max_connections_per_host must be at least 1")
+        if not isinstance(max_response_headers, int) or max_response_headers < 1:
+            raise ValueError("max_response_headers must be a positive int")
+        if max_connections_per_host is None:
+            max_connections_per_host = DEFAULT_MAX_CONNECTIONS_PER_HOST
+        if max_connections is None:
+            max_connections = _default_max_connections()
         self._settings = dict(
             is_async=self._is_async,
             max_connections=max_connections or 0,
@@ -152,6 +171,7 @@ class _ClientBase:
             write_timeout=float(write_timeout or 0.0),
             pool_timeout=float(pool_timeout or 0.0),
             max_response_size=-1 if max_response_size is None else max_response_size,
+            max_response_headers=max_response_headers,
         )
         headers: list[tuple[str, str]] = [("User-Agent", user_agent or f"boltwire/{_VERSION}"), ("Accept", "*/*")]
         if bearer_token is not None:
@@ -164,43 +184,26 @@ class _ClientBase:
             extra = _header_items(default_headers)
             names = {n.lower() for n, _ in extra}
             headers = [h for h in headers if h[0].lower() not in names] + extra
-        for name, value in headers:
-            _check_header(name, value)
+        _http_head("GET", "/", "localhost", headers, None)  # validates the default headers once (ValueError)
         self._default_headers = headers
-        self._default_block = "".join(f"{n}: {v}\r\n" for n, v in headers).encode("latin-1")
         self._resolve = dict(resolve or {})
         self._error_for_status = error_for_status
         self._transport: Any = None
-        self._routes: dict[tuple[str, str], _Route] = {}
+        self._routes: dict[tuple[str, ...], _Route] = {}
         self._origins: dict[tuple[str, int], int] = {}
         self._decoders: dict[Any, Any] = {}
 
     # ---- URLs and heads ---------------------------------------------------------------------------------------
 
     @staticmethod
-    def _split_origin(parts: Any, url: str) -> tuple[str, int, str, str]:
-        if parts.scheme == "https":
-            raise ValueError(f"https is not supported yet: {url!r}")
-        if parts.scheme != "http":
-            raise ValueError(f"URL must start with http://: {url!r}")
-        host = parts.hostname
-        if not host:
-            raise ValueError(f"URL has no host: {url!r}")
-        try:
-            port = parts.port or 80
-        except ValueError:
-            raise ValueError(f"invalid port in URL: {url!r}") from None
-        if not host.isascii():
-            try:
-                host = host.encode("idna").decode("ascii")
-            except UnicodeError:
-                raise ValueError(f"invalid host in URL: {url!r}") from None
-        if not _HOST.match(host):
-            raise ValueError(f"invalid host in URL: {url!r}")
-        host_header = f"[{host}]" if ":" in host else host
-        if port != 80:
-            host_header = f"{host_header}:{port}"
-        return host, port, host_header, parts.path
+    def _split_url(url: str, base: str | None, params: str | None = None) -> list:
+        """[host, port, host_header, target, full url, credentials] of a request URL, from csrc/http/url: parsed
+        (RFC 3986), joined to base_url (appended to its path, as httpx does), dot segments removed, params added to
+        the query, percent-encoded; the fragment dropped; userinfo only as credentials (percent-decoded bytes)."""
+        https, *parts = _http_url(url, base, params)
+        if https:
+            raise ValueError(f"https is not supported yet: {parts[4]!r}")
+        return parts
 
     def _origin_id(self, host: str, port: int) -> int:
         key = (host, port)
@@ -210,40 +213,19 @@ class _ClientBase:
             oid = self._origins[key] = self._transport.origin(host, port, connect_host)
         return oid
 
-    def _route(self, method: str, url: str) -> _Route:
-        if not isinstance(url, str):
-            raise TypeError(f"url must be str, got {type(url).__name__}")
-        if _CONTROL.search(url):
-            raise ValueError(f"URL has a control character (CR, LF, NUL, ...): {url!r}")
-        scheme_end = url.find("://")
-        if scheme_end > 0 and url[:scheme_end].isalpha():
-            parts = urlsplit(url)
-            host, port, host_header, path = self._split_origin(parts, url)
-            target = quote(path or "/", safe=_SAFE_PATH)
-            if parts.query:
-                target += "?" + quote(parts.query, safe=_SAFE_QUERY)
-            full = f"http://{host_header}{target}"
-        else:
-            if self._base is None:
-                raise ValueError(f"relative URL {url!r} needs base_url")
-            host, port, host_header, base_path = self._base
-            path, _, query = url.partition("#")[0].partition("?")
-            if path:
-                path = base_path.rstrip("/") + "/" + path.lstrip("/")
-            else:
-                path = base_path or "/"
-            target = quote(path, safe=_SAFE_PATH)
-            if query:
-                target += "?" + quote(query, safe=_SAFE_QUERY)
-            full = f"http://{host_header}{target}"
-        if not _TOKEN.match(method):
-            raise ValueError(f"invalid method: {method!r}")
-        prefix = f"{method} {target} HTTP/1.1\r\nHost: {host_header}\r\n".encode("ascii") + self._default_block
-        route = _Route(self._origin_id(host, port), prefix, full, method)
+    def _route(self, method: str, url: str, params: str | None = None) -> _Route:
+        host, port, host_header, target, full, credentials = self._split_url(url, self._base, params)
+        headers = self._default_headers
+        auth = None
+        if credentials is not None and all(n.lower() != "authorization" for n, _ in headers):
+            auth = ("Authorization", "Basic " + base64.b64encode(credentials).decode("ascii"))  # from user:password@
+            headers = headers + [auth]
+        head = _http_head(method, target, host_header, headers, 0 if method in _BODY_METHODS else None)
+        route = _Route(self._origin_id(host, port), head, full, target, host_header, auth)
         routes = self._routes
         if len(routes) >= _MAX_ROUTES:
             routes.clear()
-        routes[(method, url)] = route
+        routes[(method, url) if params is None else (method, url, params)] = route
         return route
 
     def _prepare(
@@ -252,10 +234,11 @@ class _ClientBase:
         """The slow path: (origin, head, body, full url) for a request with params, headers or a body."""
         if self._transport is None:
             raise RuntimeError("the client is not open; use it as a context manager")
-        if params:
-            sep = "&" if "?" in url else "?"
-            url = url + sep + _encode_params(params)
-        route = self._routes.get((method, url)) or self._route(method, url)
+        if params:  # added to the query (before any fragment) by csrc/http/url
+            query = _encode_params(params)
+            route = self._routes.get((method, url, query)) or self._route(method, url, query)
+        else:
+            route = self._routes.get((method, url)) or self._route(method, url)
         body: bytes | None = None
         content_type = None
         given = (json is not None) + (content is not None) + (data is not None)
@@ -275,49 +258,37 @@ class _ClientBase:
         elif data is not None:
             body = _encode_params(data).encode("ascii")
             content_type = "application/x-www-form-urlencoded"
-        if headers is None and body is None and method not in ("POST", "PUT", "PATCH"):
+        if not headers and body is None:
             return route.origin, route.head, None, route.url
-        prefix = route.prefix
-        extra = b""
+        items = self._default_headers if route.auth is None else self._default_headers + [route.auth]
         if headers:
-            items = _header_items(headers)
-            names = {n.lower() for n, _ in items}
-            if names & {n.lower() for n, _ in self._default_headers}:
-                target_line = prefix.split(b"\r\n", 2)
-                prefix = target_line[0] + b"\r\n" + target_line[1] + b"\r\n" + "".join(
-                    f"{n}: {v}\r\n" for n, v in self._default_headers if n.lower() not in names
-                ).encode("latin-1")
+            given_items = _header_items(headers)
+            names = {n.lower() for n, _ in given_items}
+            items = [h for h in items if h[0].lower() not in names] + given_items
             if "content-type" in names:
                 content_type = None
-            extra = "".join(f"{n}: {v}\r\n" for n, v in items).encode("latin-1")
         if content_type is not None:
-            extra += b"Content-Type: " + content_type.encode("ascii") + b"\r\n"
-        if body is not None or method in ("POST", "PUT", "PATCH"):
-            extra += b"Content-Length: %d\r\n" % (len(body) if body is not None else 0)
-        return route.origin, prefix + extra + b"\r\n", body, route.url
+            items = items + [("Content-Type", content_type)]
+        length = len(body) if body is not None else (0 if method in _BODY_METHODS else None)
+        return route.origin, _http_head(method, route.target, route.host, items, length), body, route.url
+
+    def _response_spec(self, tp: Any, error_for_status: bool | None) -> tuple[Any, bool]:
+        """(body decoder, raise for status >= 400) of one call."""
+        try:
+            dec = self._decoders[tp]
+        except (KeyError, TypeError):
+            dec = self._decoder(tp)
+        return dec, self._error_for_status if error_for_status is None else error_for_status
 
     def _decoder(self, tp: Any) -> Any:
+        """The body decoder for response_data_type `tp` (None: bytes, made by the transport), cached per type."""
         try:
             return self._decoders[tp]
         except KeyError:
-            dec = self._decoders[tp] = resolve_decoder(tp)
+            dec = self._decoders[tp] = None if tp is bytes else resolve_decoder(tp)
             return dec
         except TypeError:  # unhashable type spec
             return resolve_decoder(tp)
-
-    def _finish(self, result: tuple, method: str, url: str, tp: Any, error_for_status: bool | None) -> Any:
-        status, version, raw, body, elapsed = result
-        if status >= 400 and (self._error_for_status if error_for_status is None else error_for_status):
-            raise HTTPResponseError(status, Headers._from_raw(raw), bytes(body), method=method, url=url)
-        if tp is bytes:
-            return _make_response(status, version, raw, bytes(body), elapsed, method, url)
-        try:
-            dec = self._decoders[tp]
-        except KeyError:
-            dec = self._decoder(tp)
-        except TypeError:
-            dec = resolve_decoder(tp)
-        return _make_response(status, version, raw, dec(body), elapsed, method, url)
 
     def _new_transport(self) -> Any:
         self._routes.clear()
@@ -338,15 +309,29 @@ class _ClientBase:
 _VERB_DOC = "Send a {method} request; returns Response[T] (T = response_data_type, bytes by default)."
 
 
+async def _retire_sink(loop: Any, sink: Any) -> None:
+    """On `loop`: let the tasks of requests failed by close() see their errors (bounded: 1 s), then stop watching."""
+    for _ in range(1000):
+        if not sink.outstanding():
+            break
+        await asyncio.sleep(0.001)
+    sink.drain()
+    loop.remove_reader(sink.fileno())
+
+
 class HTTPClient(_ClientBase):
-    """An asyncio HTTP/1.1 client on boltwire's native transport. Use ``async with HTTPClient(...) as client``."""
+    """An asyncio HTTP/1.1 client on boltwire's native transport. Use ``async with HTTPClient(...) as client``.
+
+    One client may serve several event loops at once (for example one per thread): each loop gets its own
+    completion sink, watched by that loop; closing the client closes them all."""
 
     _is_async = True
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._sink: Any = None
-        self._loop: Any = None
+        self._sinks: dict[Any, Any] = {}  # loop -> its _HttpSink
+        self._current: tuple[Any, Any] = (None, None)  # (loop, sink) of the last call: one attribute, read atomically
+        self._pid = os.getpid()
 
     async def __aenter__(self) -> "HTTPClient":
         self.open()
@@ -360,114 +345,145 @@ class HTTPClient(_ClientBase):
             self._transport = self._new_transport()
             self._bind(_get_running_loop())
 
-    def _bind(self, loop: Any) -> None:
-        self._unbind()
-        sink = _Sink(loop)
-        loop.add_reader(sink.fileno(), sink.drain)
-        self._sink = sink
-        self._loop = loop
-        self._pid = os.getpid()
-
-    def _unbind(self) -> None:
-        if self._sink is not None:
-            try:
-                # In a forked child the old loop's epoll set is shared with the parent: leave it alone.
-                if self._pid == os.getpid() and not self._loop.is_closed():
-                    self._loop.remove_reader(self._sink.fileno())
-            except Exception:  # the loop may be gone (fork, closed loop)
-                pass
-            self._sink = None
-            self._loop = None
+    def _bind(self, loop: Any) -> tuple[Any, Any]:
+        """The (loop, sink) pair for `loop`, making the loop's sink on its first call."""
+        if self._pid != os.getpid():
+            # A forked child: the parent's loops and sinks are not ours (their epoll sets are shared with the
+            # parent), so forget them without touching them.
+            self._sinks = {}
+            self._pid = os.getpid()
+        sink = self._sinks.get(loop)
+        if sink is None:
+            for old in [lp for lp in self._sinks if lp.is_closed()]:
+                del self._sinks[old]  # a closed loop's reader went away with the loop
+            sink = _Sink(loop)
+            loop.add_reader(sink.fileno(), sink.drain)
+            self._sinks[loop] = sink
+        current = self._current = (loop, sink)
+        return current
 
     async def aclose(self) -> None:
-        if self._transport is not None:
-            self._transport.close()  # the engine fails requests still in flight with HTTPTransportError
-            self._transport = None
-            sink = self._sink
-            if sink is not None and self._loop is _get_running_loop():
-                for _ in range(1000):  # let their tasks see the error (bounded: 1 s)
-                    if not sink.outstanding():
-                        break
-                    await asyncio.sleep(0.001)
-        self._unbind()
+        if self._transport is None:
+            return
+        self._transport.close()  # the engine fails requests still in flight with HTTPTransportError
+        self._transport = None
+        sinks, self._sinks = self._sinks, {}
+        self._current = (None, None)
+        if self._pid != os.getpid():
+            return
+        here = _get_running_loop()
+        for loop, sink in sinks.items():
+            if loop.is_closed():
+                continue
+            if loop is here:
+                await _retire_sink(loop, sink)
+            else:
+                try:
+                    asyncio.run_coroutine_threadsafe(_retire_sink(loop, sink), loop)
+                except RuntimeError:  # that loop is shutting down
+                    pass
 
     def _call(self, method: str, url: str, params: Any, headers: Any, json: Any, content: Any, data: Any,
-              timeout: Any) -> tuple[Any, str]:
+              timeout: Any, tp: Any, error_for_status: bool | None) -> Any:
+        """Submits the request; the returned call resolves to the Response (decoded and checked natively)."""
         t = self._transport
         if t is None:
             raise RuntimeError("the client is not open; use it as `async with HTTPClient() as client`")
-        if self._loop is not _get_running_loop():
-            self._bind(_get_running_loop())
+        loop = _get_running_loop()
+        current = self._current
+        if current[0] is not loop:
+            current = self._bind(loop)
+        dec, raises = self._response_spec(tp, error_for_status)
         if params is None and headers is None and json is None and content is None and data is None:
             route = self._routes.get((method, url)) or self._route(method, url)
-            if method not in ("POST", "PUT", "PATCH"):
-                return t.submit(self._sink, route.origin, method, route.head, None, timeout), route.url
+            return t.submit(current[1], route.origin, method, route.head, None, timeout, dec, raises, route.url)
         origin, head, body, full = self._prepare(method, url, params, headers, json, content, data)
-        return t.submit(self._sink, origin, method, head, body, timeout), full
+        return t.submit(current[1], origin, method, head, body, timeout, dec, raises, full)
 
     async def request(self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
                       content: Any = None, data: Any = None, timeout: float | None = None,
                       error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        method = method.upper()
-        call, full = self._call(method, url, params, headers, json, content, data, timeout)
+        call = self._call(method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)
         try:
-            result = await call
+            return await call
         except _CancelledError:
             call.cancel()
             raise
-        return self._finish(result, method, full, response_data_type, error_for_status)
 
     async def get(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
                   error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        call, full = self._call("GET", url, params, headers, None, None, None, timeout)
+        call = self._call("GET", url, params, headers, None, None, None, timeout, response_data_type,
+                          error_for_status)
         try:
-            result = await call
+            return await call
         except _CancelledError:
             call.cancel()
             raise
-        return self._finish(result, "GET", full, response_data_type, error_for_status)
 
     async def head(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
                    error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        return await self.request("HEAD", url, params=params, headers=headers, timeout=timeout,
-                                  error_for_status=error_for_status, response_data_type=response_data_type)
+        call = self._call("HEAD", url, params, headers, None, None, None, timeout, response_data_type,
+                          error_for_status)
+        try:
+            return await call
+        except _CancelledError:
+            call.cancel()
+            raise
 
     async def options(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
                       error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        return await self.request("OPTIONS", url, params=params, headers=headers, timeout=timeout,
-                                  error_for_status=error_for_status, response_data_type=response_data_type)
+        call = self._call("OPTIONS", url, params, headers, None, None, None, timeout, response_data_type,
+                          error_for_status)
+        try:
+            return await call
+        except _CancelledError:
+            call.cancel()
+            raise
 
     async def delete(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
                      content: Any = None, data: Any = None, timeout: float | None = None,
                      error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        return await self.request("DELETE", url, params=params, headers=headers, json=json, content=content,
-                                  data=data, timeout=timeout, error_for_status=error_for_status,
-                                  response_data_type=response_data_type)
+        call = self._call("DELETE", url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)
+        try:
+            return await call
+        except _CancelledError:
+            call.cancel()
+            raise
 
     async def post(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
                    content: Any = None, data: Any = None, timeout: float | None = None,
                    error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        call, full = self._call("POST", url, params, headers, json, content, data, timeout)
+        call = self._call("POST", url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)
         try:
-            result = await call
+            return await call
         except _CancelledError:
             call.cancel()
             raise
-        return self._finish(result, "POST", full, response_data_type, error_for_status)
 
     async def put(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
                   content: Any = None, data: Any = None, timeout: float | None = None,
                   error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        return await self.request("PUT", url, params=params, headers=headers, json=json, content=content,
-                                  data=data, timeout=timeout, error_for_status=error_for_status,
-                                  response_data_type=response_data_type)
+        call = self._call("PUT", url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)
+        try:
+            return await call
+        except _CancelledError:
+            call.cancel()
+            raise
 
     async def patch(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
                     content: Any = None, data: Any = None, timeout: float | None = None,
                     error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        return await self.request("PATCH", url, params=params, headers=headers, json=json, content=content,
-                                  data=data, timeout=timeout, error_for_status=error_for_status,
-                                  response_data_type=response_data_type)
+        call = self._call("PATCH", url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)
+        try:
+            return await call
+        except _CancelledError:
+            call.cancel()
+            raise
 
 
 class SyncHTTPClient(_ClientBase):
@@ -491,51 +507,60 @@ class SyncHTTPClient(_ClientBase):
             self._transport.close()
             self._transport = None
 
+    def _send(self, method: str, url: str, params: Any, headers: Any, json: Any, content: Any, data: Any,
+              timeout: Any, tp: Any, error_for_status: bool | None) -> Any:
+        """Runs the request on this thread; returns the Response (decoded and checked natively)."""
+        t = self._transport
+        if t is None:
+            raise RuntimeError("the client is not open; use it as `with SyncHTTPClient() as client`")
+        dec, raises = self._response_spec(tp, error_for_status)
+        if params is None and headers is None and json is None and content is None and data is None:
+            route = self._routes.get((method, url)) or self._route(method, url)
+            return t.send(route.origin, method, route.head, None, timeout, dec, raises, route.url)
+        origin, head, body, full = self._prepare(method, url, params, headers, json, content, data)
+        return t.send(origin, method, head, body, timeout, dec, raises, full)
+
     def request(self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
                 content: Any = None, data: Any = None, timeout: float | None = None,
                 error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        t = self._transport
-        if t is None:
-            raise RuntimeError("the client is not open; use it as `with SyncHTTPClient() as client`")
-        method = method.upper()
-        if (params is None and headers is None and json is None and content is None and data is None
-                and method not in ("POST", "PUT", "PATCH")):
-            route = self._routes.get((method, url)) or self._route(method, url)
-            result = t.send(route.origin, method, route.head, None, timeout)
-            full = route.url
-        else:
-            origin, head, body, full = self._prepare(method, url, params, headers, json, content, data)
-            result = t.send(origin, method, head, body, timeout)
-        return self._finish(result, method, full, response_data_type, error_for_status)
+        return self._send(method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)
 
     def get(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
             error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
-        t = self._transport
-        if t is None:
-            raise RuntimeError("the client is not open; use it as `with SyncHTTPClient() as client`")
-        if params is None and headers is None:
-            route = self._routes.get(("GET", url)) or self._route("GET", url)
-            result = t.send(route.origin, "GET", route.head, None, timeout)
-            full = route.url
-        else:
-            origin, head, body, full = self._prepare("GET", url, params, headers, None, None, None)
-            result = t.send(origin, "GET", head, body, timeout)
-        return self._finish(result, "GET", full, response_data_type, error_for_status)
+        return self._send("GET", url, params, headers, None, None, None, timeout, response_data_type,
+                          error_for_status)
 
-    def head(self, url: str, **kwargs: Any) -> Any:
-        return self.request("HEAD", url, **kwargs)
+    def head(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+             error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        return self._send("HEAD", url, params, headers, None, None, None, timeout, response_data_type,
+                          error_for_status)
 
-    def options(self, url: str, **kwargs: Any) -> Any:
-        return self.request("OPTIONS", url, **kwargs)
+    def options(self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+                error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        return self._send("OPTIONS", url, params, headers, None, None, None, timeout, response_data_type,
+                          error_for_status)
 
-    def delete(self, url: str, **kwargs: Any) -> Any:
-        return self.request("DELETE", url, **kwargs)
+    def delete(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+               content: Any = None, data: Any = None, timeout: float | None = None,
+               error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        return self._send("DELETE", url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)
 
-    def post(self, url: str, **kwargs: Any) -> Any:
-        return self.request("POST", url, **kwargs)
+    def post(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+             content: Any = None, data: Any = None, timeout: float | None = None,
+             error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        return self._send("POST", url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)
 
-    def put(self, url: str, **kwargs: Any) -> Any:
-        return self.request("PUT", url, **kwargs)
+    def put(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+            content: Any = None, data: Any = None, timeout: float | None = None,
+            error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        return self._send("PUT", url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)
 
-    def patch(self, url: str, **kwargs: Any) -> Any:
-        return self.request("PATCH", url, **kwargs)
+    def patch(self, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+              content: Any = None, data: Any = None, timeout: float | None = None,
+              error_for_status: bool | None = None, response_data_type: Any = bytes) -> Any:
+        return self._send("PATCH", url, params, headers, json, content, data, timeout, response_data_type,
+                          error_for_status)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import datetime
-from typing import Any, Generic, Iterator, Mapping, TypeVar
+from typing import Any, Iterator, Mapping
+
+from boltwire import _core
 
 __all__ = ["Headers", "Request", "Response"]
 
-T = TypeVar("T")
 
 
 class Headers(Mapping[str, str]):
@@ -88,46 +88,8 @@ class Request:
         return f"<Request {self.method} {self.url}>"
 
 
-class Response(Generic[T]):
-    """One HTTP response; ``data`` is the body decoded as ``response_data_type`` (bytes by default)."""
-
-    __slots__ = ("data", "status", "http_version", "url", "_method", "_raw", "_headers", "_elapsed")
-
-    data: T
-    status: int
-    http_version: str
-    url: str
-
-    @property
-    def headers(self) -> Headers:
-        h = self._headers
-        if h is None:
-            h = self._headers = Headers._from_raw(self._raw)
-        return h
-
-    @property
-    def elapsed(self) -> datetime.timedelta:
-        return datetime.timedelta(seconds=self._elapsed)
-
-    @property
-    def request(self) -> Request:
-        return Request(self._method, self.url)
-
-    def __repr__(self) -> str:
-        return f"<Response [{self.status}] {self._method} {self.url}>"
-
-
-_new = object.__new__
-
-
-def _make_response(status: int, version: str, raw: str, data: Any, elapsed: float, method: str, url: str) -> Response:
-    r = _new(Response)
-    r.status = status
-    r.http_version = version
-    r._raw = raw
-    r._headers = None
-    r.data = data
-    r._elapsed = elapsed
-    r._method = method
-    r.url = url
-    return r
+# Response is native (csrc/http/client/response_object.cpp): the transport builds it when a request finishes, with
+# the body already decoded. Its attributes: data, status, http_version, url; properties headers (Headers, made on
+# first use), elapsed (timedelta), request (Request). Response(status, data=None, *, headers=None, url="",
+# method="GET", http_version="HTTP/1.1", elapsed=0.0) makes one by hand; Response[T] works in annotations.
+Response = _core.Response

@@ -1,0 +1,264 @@
+"""bench/http_race.py: runs one HTTP race: interleaved, rotated rounds of one process per contestant, the wrk
+ceiling as one more contestant, the steady pass for the fast rows, then one tracemalloc pass per row.
+
+What it returns is raw: per contestant the samples of each pass, errors and versions; bench/bench_http.py turns
+that into tables and targets. Every process runs with a time limit and is killed past it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import resource
+import selectors
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from progress import progress
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+SLOW_WALL = 15.0  # a contestant whose first round takes longer runs one round only (it is far off the pace)
+SEED_REQUESTS = 10_000  # the seed's headline request count
+STEADY_BELOW = 2.0  # seconds: a row that does the seed's requests faster than this also runs the steady pass
+PROGRESS_EVERY = 1_000  # requests between two progress lines of a contestant process
+
+
+@dataclass
+class Plan:
+    requests: int  # the seed's headline pass
+    async_warmup: int
+    sync_warmup: int
+    rounds: int
+    steady_requests: int  # the steady pass: this many requests or steady_limit seconds, whichever comes first
+    steady_limit: float
+    memory_requests: int  # timed requests in the tracemalloc pass (the peak settles early; tracing is slow)
+    time_limit: float  # seconds of timed requests in the headline pass, after which a slow contestant stops
+    timeout: float  # seconds per contestant process, after which it is killed
+    wrk_seconds: int
+    concurrency: int
+    uvloop: bool
+
+
+@dataclass(frozen=True)
+class Ceiling:
+    """wrk against the same nginx: the most this server and machine allow at this concurrency."""
+
+    name: str
+    args: list[str]  # wrk's -t / -c
+
+
+CEILINGS = {
+    "async": Ceiling("wrk -t2 -c100 (ceiling)", ["-t2", "-c100"]),
+    "sync": Ceiling("wrk -t1 -c1 (ceiling)", ["-t1", "-c1"]),
+}
+
+
+def rotated(names: list[str], i: int) -> list[str]:
+    """Round i starts at the i-th contestant, so that no one always runs first (cold) or last (after the rest)."""
+    k = i % len(names) if names else 0
+    return names[k:] + names[:k]
+
+
+def run_race(url: str, mode: str, names: list[str], p: Plan) -> dict[str, dict]:
+    ceiling = CEILINGS[mode]
+    warmup = p.async_warmup if mode == "async" else p.sync_warmup
+    concurrency = p.concurrency if mode == "async" else 1
+    entries = [ceiling.name, *names]
+    results: dict[str, dict] = {name: {"samples": [], "steady": []} for name in entries}
+
+    def measure(name: str, kind: str, label: str) -> None:
+        r = results[name]
+        if name == ceiling.name:
+            progress.step(f"{mode} {label}: {name}", total=None)
+            out = run_wrk(url, ceiling, p.wrk_seconds)
+        else:
+            n, limit = (p.requests, p.time_limit) if kind == "samples" else (p.steady_requests, p.steady_limit)
+            progress.step(f"{mode} {label}: {name}", total=n)
+            out = run_case(name, mode, url, p, n, warmup, concurrency, limit=limit)
+        r["version"], r["python"] = out.get("version", r.get("version")), out.get("python", r.get("python"))
+        if "error" in out:
+            r["error"] = out["error"]
+            progress.log(f"  {mode} {name} ({label}): {out['error']}")
+            return
+        r[kind].append(out)
+        stopped = ""
+        if kind == "samples" and out["completed"] < p.requests:
+            stopped = f" (stopped at the time limit after {out['completed']:,})"
+        rate = out["completed"] / out["wall"]
+        cpu_us = out["cpu"] / out["completed"] * 1e6
+        progress.log(f"  {mode} {name} ({label}): {rate:,.0f} req/s, {cpu_us:.1f} µs CPU/request{stopped}")
+        if kind == "samples" and out["wall"] > SLOW_WALL:
+            r["one_round"] = True
+
+    def usable(name: str, kind: str) -> bool:
+        r = results[name]
+        return "error" not in r and not (kind == "samples" and r.get("one_round"))
+
+    for i in range(p.rounds):
+        for name in rotated(entries, i):
+            if usable(name, "samples"):
+                measure(name, "samples", f"round {i + 1}/{p.rounds}")
+
+    steady = [n for n in names if usable(n, "samples") and results[n]["samples"] and fast(results[n])]
+    if steady:
+        steady_entries = [ceiling.name, *steady] if "error" not in results[ceiling.name] else steady
+        for i in range(p.rounds):
+            for name in rotated(steady_entries, i):
+                if usable(name, "steady"):
+                    measure(name, "steady", f"steady {i + 1}/{p.rounds}")
+
+    for name in names:
+        r = results[name]
+        if "error" in r:
+            continue
+        progress.step(f"{mode} memory: {name}", total=p.memory_requests)
+        out = run_case(name, mode, url, p, p.memory_requests, warmup, concurrency, limit=p.time_limit, memory=True)
+        r["peak_bytes"] = out.get("peak_bytes")
+        if "error" in out:
+            r["memory_error"] = out["error"]
+    return results
+
+
+def fast(r: dict) -> bool:
+    """Would the seed's 10,000 requests take this row under 2 s? (The same choice in a --quick run.)"""
+    rate = statistics.median(s["completed"] / s["wall"] for s in r["samples"])
+    return SEED_REQUESTS / rate < STEADY_BELOW
+
+
+def steps(p: Plan, n_async: int, n_sync: int) -> int:
+    """An upper bound of the progress steps of the section (rounds, steady rounds, memory passes)."""
+    return sum((n + 1) * p.rounds * 2 + n for n in (n_async, n_sync))
+
+
+# -- one contestant process
+
+
+def python_for(name: str) -> tuple[str | None, str]:
+    """The interpreter a contestant runs under, or None and the reason it cannot run."""
+    if not name.startswith("lothc"):
+        return sys.executable, ""
+    python = os.environ.get("BENCH_LOTHC_PYTHON") or str(REPO / ".venv-lothc" / "bin" / "python")
+    if os.access(python, os.X_OK):
+        return python, ""
+    why = REPO / ".venv-lothc.missing"
+    if why.exists():
+        return None, f"not run: {why.read_text().strip()}"
+    return None, "not run: no lothc venv (.venv-lothc; `make bench` makes it from Python >= 3.13)"
+
+
+def run_case(
+    name: str, mode: str, url: str, p: Plan, n: int, warmup: int, concurrency: int, limit: float, memory: bool = False
+) -> dict:
+    python, why = python_for(name)
+    if python is None:
+        return {"error": why}
+    cmd = [python, str(HERE / "http_case.py"), name, mode, url, f"--requests={n}", f"--warmup={warmup}"]
+    cmd += [f"--concurrency={concurrency}", f"--limit={limit}"]
+    if memory:
+        cmd.append("--memory")
+    if p.uvloop and mode == "async":
+        cmd.append("--uvloop")
+    if progress.live and not memory:
+        cmd.append(f"--progress={PROGRESS_EVERY}")
+    lines, returncode, err_tail = run_process(cmd, p.timeout)
+    if returncode is None:
+        return {"error": f"timed out after {p.timeout:.0f}s"}
+    for line in reversed(lines):
+        if line.startswith("{"):
+            return json.loads(line)  # the case exits hard after printing: its exit code says nothing more
+    return {"error": f"crashed (exit {returncode}) {err_tail}"[:160]}
+
+
+def run_process(cmd: list[str], timeout: float) -> tuple[list[str], int | None, str]:
+    """Runs cmd, passing its `#progress N` lines to the display; (other stdout lines, exit code or None on
+    timeout, last stderr line)."""
+    with tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err)
+        deadline = time.monotonic() + timeout
+        fd, buf, lines = proc.stdout.fileno(), b"", []
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    proc.kill()
+                    proc.wait()
+                    proc.stdout.close()
+                    return lines, None, ""
+                if not sel.select(min(left, 1.0)):
+                    continue
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                buf += chunk
+                *done, buf = buf.split(b"\n")
+                for raw in done:
+                    line = raw.decode(errors="replace")
+                    if line.startswith("#progress "):
+                        progress.advance_to(int(line.split()[1]))
+                    else:
+                        lines.append(line)
+        if buf:
+            lines.append(buf.decode(errors="replace"))
+        proc.stdout.close()
+        try:
+            returncode = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:  # closed its stdout but hangs on: treated as a timeout
+            proc.kill()
+            proc.wait()
+            return lines, None, ""
+        err.seek(0)
+        tail = (err.read().strip().splitlines() or [""])[-1]
+    return lines, returncode, tail
+
+
+# -- wrk
+
+
+def run_wrk(url: str, ceiling: Ceiling, seconds: int) -> dict:
+    """One wrk run in the shape of a contestant's sample; CPU is wrk's own (all its threads)."""
+    binary = shutil.which("wrk")
+    if binary is None:
+        return {"error": "wrk not installed (Debian package wrk; `make bench` installs it)"}
+    cmd = [binary, *ceiling.args, f"-d{seconds}s", "--latency", url + "/"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 30)
+    except subprocess.TimeoutExpired:
+        return {"error": "wrk timed out"}
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = proc.stdout
+    total = re.search(r"(\d+) requests in ([\d.]+)(us|ms|s|m)", out)
+    if proc.returncode != 0 or not total:
+        return {"error": f"wrk failed: {(proc.stderr or out).strip()[-160:]}"}
+    latency = {}
+    m = re.search(r"Latency\s+([\d.]+)(us|ms|s)\s+[\d.]+\w+\s+([\d.]+)(us|ms|s)", out)
+    if m:
+        latency["mean"], latency["max"] = to_ms(m.group(1), m.group(2)), to_ms(m.group(3), m.group(4))
+    for pct in ("50", "99"):
+        m = re.search(rf"^\s+{pct}%\s+([\d.]+)(us|ms|s)", out, re.M)
+        if m:
+            latency[f"p{pct}"] = to_ms(m.group(1), m.group(2))
+    errors = re.search(r"Non-2xx or 3xx responses: \d+|Socket errors: .*", out)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {
+        "wall": to_ms(total.group(2), total.group(3)) / 1e3,
+        "cpu": cpu,
+        "completed": int(total.group(1)),
+        "latency_ms": latency,
+        "command": " ".join(["wrk", *cmd[1:-1], "URL"]),
+        "errors": errors.group(0) if errors else None,
+        "version": None,
+    }
+
+
+def to_ms(value: str, unit: str) -> float:
+    return float(value) * {"us": 1e-3, "ms": 1.0, "s": 1e3, "m": 60e3}[unit]

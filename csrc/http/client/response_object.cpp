@@ -1,0 +1,218 @@
+// csrc/http/client/response_object.cpp: Response, built natively when a request finishes (drain or blocking call).
+#include <new>
+
+#include "http/client/objects.hpp"
+#include "py/ref.hpp"
+
+namespace boltwire::http::client {
+
+namespace {
+
+// Python callables the client layer registers once (_http_set_hooks): how headers, timedeltas, request info and
+// status errors are made. Owned references, kept for the life of the process.
+struct Hooks {
+  PyObject *headers_from_raw = nullptr;  // Headers._from_raw(raw) -> Headers
+  PyObject *timedelta = nullptr;         // datetime.timedelta
+  PyObject *request = nullptr;           // Request(method, url)
+  PyObject *response_error = nullptr;    // (status, raw, body bytes, method, url) -> HTTPResponseError
+  PyObject *headers_class = nullptr;     // Headers (for hand-built responses)
+} g_hooks;
+
+PyObject *g_http11 = nullptr;
+PyObject *g_http10 = nullptr;
+PyObject *g_empty = nullptr;
+PyObject *g_get = nullptr;
+
+PyObject *make_response(PyObject *status, PyObject *version, PyObject *raw, PyObject *headers, PyObject *data,
+                        double elapsed, PyObject *method, PyObject *url) {
+  auto *r = PyObject_GC_New(ResponseObject, &ResponseType);
+  if (r == nullptr) return nullptr;
+  r->status = Py_NewRef(status);
+  r->http_version = Py_NewRef(version);
+  r->raw = Py_XNewRef(raw);
+  r->headers = Py_XNewRef(headers);
+  r->data = Py_NewRef(data);
+  r->elapsed = elapsed;
+  r->method = Py_NewRef(method);
+  r->url = Py_NewRef(url);
+  PyObject_GC_Track(r);
+  return reinterpret_cast<PyObject *>(r);
+}
+
+int Response_traverse(ResponseObject *self, visitproc visit, void *arg) {
+  Py_VISIT(self->data);
+  Py_VISIT(self->headers);
+  return 0;
+}
+
+int Response_clear(ResponseObject *self) {
+  Py_CLEAR(self->data);
+  Py_CLEAR(self->headers);
+  return 0;
+}
+
+void Response_dealloc(ResponseObject *self) {
+  PyObject_GC_UnTrack(self);
+  Response_clear(self);
+  Py_CLEAR(self->status);
+  Py_CLEAR(self->http_version);
+  Py_CLEAR(self->raw);
+  Py_CLEAR(self->method);
+  Py_CLEAR(self->url);
+  PyObject_GC_Del(self);
+}
+
+// Response(status, data=None, *, headers=None, url="", method="GET", http_version="HTTP/1.1", elapsed=0.0): a
+// response made by hand (tests, mocks).
+PyObject *Response_new(PyTypeObject *, PyObject *args, PyObject *kwargs) {
+  PyObject *status, *data = Py_None, *headers = Py_None, *url = g_empty, *method = g_get, *version = g_http11;
+  double elapsed = 0;
+  static const char *kwlist[] = {"status", "data", "headers", "url", "method", "http_version", "elapsed", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!|O$OUUUd", const_cast<char **>(kwlist), &PyLong_Type, &status,
+                                   &data, &headers, &url, &method, &version, &elapsed))
+    return nullptr;
+  py::Object h;
+  if (headers != Py_None) {
+    if (g_hooks.headers_class == nullptr) return PyErr_Format(PyExc_RuntimeError, "boltwire.http is not imported");
+    if (PyObject_TypeCheck(headers, reinterpret_cast<PyTypeObject *>(g_hooks.headers_class))) {
+      h = py::Object::borrow(headers);
+    } else {
+      PyObject *items = PyMapping_Check(headers) && !PyList_Check(headers) && !PyTuple_Check(headers)
+                            ? PyMapping_Items(headers)
+                            : PySequence_List(headers);
+      if (items == nullptr) return nullptr;
+      h = py::Object::steal(PyObject_CallOneArg(g_hooks.headers_class, items));
+      Py_DECREF(items);
+      if (!h) return nullptr;
+    }
+  }
+  return make_response(status, version, nullptr, h ? h.get() : nullptr, data, elapsed, method, url);
+}
+
+PyObject *Response_headers(ResponseObject *self, void *) {
+  if (self->headers == nullptr) {
+    if (g_hooks.headers_from_raw == nullptr) return PyErr_Format(PyExc_RuntimeError, "boltwire.http is not imported");
+    PyObject *raw = self->raw != nullptr ? self->raw : g_empty;
+    self->headers = PyObject_CallOneArg(g_hooks.headers_from_raw, raw);
+    if (self->headers == nullptr) return nullptr;
+  }
+  return Py_NewRef(self->headers);
+}
+
+PyObject *Response_elapsed(ResponseObject *self, void *) {
+  if (g_hooks.timedelta == nullptr) return PyErr_Format(PyExc_RuntimeError, "boltwire.http is not imported");
+  py::Object seconds = py::Object::steal(PyFloat_FromDouble(self->elapsed));
+  if (!seconds) return nullptr;
+  PyObject *kw = Py_BuildValue("{sO}", "seconds", seconds.get());
+  if (kw == nullptr) return nullptr;
+  PyObject *empty = PyTuple_New(0);
+  PyObject *r = empty ? PyObject_Call(g_hooks.timedelta, empty, kw) : nullptr;
+  Py_XDECREF(empty);
+  Py_DECREF(kw);
+  return r;
+}
+
+PyObject *Response_request(ResponseObject *self, void *) {
+  if (g_hooks.request == nullptr) return PyErr_Format(PyExc_RuntimeError, "boltwire.http is not imported");
+  return PyObject_CallFunctionObjArgs(g_hooks.request, self->method, self->url, nullptr);
+}
+
+PyObject *Response_repr(ResponseObject *self) {
+  return PyUnicode_FromFormat("<Response [%S] %U %U>", self->status, self->method, self->url);
+}
+
+PyMemberDef Response_members[] = {
+    {"data", T_OBJECT, offsetof(ResponseObject, data), 0, "The body decoded as response_data_type."},
+    {"status", T_OBJECT, offsetof(ResponseObject, status), READONLY, "The status code."},
+    {"http_version", T_OBJECT, offsetof(ResponseObject, http_version), READONLY, "\"HTTP/1.1\" or \"HTTP/1.0\"."},
+    {"url", T_OBJECT, offsetof(ResponseObject, url), READONLY, "The URL that answered."},
+    {},
+};
+
+PyGetSetDef Response_getset[] = {
+    {"headers", reinterpret_cast<getter>(Response_headers), nullptr, "Header fields (case-insensitive, multi-valued).",
+     nullptr},
+    {"elapsed", reinterpret_cast<getter>(Response_elapsed), nullptr, "Time from sending to the full response.",
+     nullptr},
+    {"request", reinterpret_cast<getter>(Response_request), nullptr, "What was asked: method and url.", nullptr},
+    {},
+};
+
+PyMethodDef Response_methods[] = {
+    {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "Response[T] for type annotations."},
+    {},
+};
+
+}  // namespace
+
+PyTypeObject ResponseType = [] {
+  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  t.tp_name = "boltwire.http.Response";
+  t.tp_basicsize = sizeof(ResponseObject);
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC;
+  t.tp_new = Response_new;
+  t.tp_dealloc = reinterpret_cast<destructor>(Response_dealloc);
+  t.tp_traverse = reinterpret_cast<traverseproc>(Response_traverse);
+  t.tp_clear = reinterpret_cast<inquiry>(Response_clear);
+  t.tp_repr = reinterpret_cast<reprfunc>(Response_repr);
+  t.tp_members = Response_members;
+  t.tp_getset = Response_getset;
+  t.tp_methods = Response_methods;
+  t.tp_doc = "One HTTP response; `data` is the body decoded as response_data_type (bytes by default).";
+  return t;
+}();
+
+bool init_responses() {
+  g_http11 = PyUnicode_InternFromString("HTTP/1.1");
+  g_http10 = PyUnicode_InternFromString("HTTP/1.0");
+  g_empty = PyUnicode_InternFromString("");
+  g_get = PyUnicode_InternFromString("GET");
+  return g_http11 && g_http10 && g_empty && g_get && PyType_Ready(&ResponseType) == 0;
+}
+
+PyObject *set_response_hooks(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
+  if (nargs != 5) return PyErr_Format(PyExc_TypeError, "_http_set_hooks takes 5 callables");
+  for (Py_ssize_t i = 0; i < nargs; ++i)
+    if (!PyCallable_Check(args[i])) return PyErr_Format(PyExc_TypeError, "_http_set_hooks takes 5 callables");
+  Py_XSETREF(g_hooks.headers_from_raw, Py_NewRef(args[0]));
+  Py_XSETREF(g_hooks.headers_class, Py_NewRef(args[1]));
+  Py_XSETREF(g_hooks.timedelta, Py_NewRef(args[2]));
+  Py_XSETREF(g_hooks.request, Py_NewRef(args[3]));
+  Py_XSETREF(g_hooks.response_error, Py_NewRef(args[4]));
+  Py_RETURN_NONE;
+}
+
+// The finished exchange as the caller sees it: a Response with the body decoded by `spec.decoder` (bytes when it
+// is None), or the exception to raise (a status error, a decode error). Consumes the exchange's head and body.
+PyObject *finish_response(engine::Exchange &ex, const ResponseSpec &spec) {
+  py::Object status = py::Object::steal(PyLong_FromLong(ex.status));
+  if (!status) return nullptr;
+  PyObject *version = ex.http10 ? g_http10 : g_http11;
+  double elapsed = static_cast<double>(ex.end_ns - ex.start_ns) / 1e9;
+  py::Object raw = py::Object::steal(make_head(std::move(ex.headers)));
+  if (!raw) return nullptr;
+  if (ex.status >= 400 && spec.raise_for_status) {
+    if (g_hooks.response_error == nullptr) return PyErr_Format(PyExc_RuntimeError, "boltwire.http is not imported");
+    py::Object body = py::Object::steal(PyBytes_FromStringAndSize(ex.body.data(), static_cast<Py_ssize_t>(ex.body.size())));
+    if (!body) return nullptr;
+    PyObject *args[] = {status.get(), raw.get(), body.get(), spec.method, spec.url};
+    PyObject *error = PyObject_Vectorcall(g_hooks.response_error, args, 5, nullptr);
+    if (error == nullptr) return nullptr;
+    PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(error)), error);
+    Py_DECREF(error);
+    return nullptr;
+  }
+  py::Object data;
+  if (spec.decoder == Py_None) {
+    data = py::Object::steal(PyBytes_FromStringAndSize(ex.body.data(), static_cast<Py_ssize_t>(ex.body.size())));
+  } else {
+    py::Object body = py::Object::steal(make_body(std::move(ex.body)));
+    if (!body) return nullptr;
+    PyObject *args[] = {body.get()};
+    data = py::Object::steal(PyObject_Vectorcall(spec.decoder, args, 1, nullptr));
+  }
+  if (!data) return nullptr;
+  return make_response(status.get(), version, raw.get(), nullptr, data.get(), elapsed, spec.method, spec.url);
+}
+
+}  // namespace boltwire::http::client

@@ -1,0 +1,220 @@
+// csrc/http/engine/exchange_steps.cpp: the exchange steps shared by the engine and the blocking path.
+#include "http/engine/exchange_steps.hpp"
+
+#include <errno.h>
+
+#include <new>
+
+#include "http/engine/response_reader.hpp"
+
+namespace boltwire::http::engine {
+
+using conn::Connection;
+using conn::IoResult;
+
+namespace {
+
+bool is_idempotent(codec::Method m) noexcept {
+  switch (m) {
+    case codec::Method::Get:
+    case codec::Method::Head:
+    case codec::Method::Options:
+    case codec::Method::Trace:
+    case codec::Method::Put:
+    case codec::Method::Delete:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Next finished(Exchange &ex, bool reusable) noexcept {
+  ex.reusable = reusable && ex.failure == Failure::None;
+  if (ex.reusable) ex.conn->note_served();
+  return Next::Finished;
+}
+
+thread_local char t_buffer[64 * 1024];
+
+Next internal_failure(Exchange &ex) noexcept {
+  ex.failure = Failure::Internal;
+  ex.message.clear();
+  try {
+    ex.message = "out of memory in the HTTP transport";
+  } catch (...) {
+  }
+  ex.reusable = false;
+  return Next::Finished;
+}
+
+// The connection ended (EOF or an error) without a complete response. `read_error` is the errno of a failed read,
+// 0 for EOF (ex.failure may already say what the codec saw).
+Next ended_early(Exchange &ex, int read_error) {
+  if (may_resend(ex)) {
+    ex.retried = true;
+    ex.fresh = true;
+    ex.failure = Failure::None;
+    ex.message.clear();
+    return Next::Resend;
+  }
+  bool reused = ex.conn->served() > 0;
+  if (reused && !ex.got_bytes && !ex.retried && !is_idempotent(ex.method)) {
+    ex.failure = Failure::None;
+    ex.fail(Failure::Io, "connection closed before a response; the " + ex.method_name +
+                             " request was not resent because its method is not idempotent");
+  } else if (ex.write_failed && !ex.got_bytes) {
+    ex.failure = Failure::None;
+    ex.fail(Failure::Io, describe_errno("write failed", ex.write_error));
+  } else if (read_error != 0) {
+    ex.fail(Failure::Io, describe_errno("read failed", read_error));
+  } else {
+    ex.fail(Failure::Io, "connection closed by the server before a response");
+  }
+  return finished(ex, false);
+}
+
+}  // namespace
+
+bool may_resend(const Exchange &ex) noexcept {
+  if (ex.retried || ex.got_bytes || ex.conn == nullptr || ex.conn->served() == 0) return false;
+  return ex.written == 0 || is_idempotent(ex.method);
+}
+
+void enter_phase(Exchange &ex, Phase phase) noexcept {
+  ex.phase = phase;
+  ex.phase_start_ns = ex.last_io_ns = now_ns();
+}
+
+Next start_connect(Exchange &ex) noexcept {
+  try {
+    if (ex.conn == nullptr) {
+      auto *c = new Connection(ex.pool->limits().parser);
+      c->origin = ex.origin;
+      c->pool = ex.pool.get();
+      c->owner_state = &ex;
+      ex.conn = c;
+      ex.address_index = 0;
+      enter_phase(ex, Phase::Connecting);
+    }
+    int last_error = ECONNREFUSED;
+    while (ex.address_index < ex.addresses.size()) {
+      int error = 0;
+      IoResult r = ex.conn->start_connect(ex.addresses[ex.address_index], error);
+      if (r == IoResult::Ok) return start_request(ex);
+      if (r == IoResult::WouldBlock) return Next::WaitWritable;
+      last_error = error;
+      ++ex.address_index;
+    }
+    ex.pool->forget_addresses(ex.origin);
+    ex.fail(Failure::Connect, describe_errno("connect failed", last_error));
+    ex.reusable = false;
+    return Next::Finished;
+  } catch (...) {
+    return internal_failure(ex);
+  }
+}
+
+Next on_connect_ready(Exchange &ex) noexcept {
+  int error = 0;
+  if (ex.conn->finish_connect(error) == IoResult::Ok) return start_request(ex);
+  ++ex.address_index;
+  if (ex.address_index >= ex.addresses.size()) {
+    ex.pool->forget_addresses(ex.origin);
+    try {
+      ex.fail(Failure::Connect, describe_errno("connect failed", error));
+    } catch (...) {
+      return internal_failure(ex);
+    }
+    ex.reusable = false;
+    return Next::Finished;
+  }
+  return start_connect(ex);
+}
+
+Next start_request(Exchange &ex) noexcept {
+  ex.conn->owner_state = &ex;
+  begin_response(ex);
+  ex.written = 0;
+  ex.write_failed = false;
+  ex.write_error = 0;
+  ex.reusable = false;
+  enter_phase(ex, Phase::Writing);
+  return on_writable(ex);
+}
+
+Next on_writable(Exchange &ex) noexcept {
+  if (ex.phase != Phase::Writing) return ex.phase == Phase::Reading ? Next::WaitReadable : Next::WaitWritable;
+  Connection *c = ex.conn;
+  while (ex.written < ex.request.size()) {
+    std::size_t n = 0;
+    int error = 0;
+    IoResult r = c->write_some(ex.request.data() + ex.written, ex.request.size() - ex.written, n, error);
+    if (r == IoResult::Ok) {
+      ex.written += n;
+      ex.last_io_ns = now_ns();
+      continue;
+    }
+    if (r == IoResult::WouldBlock) return Next::WaitWritable;
+    // The server may have answered and closed without reading the whole upload (413, or an early 200): read what
+    // it sent before deciding that the exchange failed.
+    ex.write_failed = true;
+    ex.write_error = error;
+    enter_phase(ex, Phase::Reading);
+    return on_readable(ex);
+  }
+  enter_phase(ex, Phase::Reading);
+  return Next::WaitReadable;
+}
+
+Next on_readable(Exchange &ex) noexcept {
+  try {
+    Connection *c = ex.conn;
+    for (;;) {
+      std::size_t got = 0;
+      int error = 0;
+      IoResult r = c->read_some(t_buffer, sizeof t_buffer, got, error);
+      if (r == IoResult::Ok) {
+        ex.last_io_ns = now_ns();
+        FeedResult fr = feed_response(ex, std::string_view(t_buffer, got));
+        if (fr == FeedResult::NeedMore) continue;
+        if (fr == FeedResult::Failed) return finished(ex, false);
+        // A response that came before the request was fully sent leaves the connection unusable.
+        bool complete_request = ex.phase == Phase::Reading && !ex.write_failed;
+        return finished(ex, fr == FeedResult::CompleteReusable && complete_request);
+      }
+      if (r == IoResult::WouldBlock) return ex.phase == Phase::Writing ? Next::WaitWritable : Next::WaitReadable;
+      if (r == IoResult::Eof) {
+        if (ex.phase == Phase::Writing) {
+          // The server closed while we were still sending: what it sent is complete only if the codec says so.
+          ex.phase = Phase::Reading;
+        }
+        FeedResult fr = finish_response(ex);
+        if (fr != FeedResult::Failed) return finished(ex, false);
+        if (ex.got_bytes) return finished(ex, false);
+        return ended_early(ex, 0);
+      }
+      return ended_early(ex, error);
+    }
+  } catch (...) {
+    return internal_failure(ex);
+  }
+}
+
+Next on_io(Exchange &ex, bool readable, bool writable) noexcept {
+  switch (ex.phase) {
+    case Phase::Connecting:
+      return writable ? on_connect_ready(ex) : Next::WaitWritable;
+    case Phase::Writing: {
+      Next next = writable ? on_writable(ex) : Next::WaitWritable;
+      if ((next == Next::WaitWritable || next == Next::WaitReadable) && readable)
+        next = on_readable(ex);  // an early response (or the server closed while we were sending)
+      return next;
+    }
+    case Phase::Reading:
+      return readable ? on_readable(ex) : Next::WaitReadable;
+    default:
+      return ex.failure == Failure::None ? Next::WaitReadable : Next::Finished;
+  }
+}
+
+}  // namespace boltwire::http::engine
