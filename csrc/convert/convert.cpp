@@ -113,7 +113,8 @@ PyObject *convert_int(PyObject *obj, const TypePlan *plan, ConvertOptions &o, co
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
     if (v == -1 && PyErr_Occurred()) return nullptr;
-    if ((k & sk::kBool) && overflow == 0 && (v == 0 || v == 1)) return schema::bool_value(plan, v != 0, path);
+    if (schema::takes_lax_bool(plan) && overflow == 0 && (v == 0 || v == 1))
+      return schema::bool_value(plan, v != 0, path);
     if (k & (sk::kDateTime | sk::kTimeDelta)) {
       double seconds = overflow ? static_cast<double>(LLONG_MAX) : static_cast<double>(v);
       if (overflow < 0) seconds = static_cast<double>(LLONG_MAX);

@@ -133,7 +133,7 @@ PyObject *decode_typed_number(TypedReader &r, const TypePlan *plan, const PathNo
       if ((c.flags & Constraints::kIntAny) && !schema::check_int(c, static_cast<int64_t>(d), path)) return nullptr;
       return PyLong_FromDouble(d);
     }
-    if ((k & sk::kBool) && !t.is_float && t.fits_int64() && (t.as_int64() == 0 || t.as_int64() == 1))
+    if (schema::takes_lax_bool(plan) && !t.is_float && t.fits_int64() && (t.as_int64() == 0 || t.as_int64() == 1))
       return schema::bool_value(plan, t.as_int64() != 0, path);
     if (k & (sk::kDateTime | sk::kTimeDelta))
       return (k & sk::kDateTime) ? datetime_from_timestamp(d, plan, path) : timedelta_from_seconds(d, path);

@@ -378,7 +378,7 @@ PyObject *lax_from_str(const char *p, const char *end, const TypePlan *plan, con
         Object text = Object::steal(PyObject_Str(v.get()));
         return text ? decimal_from(text.get(), path) : nullptr;
       }
-      if ((k & schema::kBool) && !(k & (schema::kFloat | schema::kDateTime | schema::kTimeDelta))) {
+      if (schema::takes_lax_bool(plan) && !(k & (schema::kFloat | schema::kDateTime | schema::kTimeDelta))) {
         int one = PyObject_RichCompareBool(v.get(), Py_True, Py_EQ);
         int zero = PyObject_RichCompareBool(v.get(), Py_False, Py_EQ);
         if (one > 0) return schema::bool_value(plan, true, path);
@@ -409,7 +409,7 @@ PyObject *lax_from_str(const char *p, const char *end, const TypePlan *plan, con
       return raise_validation(path, "Expected `%s`, got `str`", expected.c_str());
     }
   }
-  if (k & schema::kBool) {
+  if (schema::takes_lax_bool(plan)) {
     if (iequals(p, size, "true")) return schema::bool_value(plan, true, path);
     if (iequals(p, size, "false")) return schema::bool_value(plan, false, path);
   }

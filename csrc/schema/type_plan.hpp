@@ -135,6 +135,9 @@ PyObject *lookup_int_member(const TypePlan *plan, PyObject *value);
 // The same for a str value.
 PyObject *lookup_str_member(const TypePlan *plan, PyObject *value);
 
+// Whether lax mode may read 0 / 1 / "true" / "false" as a bool: plain `bool` only, never a bool Literal (msgspec).
+inline bool takes_lax_bool(const TypePlan *plan) noexcept { return (plan->kinds & kBool) && plan->bool_literals == 0; }
+
 // `value` as the plan's bool (new reference), or nullptr with "Invalid enum value" set when a bool Literal
 // leaves it out. The plan must accept kBool.
 PyObject *bool_value(const TypePlan *plan, bool value, const struct PathNode *path);

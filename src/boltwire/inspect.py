@@ -306,7 +306,8 @@ def is_struct_type(tp: object) -> bool:
 def multi_type_info(types: Iterable[Any]) -> tuple[Type, ...]:
     """Describe several types at once; a class met twice is described once (the same object)."""
     types = tuple(types)
-    JsonDecoder(tuple[types] if types else tuple[()])  # the decoder's own checks: unsupported types raise here
+    for t in types:  # the decoder's own checks: unsupported types raise here (one by one: a class's plan lives
+        JsonDecoder(t)  # on the class, while a tuple[...] of them would be cached process-wide)
     translator = _Translator()
     return tuple(translator.translate(t) for t in types)
 
