@@ -15,6 +15,8 @@ from typing import Any
 from boltwire import _typeinfo
 from boltwire._core import NODEFAULT, Factory, JsonDecoder, Struct, StructMeta, UnsetType, field, to_builtins
 from boltwire._meta import Meta
+from boltwire._schema_nodes import _literal_values as _sorted_literals  # one rule for both views of a Literal
+from boltwire._schema_nodes import _merge_json
 
 __all__ = (
     "type_info",
@@ -350,25 +352,6 @@ _COLLECTIONS: dict[str, type[CollectionType]] = {
 _CONSTRAINTS = ("ge", "gt", "le", "lt", "multiple_of", "pattern", "min_length", "max_length", "tz")
 
 
-def _merge_json(a: dict, b: dict | None) -> dict:
-    """Recursive merge with ``b`` winning: dicts merge, lists concatenate, anything else is replaced."""
-    if not b:
-        return a
-    out = a.copy()
-    for key, b_val in b.items():
-        a_val = out.get(key, _MISSING)
-        if isinstance(a_val, dict) and isinstance(b_val, dict):
-            out[key] = _merge_json(a_val, b_val)
-        elif isinstance(a_val, (list, tuple)) and isinstance(b_val, (list, tuple)):
-            out[key] = list(a_val) + list(b_val)
-        else:
-            out[key] = b_val
-    return out
-
-
-_MISSING = object()
-
-
 def _field_default(entry: Any) -> tuple[bool, Any, Any]:
     """(required, default, default_factory) from a defaults-table entry (NODEFAULT / Factory / value)."""
     if entry is NODEFAULT:
@@ -494,11 +477,3 @@ class _Translator:
         fields.sort(key=lambda f: not f[2][0])  # the decoder's order: required fields first (stable)
         for name, tp, (required, default, factory) in fields:
             yield Field(name, name, self.translate(tp), required, default, factory)
-
-
-def _sorted_literals(values: tuple) -> tuple:
-    # Mixed value types (Literal[1, "a", None]) cannot be compared: group by type name, then by value.
-    try:
-        return tuple(sorted(values, key=lambda v: (type(v).__name__, v)))
-    except TypeError:
-        return tuple(values)
