@@ -150,6 +150,10 @@ bool check_union_rules(const TypePlan &into, const TypePlan &from, PyObject *ann
                                           "`time`, `timedelta`, `uuid`, `decimal`, `bytes`, `bytearray`)");
   if (into.int_enum && from.int_enum) return fail_more_than_one(annotation, "int enum type");
   if (int_conflict) return fail_more_than_one(annotation, "int-like type (`int`, `Enum`, `Literal[int values]`)");
+  // The same class kind twice gets its own message (msgspec's wording).
+  if ((a & b & kNamedTuple) != 0) return fail_more_than_one(annotation, "NamedTuple type");
+  if ((a & b & kTypedDict) != 0) return fail_more_than_one(annotation, "TypedDict type");
+  if ((a & b & kDataclass) != 0) return fail_more_than_one(annotation, "dataclass or attrs type");
   if (array_conflict)
     return fail_more_than_one(annotation, struct_arrays ? "array-like type (`Struct(array_like=True)`, `list`, "
                                                           "`set`, `frozenset`, `tuple`, `NamedTuple`)"

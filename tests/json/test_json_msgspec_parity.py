@@ -182,3 +182,34 @@ def test_failed_recursive_build_leaves_no_dangling_table():
     result = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+def test_union_of_two_same_class_kinds_message_matches_msgspec():
+    import dataclasses
+    from typing import NamedTuple, TypedDict
+
+    class A(NamedTuple):
+        x: int
+
+    class B(NamedTuple):
+        y: int
+
+    class C(TypedDict):
+        x: int
+
+    class D(TypedDict):
+        y: int
+
+    @dataclasses.dataclass
+    class E:
+        x: int
+
+    @dataclasses.dataclass
+    class F:
+        y: int
+
+    for typ in (A | B, C | D, E | F, dict[str, int] | dict[int, int], list[int] | tuple[int, ...]):
+        ours = outcome(lambda: boltwire.json.Decoder(typ))
+        theirs = outcome(lambda: msgspec.json.Decoder(typ))
+        assert ours[0] == theirs[0] == "TypeError"
+        assert ours[1].split(" - ")[0] == theirs[1].split(" - ")[0]
