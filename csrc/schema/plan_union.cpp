@@ -133,8 +133,11 @@ bool check_union_rules(const TypePlan &into, const TypePlan &from, PyObject *ann
   constexpr uint64_t kCollapsible = kNone | kBool | kInt | kFloat | kStr | kBytes | kByteArray | kMemoryView |
                                     kDateTime | kDate | kTime | kTimeDelta | kUuid | kDecimal | kAny;
   uint64_t str_a = a & kStrLike, str_b = b & kStrLike;
-  bool str_literals_only = str_a == kStrLookup && str_b == kStrLookup && !into.str_enum && !from.str_enum;
-  bool str_conflict = str_a && str_b && !str_literals_only && !(str_a == str_b && (str_a & ~kCollapsible) == 0);
+  // str Literals join plain `str` (which then takes every string) or other str Literals; Enums never share.
+  bool literal_a = str_a == kStrLookup && !into.str_enum, literal_b = str_b == kStrLookup && !from.str_enum;
+  bool literals_fit = (literal_a && (literal_b || (str_b & ~kStrLookup) == kStr)) ||
+                      (literal_b && (str_a & ~kStrLookup) == kStr);
+  bool str_conflict = str_a && str_b && !literals_fit && !(str_a == str_b && (str_a & ~kCollapsible) == 0);
   bool int_conflict = (a & (kInt | kIntLookup)) && (b & (kInt | kIntLookup)) && (into.int_enum || from.int_enum);
   bool struct_arrays = ((a | b) & (kStructArray | kNamedTuple)) != 0;
   bool array_conflict = (a & kArrayKinds) && (b & kArrayKinds) &&
@@ -185,6 +188,15 @@ bool Builder::merge(TypePlan &into, TypePlan *from_ptr, PyObject *annotation) {
   if (same_struct_shape ? !merge_structs(into, from, annotation) : !move_members(into, from)) return false;
   into.kinds |= b;
   merge_constraints(into.constraints, from.constraints);
+  // `str | Literal["a"]` is any str, `int | Literal[1]` any int: the Literal's table would only refuse values.
+  if ((into.kinds & kStr) && (into.kinds & kStrLookup) && !into.str_enum) {
+    into.kinds &= ~uint64_t{kStrLookup};
+    Py_CLEAR(into.str_lookup);
+  }
+  if ((into.kinds & kInt) && (into.kinds & kIntLookup) && !into.int_enum) {
+    into.kinds &= ~uint64_t{kIntLookup};
+    Py_CLEAR(into.int_lookup);
+  }
   return true;
 }
 

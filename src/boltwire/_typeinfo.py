@@ -86,10 +86,49 @@ def _substitute(tp: Any, mapping: dict[Any, Any]) -> Any:
         return tp
     if isinstance(tp, typing.TypeVar):
         return mapping.get(tp, tp)
-    params = getattr(tp, "__parameters__", ())
+    try:
+        params = tuple(tp.__parameters__)
+    except Exception:  # noqa: BLE001 (objects whose __parameters__ is missing or not iterable)
+        return tp
     if params:
         return tp[tuple(mapping.get(p, p) for p in params)]
     return tp
+
+
+def _class_hints(annotation: Any) -> dict[str, Any]:
+    """Type hints (Annotated kept) of a class or a parametrized generic alias, TypeVars substituted.
+
+    Each class in the MRO contributes its own annotations, substituted with the TypeVar bindings that reach it
+    through ``__orig_bases__`` (so ``class IntBox(Box[int])`` sees ``item: int``, as ``Box[int]`` does);
+    subclasses override.
+    """
+    origin = typing.get_origin(annotation) or annotation
+    params = getattr(origin, "__parameters__", ())
+    scopes: dict[Any, dict[Any, Any]] = {origin: dict(zip(params, typing.get_args(annotation)))}
+    pending = [origin]
+    while pending:
+        current = pending.pop()
+        for base in getattr(current, "__orig_bases__", ()):
+            base_origin = typing.get_origin(base)
+            if base_origin is None or base_origin is typing.Generic or base_origin in scopes:
+                continue
+            base_params = getattr(base_origin, "__parameters__", ())
+            args = tuple(_substitute(a, scopes[current]) for a in typing.get_args(base))
+            scopes[base_origin] = dict(zip(base_params, args))
+            pending.append(base_origin)
+    if _is_typeddict(origin):  # a TypedDict's MRO does not keep its TypedDict bases
+        return {k: _substitute(v, scopes[origin]) for k, v in _resolve_hints(origin).items()}
+    out: dict[str, Any] = {}
+    for klass in reversed(origin.__mro__):
+        own = klass.__dict__.get("__annotations__")
+        if not own or klass is object:
+            continue
+        hints = _resolve_hints(klass)
+        scope = scopes.get(klass, {})
+        for name in own:
+            if name in hints:
+                out[name] = _substitute(hints[name], scope)
+    return out
 
 
 def _typevar_bound(tv: typing.TypeVar) -> Any:
@@ -105,11 +144,11 @@ def _typevar_bound(tv: typing.TypeVar) -> Any:
 
 def struct_field_types(annotation: Any) -> tuple[Any, ...]:
     """The resolved type of every field of a Struct class or generic alias (`Box[int]`), in field order."""
-    cls, mapping = _generic_mapping(annotation)
-    hints = _resolve_hints(cls)
+    cls = typing.get_origin(annotation) or annotation
+    hints = _class_hints(annotation)
     out = []
     for name in cls.__struct_fields__:
-        tp = _substitute(hints.get(name, Any), mapping)
+        tp = hints.get(name, Any)
         out.append(_typevar_bound(tp) if isinstance(tp, typing.TypeVar) else tp)
     return tuple(out)
 
@@ -122,20 +161,20 @@ def _default_entry(default: Any, factory: Any) -> Any:
     return NODEFAULT
 
 
-def _dataclass_fields(cls: type, mapping: dict[Any, Any]) -> tuple[tuple[str, Any, Any], ...]:
-    hints = _resolve_hints(cls)
+def _dataclass_fields(cls: type, annotation: Any) -> tuple[tuple[str, Any, Any], ...]:
+    hints = _class_hints(annotation)
     if any(isinstance(h, dataclasses.InitVar) for h in hints.values()):
         raise TypeError("dataclasses with `InitVar` fields are not supported")
     out = []
     for f in dataclasses.fields(cls):  # init=False fields too: they are set from the input like the others
-        out.append((f.name, _substitute(hints.get(f.name, Any), mapping), _default_entry(f.default, f.default_factory)))
+        out.append((f.name, hints.get(f.name, Any), _default_entry(f.default, f.default_factory)))
     return tuple(out)
 
 
-def _attrs_fields(cls: type, mapping: dict[Any, Any]) -> tuple[tuple[str, Any, Any], ...]:
+def _attrs_fields(cls: type, annotation: Any) -> tuple[tuple[str, Any, Any], ...]:
     import attrs
 
-    hints = _resolve_hints(cls)
+    hints = _class_hints(annotation)
     out = []
     for a in attrs.fields(cls):
         default = a.default
@@ -145,7 +184,7 @@ def _attrs_fields(cls: type, mapping: dict[Any, Any]) -> tuple[tuple[str, Any, A
             entry = NODEFAULT
         else:
             entry = default
-        out.append((a.name, _substitute(hints.get(a.name, a.type or Any), mapping), entry))
+        out.append((a.name, hints.get(a.name, a.type or Any), entry))
     return tuple(out)
 
 
@@ -203,7 +242,7 @@ def describe(annotation: Any) -> tuple[Any, ...]:
     if origin in _UNION_TYPES:
         return ("union", tuple(args))
     if origin is typing.Literal:
-        values = []
+        values: list[Any] = []
         for a in args:
             if typing.get_origin(a) is typing.Literal:
                 values.extend(typing.get_args(a))
@@ -239,25 +278,23 @@ def describe(annotation: Any) -> tuple[Any, ...]:
                 if not -(2**63) <= member.value <= 2**63 - 1:
                     raise NotImplementedError(_BIG_INT_MESSAGE)
         # A class overriding Enum._missing_ gets it called for values outside its members (msgspec does).
-        custom_missing = getattr(cls._missing_, "__func__", None) is not enum.Enum._missing_.__func__
+        default_missing = getattr(enum.Enum._missing_, "__func__", None)
+        custom_missing = getattr(cls._missing_, "__func__", None) is not default_missing
         return ("enum", cls, custom_missing)
-    mapping = _generic_mapping(t)[1]
     if _is_typeddict(cls):
-        hints = _resolve_hints(cls)
+        hints = _class_hints(t)
         required = getattr(cls, "__required_keys__", frozenset(hints) if cls.__total__ else frozenset())
-        fields = tuple((name, _substitute(tp, mapping), name in required) for name, tp in hints.items())
+        fields = tuple((name, tp, name in required) for name, tp in hints.items())
         return ("typeddict", cls, fields)
     if _is_namedtuple(cls):
-        hints = _resolve_hints(cls) if getattr(cls, "__annotations__", None) else {}
+        hints = _class_hints(t) if getattr(cls, "__annotations__", None) else {}
         defaults = getattr(cls, "_field_defaults", {})
-        fields = tuple(
-            (name, _substitute(hints.get(name, Any), mapping), defaults.get(name, NODEFAULT)) for name in cls._fields
-        )
+        fields = tuple((name, hints.get(name, Any), defaults.get(name, NODEFAULT)) for name in cls._fields)
         return ("namedtuple", cls, fields)
     if dataclasses.is_dataclass(cls) and isinstance(cls, type):
-        return ("dataclass", cls, _dataclass_fields(cls, mapping))
+        return ("dataclass", cls, _dataclass_fields(cls, t))
     if _is_attrs(cls):
-        return ("dataclass", cls, _attrs_fields(cls, mapping))
+        return ("dataclass", cls, _attrs_fields(cls, t))
     if cls is Raw:
         return ("raw",)
     if cls is UnsetType:

@@ -13,8 +13,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from boltwire import _typeinfo
-from boltwire._core import NODEFAULT, Factory, JsonDecoder, Struct, StructMeta, UnsetType, field, to_builtins
+from boltwire._core import NODEFAULT, Factory, Struct, StructMeta, UnsetType, field, to_builtins
 from boltwire._meta import Meta
+from boltwire.json import Decoder as _Decoder
 from boltwire._schema_nodes import _literal_values as _sorted_literals  # one rule for both views of a Literal
 from boltwire._schema_nodes import _merge_json
 
@@ -309,7 +310,7 @@ def multi_type_info(types: Iterable[Any]) -> tuple[Type, ...]:
     """Describe several types at once; a class met twice is described once (the same object)."""
     types = tuple(types)
     for t in types:  # the decoder's own checks: unsupported types raise here (one by one: a class's plan lives
-        JsonDecoder(t)  # on the class, while a tuple[...] of them would be cached process-wide)
+        _Decoder(t)  # on the class, while a tuple[...] of them would be cached process-wide)
     translator = _Translator()
     return tuple(translator.translate(t) for t in types)
 
@@ -370,6 +371,8 @@ class _Translator:
         self.cache: dict[Any, Type] = {}
 
     def translate(self, annotation: Any) -> Type:
+        if annotation is object:  # decoded as Any, but described as the class it is (msgspec.inspect's view)
+            return CustomType(object)
         metas: list[Meta] = []
         t = annotation
         while True:  # wrappers: Annotated adds metadata (inner layers first, later wins); aliases just unwrap
