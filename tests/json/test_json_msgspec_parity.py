@@ -213,3 +213,47 @@ def test_union_of_two_same_class_kinds_message_matches_msgspec():
         theirs = outcome(lambda: msgspec.json.Decoder(typ))
         assert ours[0] == theirs[0] == "TypeError"
         assert ours[1].split(" - ")[0] == theirs[1].split(" - ")[0]
+
+
+def test_generic_specialised_by_subclassing_decodes_bound_types():
+    import dataclasses
+    from typing import Generic, TypeVar
+
+    T = TypeVar("T")
+
+    def make(lib):
+        class Box(lib.Struct, Generic[T]):
+            item: T
+            items: list[T] = []
+
+        class IntBox(Box[int]):
+            extra: str = ""
+
+        @dataclasses.dataclass
+        class DBox(Generic[T]):
+            item: T
+
+        @dataclasses.dataclass
+        class IntDBox(DBox[int]):
+            pass
+
+        return IntBox, IntDBox
+
+    doc_ok, doc_bad = b'{"item": 1, "items": [2]}', b'{"item": "x", "items": ["y"]}'
+    for ours_t, theirs_t in zip(make(boltwire), make(msgspec)):
+        for doc in (doc_ok, doc_bad):
+            o = outcome(lambda: boltwire.json.decode(doc, type=ours_t))
+            t = outcome(lambda: msgspec.json.decode(doc, type=theirs_t))
+            assert o[0] == t[0]
+            if o[0] != "ok":
+                assert o[1] == t[1]
+
+
+@pytest.mark.parametrize("typ", [str | Literal["a"], Literal["a"] | str, int | Literal[1, 2], Literal["a"] | bytes])
+@pytest.mark.parametrize("doc", [b'"a"', b'"zz"', b"1", b"7"])
+def test_literal_beside_its_base_type_matches_msgspec(typ, doc):
+    ours = outcome(lambda: boltwire.json.decode(doc, type=typ))
+    theirs = outcome(lambda: msgspec.json.decode(doc, type=typ))
+    assert ours[0] == theirs[0]
+    if ours[0] == "ok":
+        assert ours == theirs
