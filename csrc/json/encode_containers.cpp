@@ -2,7 +2,6 @@
 //
 // Each container enters CPython's recursion guard, so deep nesting raises RecursionError instead of overflowing
 // the C stack. Separators are written after every item and the last one is overwritten by the closing bracket.
-#include "py/recursion.hpp"
 #include <new>
 #include <vector>
 
@@ -10,6 +9,7 @@
 #include "json/encode_value.hpp"
 #include "json/sorted_items.hpp"
 #include "py/dict_iter.hpp"
+#include "py/recursion.hpp"
 
 namespace boltwire::json {
 

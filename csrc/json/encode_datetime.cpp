@@ -4,9 +4,9 @@
 // datetime: YYYY-MM-DDTHH:MM:SS[.ffffff][Z|+HH:MM|-HH:MM]; naive values carry no offset, a zero offset is "Z",
 // and offsets are rounded to whole minutes. time: the same without the date. timedelta: [-]P[nD][T<s>[.f]S]
 // with all sub-day time in seconds (P0D for zero), fraction digits trimmed of trailing zeros.
-#include <algorithm>
 #include "py/python.hpp"
 #include <datetime.h>
+#include <algorithm>
 
 #include "json/encode_types.hpp"
 #include "json/encode_value.hpp"

@@ -3,9 +3,6 @@
 // A Struct is read straight from its slots through the class layout (StructMetaObject): encode_fields gives
 // the JSON names, the tag (when tagged) comes first, omit_defaults skips fields equal to their default. With
 // order="sorted" the name/value pairs, tag included, are sorted by name. array_like writes [tag?, values...].
-#include "py/type_cache.hpp"
-#include "py/recursion.hpp"
-#include "py/ref.hpp"
 #include <new>
 #include <vector>
 
@@ -15,6 +12,9 @@
 #include "json/foreign_fields.hpp"
 #include "json/sorted_items.hpp"
 #include "json/struct_names.hpp"
+#include "py/recursion.hpp"
+#include "py/ref.hpp"
+#include "py/type_cache.hpp"
 #include "py/unset.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/struct_meta.hpp"
