@@ -116,8 +116,12 @@ def _class_hints(annotation: Any) -> dict[str, Any]:
             args = tuple(_substitute(a, scopes[current]) for a in typing.get_args(base))
             scopes[base_origin] = dict(zip(base_params, args))
             pending.append(base_origin)
-    if _is_typeddict(origin):  # a TypedDict's MRO does not keep its TypedDict bases
-        return {k: _substitute(v, scopes[origin]) for k, v in _resolve_hints(origin).items()}
+    if _is_typeddict(origin):
+        # A TypedDict's MRO drops its TypedDict bases and copies their annotations: every binding applies.
+        merged: dict[Any, Any] = {}
+        for scope in scopes.values():
+            merged.update(scope)
+        return {k: _substitute(v, merged) for k, v in _resolve_hints(origin).items()}
     out: dict[str, Any] = {}
     for klass in reversed(origin.__mro__):
         own = klass.__dict__.get("__annotations__")
@@ -283,7 +287,14 @@ def describe(annotation: Any) -> tuple[Any, ...]:
         return ("enum", cls, custom_missing)
     if _is_typeddict(cls):
         hints = _class_hints(t)
-        required = getattr(cls, "__required_keys__", frozenset(hints) if cls.__total__ else frozenset())
+        required = set(getattr(cls, "__required_keys__", hints if cls.__total__ else ()))
+        for name, tp in hints.items():  # Required[] / NotRequired[] in the hint win: `__required_keys__` misses
+            inner = typing.get_args(tp)[0] if typing.get_origin(tp) is typing.Annotated else tp  # them under
+            qualifier = typing.get_origin(inner)  # `from __future__ import annotations`
+            if qualifier is typing.Required:
+                required.add(name)
+            elif qualifier is typing.NotRequired:
+                required.discard(name)
         fields = tuple((name, tp, name in required) for name, tp in hints.items())
         return ("typeddict", cls, fields)
     if _is_namedtuple(cls):

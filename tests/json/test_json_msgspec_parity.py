@@ -257,3 +257,50 @@ def test_literal_beside_its_base_type_matches_msgspec(typ, doc):
     assert ours[0] == theirs[0]
     if ours[0] == "ok":
         assert ours == theirs
+
+
+TYPEDDICT_SOURCE = """
+{header}
+from typing import Annotated, Generic, NotRequired, Required, TypedDict, TypeVar
+
+L = TypeVar("L")
+
+class Base(TypedDict):
+    x: NotRequired[Annotated[int, {lib}.Meta(ge=0)]]
+
+class Ex(Base, total=False):
+    y: Required[int]
+    z: int
+
+class GBase(TypedDict, Generic[L]):
+    b: L
+
+class Sub(GBase[int]):
+    n: str
+"""
+
+
+@pytest.mark.parametrize("future", [False, True])
+def test_typeddict_required_qualifiers_and_generic_bases_match_msgspec(future):
+    import sys
+    import types
+
+    mods = {}
+    for lib in ("boltwire", "msgspec"):
+        mod = types.ModuleType(f"td_{lib}_{future}")
+        sys.modules[mod.__name__] = mod
+        header = "from __future__ import annotations" if future else ""
+        source = header + f"\nimport {lib}\n" + TYPEDDICT_SOURCE.format(header="", lib=lib)
+        exec(source, mod.__dict__)
+        mods[lib] = mod
+    try:
+        docs = [b'{"y": 1}', b'{"x": 1}', b'{"x": -1, "y": 1}', b'{"y": 1, "z": 2}']
+        for doc in docs:
+            assert outcome(lambda: boltwire.json.decode(doc, type=mods["boltwire"].Ex)) == \
+                outcome(lambda: msgspec.json.decode(doc, type=mods["msgspec"].Ex))
+        for doc in (b'{"b": 1, "n": "a"}', b'{"b": "no", "n": "a"}'):
+            assert outcome(lambda: boltwire.json.decode(doc, type=mods["boltwire"].Sub)) == \
+                outcome(lambda: msgspec.json.decode(doc, type=mods["msgspec"].Sub))
+    finally:
+        for mod in mods.values():
+            del sys.modules[mod.__name__]
