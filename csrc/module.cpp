@@ -16,6 +16,7 @@
 #include "struct/field_spec.hpp"
 #include "struct/struct_config.hpp"
 #include "struct/struct_functions.hpp"
+#include "py/module_functions.hpp"
 #include "struct/struct_meta.hpp"
 #include "struct/struct_object.hpp"
 
@@ -25,7 +26,7 @@ namespace {
 
 PyMethodDef module_functions[] = {
     {"field", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(bs::field_function)),
-     METH_FASTCALL | METH_KEYWORDS, "Configure a Struct field: field(*, default=, default_factory=, name=)."},
+     METH_FASTCALL | METH_KEYWORDS, "Configure a Struct field (boltwire.field wraps it with a Python signature)."},
     {},
 };
 
@@ -73,7 +74,7 @@ PyMODINIT_FUNC PyInit__core() {
             PyModule_AddObjectRef(module, "UNSET", boltwire::py::Unset) == 0 &&
             add_type(module, "Raw", &boltwire::json::RawType) &&
             PyModule_AddFunctions(module, boltwire::convert::to_builtins_defs) == 0 &&
-            PyModule_AddFunctions(module, boltwire::json::format_function_defs) == 0 &&
+            boltwire::py::add_functions_prefixed(module, boltwire::json::format_function_defs, "json_") &&
             boltwire::msgpack::add_encoder_to_module(module) && boltwire::msgpack::add_decoder_to_module(module);
   Py_XDECREF(struct_class);
   if (!ok) {

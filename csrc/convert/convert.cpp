@@ -113,11 +113,12 @@ PyObject *convert_int(PyObject *obj, const TypePlan *plan, ConvertOptions &o, co
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
     if (v == -1 && PyErr_Occurred()) return nullptr;
-    if ((k & sk::kBool) && overflow == 0 && (v == 0 || v == 1)) return Py_NewRef(v ? Py_True : Py_False);
+    if (schema::takes_lax_bool(plan) && overflow == 0 && (v == 0 || v == 1))
+      return schema::bool_value(plan, v != 0, path);
     if (k & (sk::kDateTime | sk::kTimeDelta)) {
       double seconds = overflow ? static_cast<double>(LLONG_MAX) : static_cast<double>(v);
       if (overflow < 0) seconds = static_cast<double>(LLONG_MAX);
-      if (k & sk::kDateTime) return json::datetime_from_timestamp(seconds, path);
+      if (k & sk::kDateTime) return json::datetime_from_timestamp(seconds, plan, path);
       return json::timedelta_from_seconds(seconds, path);
     }
   }
@@ -142,7 +143,7 @@ PyObject *convert_float(PyObject *obj, const TypePlan *plan, ConvertOptions &o, 
       if ((c.flags & Constraints::kIntAny) && !schema::check_int(c, v, path)) return nullptr;
       return PyLong_FromLongLong(v);
     }
-    if (k & sk::kDateTime) return json::datetime_from_timestamp(d, path);
+    if (k & sk::kDateTime) return json::datetime_from_timestamp(d, plan, path);
     if (k & sk::kTimeDelta) return json::timedelta_from_seconds(d, path);
   }
   return raise_expected_named(plan, "float", path);
@@ -357,7 +358,8 @@ PyObject *dispatch(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const
   uint64_t k = plan->kinds;
   PyTypeObject *tp = Py_TYPE(obj);
   if (PyUnicode_Check(obj)) return convert_str(obj, false, plan, o, path);
-  if (tp == &PyBool_Type) return (k & sk::kBool) ? Py_NewRef(obj) : raise_expected_named(plan, "bool", path);
+  if (tp == &PyBool_Type)
+    return (k & sk::kBool) ? schema::bool_value(plan, obj == Py_True, path) : raise_expected_named(plan, "bool", path);
   if (PyLong_Check(obj)) return convert_int(obj, plan, o, path);
   if (tp == &PyFloat_Type) return convert_float(obj, plan, o, path);
   if (PyList_Check(obj) || tp == &PyTuple_Type) return convert_seq(obj, plan, o, path);
@@ -515,7 +517,7 @@ PyObject *convert_entry(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyO
 
 PyMethodDef convert_function_defs[] = {
     {"convert", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(convert_entry)), METH_FASTCALL | METH_KEYWORDS,
-     "convert(obj, type, *, strict=True, from_attributes=False, dec_hook=None, builtin_types=None, str_keys=False)"},
+     "convert(obj, type, *, strict=True, from_attributes=False, dec_hook=None, builtin_types=None, str_keys=False)\n--\n\nConvert builtin objects into `type`, validating on the way."},
     {},
 };
 

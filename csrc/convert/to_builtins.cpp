@@ -9,6 +9,8 @@
 #include "json/foreign_fields.hpp"
 #include "py/dict_iter.hpp"
 #include "py/dict_template.hpp"
+#include "py/recursion.hpp"
+#include "py/ref.hpp"
 #include "py/unset.hpp"
 #include "struct/struct_meta.hpp"
 
@@ -20,13 +22,6 @@ namespace {
 
 using json::types;
 using structs::StructMetaObject;
-
-struct RecursionScope {
-  bool entered = Py_EnterRecursiveCall(" while serializing an object") == 0;
-  ~RecursionScope() {
-    if (entered) Py_LeaveRecursiveCall();
-  }
-};
 
 // Scalars that pass through unchanged are handled inline by the container loops; the rest take the call.
 inline PyObject *convert_item(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
@@ -43,30 +38,30 @@ inline bool is_struct(PyTypeObject *tp) noexcept {
          structs::as_meta(tp)->fields != nullptr;
 }
 
-// Sorts a dict's items by key (Python comparison) into a new dict.
+// Sorts a dict's items by key (Python comparison) into a new dict (new reference; `dict` is not consumed).
 PyObject *sorted_dict(PyObject *dict) noexcept {
-  PyObject *keys = PyDict_Keys(dict);
-  if (keys == nullptr) return nullptr;
-  if (PyList_Sort(keys) < 0) {
-    Py_DECREF(keys);
-    return nullptr;
-  }
-  Py_ssize_t n = PyList_GET_SIZE(keys);
-  PyObject *out = _PyDict_NewPresized(n);
-  for (Py_ssize_t i = 0; out != nullptr && i < n; ++i) {
-    PyObject *key = PyList_GET_ITEM(keys, i);
+  py::Object keys = py::Object::steal(PyDict_Keys(dict));
+  if (!keys || PyList_Sort(keys.get()) < 0) return nullptr;
+  Py_ssize_t n = PyList_GET_SIZE(keys.get());
+  py::Object out = py::Object::steal(_PyDict_NewPresized(n));
+  if (!out) return nullptr;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *key = PyList_GET_ITEM(keys.get(), i);
     PyObject *value = PyDict_GetItemWithError(dict, key);
-    if (value == nullptr || PyDict_SetItem(out, key, value) < 0) Py_CLEAR(out);
+    if (value == nullptr) {
+      if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "dict changed size during sorting");
+      return nullptr;
+    }
+    if (PyDict_SetItem(out.get(), key, value) < 0) return nullptr;
   }
-  Py_DECREF(keys);
-  return out;
+  return out.release();
 }
 
 PyObject *convert_list(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
   Py_ssize_t n = PyList_GET_SIZE(obj);
   PyObject *out = PyList_New(n);
   if (out == nullptr || n == 0) return out;
-  RecursionScope scope;
+  py::RecursionGuard scope;
   if (!scope.entered) {
     Py_DECREF(out);
     return nullptr;
@@ -92,7 +87,7 @@ PyObject *convert_tuple(const ToBuiltinsOptions &opt, PyObject *obj, bool is_key
   Py_ssize_t n = PyTuple_GET_SIZE(obj);
   PyObject *out = PyTuple_New(n);
   if (out == nullptr || n == 0) return out;
-  RecursionScope scope;
+  py::RecursionGuard scope;
   if (!scope.entered) {
     Py_DECREF(out);
     return nullptr;
@@ -110,7 +105,7 @@ PyObject *convert_tuple(const ToBuiltinsOptions &opt, PyObject *obj, bool is_key
 
 // set / frozenset -> list (a tuple when it is a dict key); sorted unless order is insertion.
 PyObject *convert_set(const ToBuiltinsOptions &opt, PyObject *obj, bool is_key) noexcept {
-  RecursionScope scope;
+  py::RecursionGuard scope;
   if (!scope.entered) return nullptr;
   PyObject *out = PyList_New(0);
   if (out == nullptr) return nullptr;
@@ -145,7 +140,7 @@ PyObject *convert_set(const ToBuiltinsOptions &opt, PyObject *obj, bool is_key) 
 PyObject *convert_dict(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
   PyObject *out = _PyDict_NewPresized(PyDict_GET_SIZE(obj));
   if (out == nullptr || PyDict_GET_SIZE(obj) == 0) return out;
-  RecursionScope scope;
+  py::RecursionGuard scope;
   if (!scope.entered) {
     Py_DECREF(out);
     return nullptr;
@@ -269,7 +264,7 @@ PyObject *convert_struct_by_template(const ToBuiltinsOptions &opt, PyObject *obj
 
 PyObject *convert_struct(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
   StructMetaObject *meta = structs::as_meta(Py_TYPE(obj));
-  RecursionScope scope;
+  py::RecursionGuard scope;
   if (!scope.entered) return nullptr;
   if (meta->flags & structs::kArrayLike) return convert_struct_array(opt, obj, meta);
   if (!(meta->flags & structs::kOmitDefaults) && opt.order != json::Order::kSorted) {
@@ -318,34 +313,31 @@ PyObject *convert_struct(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
 // 1 and *out set when `obj` is a dataclass instance, 0 when it is not, -1 on error.
 int convert_dataclass(const ToBuiltinsOptions &opt, PyObject *obj, PyObject **out) noexcept {
   bool is_dataclass;
-  PyObject *names = json::dataclass_field_names(Py_TYPE(obj), &is_dataclass);
+  PyObject *borrowed_names = json::dataclass_field_names(Py_TYPE(obj), &is_dataclass);
   if (!is_dataclass) return 0;
-  if (names == nullptr) return -1;
-  RecursionScope scope;
+  if (borrowed_names == nullptr) return -1;
+  py::RecursionGuard scope;
   if (!scope.entered) return -1;
-  Py_INCREF(names);
-  Py_ssize_t n = PyTuple_GET_SIZE(names);
-  PyObject *dict = _PyDict_NewPresized(n);
-  for (Py_ssize_t i = 0; dict != nullptr && i < n; ++i) {
-    PyObject *name = PyTuple_GET_ITEM(names, i);
-    PyObject *value = PyObject_GetAttr(obj, name);
-    if (value == nullptr) {
-      Py_CLEAR(dict);
-      break;
-    }
-    if (py::is_unset(value)) {
-      Py_DECREF(value);
-      continue;
-    }
-    PyObject *item = to_builtins_value(opt, value, false);
-    Py_DECREF(value);
-    if (item == nullptr || PyDict_SetItem(dict, name, item) < 0) Py_CLEAR(dict);
-    Py_XDECREF(item);
+  // Held: a field getter may run code that drops the class's cached names.
+  py::Object names = py::Object::borrow(borrowed_names);
+  Py_ssize_t n = PyTuple_GET_SIZE(names.get());
+  py::Object dict = py::Object::steal(_PyDict_NewPresized(n));
+  if (!dict) return -1;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *name = PyTuple_GET_ITEM(names.get(), i);
+    PyObject *raw;
+    int present = json::read_dataclass_field(obj, name, &raw);
+    if (present < 0) return -1;
+    if (present == 0) continue;
+    py::Object value = py::Object::steal(raw);
+    py::Object item = py::Object::steal(to_builtins_value(opt, value.get(), false));
+    if (!item || PyDict_SetItem(dict.get(), name, item.get()) < 0) return -1;
   }
-  Py_DECREF(names);
-  if (dict != nullptr && opt.order == json::Order::kSorted) Py_SETREF(dict, sorted_dict(dict));
-  if (dict == nullptr) return -1;
-  *out = dict;
+  if (opt.order == json::Order::kSorted) {
+    dict = py::Object::steal(sorted_dict(dict.get()));
+    if (!dict) return -1;
+  }
+  *out = dict.release();
   return 1;
 }
 
@@ -354,7 +346,7 @@ int convert_foreign(const ToBuiltinsOptions &opt, PyObject *obj, PyObject **out)
   json::ForeignFields fields;
   int rc = json::collect_foreign_fields(obj, fields);
   if (rc <= 0) return rc;
-  RecursionScope scope;
+  py::RecursionGuard scope;
   if (!scope.entered) return -1;
   Py_ssize_t n = static_cast<Py_ssize_t>(fields.items.size());
   PyObject *result = fields.array_like ? PyList_New(n) : _PyDict_NewPresized(n);
@@ -379,7 +371,7 @@ int convert_foreign(const ToBuiltinsOptions &opt, PyObject *obj, PyObject **out)
 }
 
 PyObject *call_enc_hook(const ToBuiltinsOptions &opt, PyObject *obj, bool is_key) noexcept {
-  RecursionScope scope;
+  py::RecursionGuard scope;
   if (!scope.entered) return nullptr;
   PyObject *replaced = PyObject_CallOneArg(opt.enc_hook, obj);
   if (replaced == nullptr) return nullptr;

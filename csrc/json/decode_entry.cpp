@@ -1,5 +1,6 @@
 // csrc/json/decode_entry.cpp: input buffer handling and the Python faces of the decoder (json.decode,
 // Decoder with decode / decode_lines).
+#include "py/module_functions.hpp"
 #include "json/decode_entry.hpp"
 #include "json/decode_any.hpp"
 #include "json/decode_typed.hpp"
@@ -225,8 +226,8 @@ PyObject *Decoder_get_forbid_unknown_fields(PyObject *self, void *) {
 }
 
 PyMethodDef Decoder_methods[] = {
-    {"decode", Decoder_decode, METH_O, "decode(buf): decode one JSON document as the Decoder's type."},
-    {"decode_lines", Decoder_decode_lines, METH_O, "decode_lines(buf): decode newline-delimited JSON into a list."},
+    {"decode", Decoder_decode, METH_O, "decode($self, buf, /)\n--\n\nDecode one JSON document as the Decoder's type."},
+    {"decode_lines", Decoder_decode_lines, METH_O, "decode_lines($self, buf, /)\n--\n\nDecode newline-delimited JSON into a list."},
     {},
 };
 
@@ -250,7 +251,8 @@ PyTypeObject DecoderType = {
     .tp_dealloc = Decoder_dealloc,
     .tp_repr = Decoder_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "Decoder(type=Any, *, strict=True, dec_hook=None, float_hook=None, forbid_unknown_fields=False)",
+    .tp_doc = "Decoder(type='Any', *, strict=True, dec_hook=None, float_hook=None, forbid_unknown_fields=False)\n--\n\n"
+              "A reusable JSON decoder into `type`.",
     .tp_traverse = Decoder_traverse,
     .tp_clear = Decoder_clear,
     .tp_methods = Decoder_methods,
@@ -262,8 +264,11 @@ PyTypeObject DecoderType = {
 
 PyMethodDef decoder_functions[] = {
     {"_json_decode_any", json_decode_any, METH_O, "Decode JSON into builtin Python objects."},
-    {"json_decode", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(json_decode)),
-     METH_FASTCALL | METH_KEYWORDS, "decode(buf, *, type=Any, strict=True, dec_hook=None)"},
+    {},
+};
+PyMethodDef json_functions[] = {
+    {"decode", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(json_decode)), METH_FASTCALL | METH_KEYWORDS,
+     "decode(buf, /, *, type='Any', strict=True, dec_hook=None)\n--\n\nDecode one JSON document as `type`."},
     {},
 };
 
@@ -291,7 +296,8 @@ bool check_hook(PyObject *hook, const char *name) {
 bool add_decoder_to_module(PyObject *module) {
   if (PyType_Ready(&DecoderType) < 0) return false;
   if (PyModule_AddObjectRef(module, "JsonDecoder", reinterpret_cast<PyObject *>(&DecoderType)) < 0) return false;
-  return PyModule_AddFunctions(module, decoder_functions) == 0;
+  return PyModule_AddFunctions(module, decoder_functions) == 0 &&
+         py::add_functions_prefixed(module, json_functions, "json_");
 }
 
 }  // namespace boltwire::json

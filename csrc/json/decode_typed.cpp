@@ -133,13 +133,10 @@ PyObject *decode_typed_number(TypedReader &r, const TypePlan *plan, const PathNo
       if ((c.flags & Constraints::kIntAny) && !schema::check_int(c, static_cast<int64_t>(d), path)) return nullptr;
       return PyLong_FromDouble(d);
     }
-    if ((k & sk::kBool) && !t.is_float && t.fits_int64() && (t.as_int64() == 0 || t.as_int64() == 1))
-      return Py_NewRef(t.as_int64() ? Py_True : Py_False);
-    if (k & (sk::kDateTime | sk::kTimeDelta)) {
-      PyObject *v = (k & sk::kDateTime) ? datetime_from_timestamp(d, path) : timedelta_from_seconds(d, path);
-      if (v != nullptr && (k & sk::kDateTime) && c.any() && !schema::check_tz(c, v, "datetime", path)) Py_CLEAR(v);
-      return v;
-    }
+    if (schema::takes_lax_bool(plan) && !t.is_float && t.fits_int64() && (t.as_int64() == 0 || t.as_int64() == 1))
+      return schema::bool_value(plan, t.as_int64() != 0, path);
+    if (k & (sk::kDateTime | sk::kTimeDelta))
+      return (k & sk::kDateTime) ? datetime_from_timestamp(d, plan, path) : timedelta_from_seconds(d, path);
   }
   if (k & sk::kCustom) {
     PyObject *v = decode_number(*(r.pos = t.begin, &r));
@@ -277,7 +274,7 @@ PyObject *decode_typed(TypedReader &r, const TypePlan *plan, const PathNode *pat
         bool value = *r.pos == 't';
         if (!match_literal(r, value ? "true" : "false", value ? 4 : 5)) return nullptr;
         if (k & sk::kBool) {
-          result = Py_NewRef(value ? Py_True : Py_False);
+          result = schema::bool_value(plan, value, path);
         } else if (k & sk::kCustom) {
           result = custom_from(r, plan, Py_NewRef(value ? Py_True : Py_False), "bool", path);
         } else {

@@ -9,18 +9,11 @@
 #include "json/encode_value.hpp"
 #include "json/sorted_items.hpp"
 #include "py/dict_iter.hpp"
+#include "py/recursion.hpp"
 
 namespace boltwire::json {
 
 namespace {
-
-struct RecursionGuard {
-  bool entered;
-  RecursionGuard() noexcept : entered(Py_EnterRecursiveCall(" while serializing an object") == 0) {}
-  ~RecursionGuard() {
-    if (entered) Py_LeaveRecursiveCall();
-  }
-};
 
 inline bool close_with(py::BytesWriter &out, size_t start, char close) noexcept {
   // Either "[" alone (empty) or "[a,b," with a trailing comma to replace.
@@ -33,7 +26,7 @@ inline bool close_with(py::BytesWriter &out, size_t start, char close) noexcept 
 bool encode_array(EncodeState &state, PyObject *const *items, Py_ssize_t n) noexcept {
   py::BytesWriter &out = state.out;
   if (n == 0) return out.write("[]", 2);
-  RecursionGuard guard;
+  py::RecursionGuard guard;
   if (!guard.entered) return false;
   if (!out.put('[')) return false;
   for (Py_ssize_t i = 0; i < n; ++i) {
@@ -90,7 +83,7 @@ bool encode_list(EncodeState &state, PyObject *obj) noexcept {
   py::BytesWriter &out = state.out;
   Py_ssize_t n = PyList_GET_SIZE(obj);
   if (n == 0) return out.write("[]", 2);
-  RecursionGuard guard;
+  py::RecursionGuard guard;
   if (!guard.entered) return false;
   if (!out.put('[')) return false;
   size_t start = out.size() - 1;
@@ -114,7 +107,7 @@ bool encode_set(EncodeState &state, PyObject *obj) noexcept {
     Py_DECREF(list);
     return ok;
   }
-  RecursionGuard guard;
+  py::RecursionGuard guard;
   if (!guard.entered) return false;
   PyObject *it = PyObject_GetIter(obj);
   if (it == nullptr) return false;
@@ -137,7 +130,7 @@ bool encode_set(EncodeState &state, PyObject *obj) noexcept {
 bool encode_dict(EncodeState &state, PyObject *obj) noexcept {
   py::BytesWriter &out = state.out;
   if (PyDict_GET_SIZE(obj) == 0) return out.write("{}", 2);
-  RecursionGuard guard;
+  py::RecursionGuard guard;
   if (!guard.entered) return false;
   if (state.options.order != Order::kInsertion) return encode_dict_sorted(state, obj);
   if (!out.put('{')) return false;

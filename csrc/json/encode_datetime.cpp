@@ -2,10 +2,11 @@
 // duration, in msgspec's layout.
 //
 // datetime: YYYY-MM-DDTHH:MM:SS[.ffffff][Z|+HH:MM|-HH:MM]; naive values carry no offset, a zero offset is "Z",
-// and offsets are truncated to whole minutes. time: the same without the date. timedelta: [-]P[nD][T<s>[.f]S]
+// and offsets are rounded to whole minutes. time: the same without the date. timedelta: [-]P[nD][T<s>[.f]S]
 // with all sub-day time in seconds (P0D for zero), fraction digits trimmed of trailing zeros.
 #include "py/python.hpp"
 #include <datetime.h>
+#include <algorithm>
 
 #include "json/encode_types.hpp"
 #include "json/encode_value.hpp"
@@ -64,9 +65,14 @@ char *write_offset(char *p, PyObject *tzinfo, PyObject *dt_arg) noexcept {
     PyErr_SetString(PyExc_TypeError, "tzinfo.utcoffset() must return None or a timedelta");
     return nullptr;
   }
-  long total = static_cast<long>(PyDateTime_DELTA_GET_DAYS(offset)) * 86400 + PyDateTime_DELTA_GET_SECONDS(offset);
+  int64_t micros = (static_cast<int64_t>(PyDateTime_DELTA_GET_DAYS(offset)) * 86400 +
+                    PyDateTime_DELTA_GET_SECONDS(offset)) * 1000000 + PyDateTime_DELTA_GET_MICROSECONDS(offset);
   Py_DECREF(offset);
-  long minutes = total / 60;  // truncated toward zero
+  // msgspec's rule: the nearest whole minute (a half minute rounds toward zero), at most 23:59 either way; an
+  // offset under half a minute is UTC.
+  int64_t magnitude = (micros < 0 ? -micros : micros) + 29999999;
+  long minutes = static_cast<long>(std::min<int64_t>(magnitude / 60000000, 1439));
+  if (micros < 0) minutes = -minutes;
   if (minutes == 0) {
     *p++ = 'Z';
     return p;

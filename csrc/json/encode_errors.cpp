@@ -44,7 +44,7 @@ bool bad_uuid_format(PyObject *value) noexcept {
   return false;
 }
 bool bad_decimal_format(PyObject *value) noexcept {
-  py::value_error("`decimal_format` must be 'string' or 'number', got %R", value);
+  py::value_error("`decimal_format` must be 'string', 'number', or a callable, got %R", value);
   return false;
 }
 bool enc_hook_not_callable() noexcept {

@@ -3,6 +3,8 @@
 #include "json/encode_errors.hpp"
 #include "json/encode_types.hpp"
 #include "json/encode_value.hpp"
+#include "py/errors.hpp"
+#include "py/ref.hpp"
 
 namespace boltwire::json {
 
@@ -54,7 +56,22 @@ bool encode_uuid(EncodeState &state, PyObject *obj) noexcept {
   return true;
 }
 
+// decimal_format=callable: the callable's result is encoded in the Decimal's place (and may not hold a Decimal).
+bool encode_decimal_with_hook(EncodeState &state, PyObject *obj) noexcept {
+  if (state.in_decimal_hook) {
+    py::type_error("decimal_format callable returned a value containing a Decimal");
+    return false;
+  }
+  py::Object value = py::Object::steal(PyObject_CallOneArg(state.options.decimal_hook, obj));
+  if (!value) return false;
+  state.in_decimal_hook = true;
+  bool ok = encode_value(state, value.get());
+  state.in_decimal_hook = false;
+  return ok;
+}
+
 bool encode_decimal(EncodeState &state, PyObject *obj) noexcept {
+  if (state.options.decimal_format == DecimalFormat::kCallable) return encode_decimal_with_hook(state, obj);
   PyObject *text = PyObject_Str(obj);
   if (text == nullptr) return false;
   Py_ssize_t n;

@@ -12,6 +12,9 @@
 #include "json/foreign_fields.hpp"
 #include "json/sorted_items.hpp"
 #include "json/struct_names.hpp"
+#include "py/recursion.hpp"
+#include "py/ref.hpp"
+#include "py/type_cache.hpp"
 #include "py/unset.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/struct_meta.hpp"
@@ -20,6 +23,7 @@ namespace boltwire::json {
 
 namespace {
 
+using py::Object;
 using structs::StructMetaObject;
 
 bool push_item(std::vector<KeyedItem> &items, PyObject *name, PyObject *value) noexcept {
@@ -95,61 +99,59 @@ bool encode_struct_object(EncodeState &state, PyObject *obj, StructMetaObject *m
   return true;
 }
 
-struct RecursionScope {
-  bool entered = Py_EnterRecursiveCall(" while serializing an object") == 0;
-  ~RecursionScope() {
-    if (entered) Py_LeaveRecursiveCall();
-  }
-};
-
 }  // namespace
 
 PyObject *dataclass_field_names(PyTypeObject *tp, bool *is_dataclass) noexcept {
   *is_dataclass = true;
-  PyObject *cached = PyDict_GetItemWithError(types.dataclass_cache, reinterpret_cast<PyObject *>(tp));
+  PyObject *cached = py::type_cache_get(tp, types.str_dataclass_cache);
   if (cached != nullptr || PyErr_Occurred()) return cached;
-  PyObject *fields = PyObject_GetAttr(reinterpret_cast<PyObject *>(tp), types.str_dataclass_fields);
-  if (fields == nullptr) {
+  Object fields = Object::steal(PyObject_GetAttr(reinterpret_cast<PyObject *>(tp), types.str_dataclass_fields));
+  if (!fields) {
     if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return nullptr;
     PyErr_Clear();
     *is_dataclass = false;
     return nullptr;
   }
-  if (!PyDict_Check(fields)) {
-    Py_DECREF(fields);
+  if (!PyDict_Check(fields.get())) {
     *is_dataclass = false;
     return nullptr;
   }
-  PyObject *names = PyList_New(0);
+  Object names = Object::steal(PyList_New(0));
+  if (!names) return nullptr;
   Py_ssize_t pos = 0;
   PyObject *key, *field;
-  while (names != nullptr && PyDict_Next(fields, &pos, &key, &field)) {
-    PyObject *kind = PyObject_GetAttr(field, types.str_field_type);
-    if (kind == nullptr) {
-      Py_CLEAR(names);
-      break;
-    }
-    bool real = kind == types.dataclass_field_marker;
-    Py_DECREF(kind);
-    if (real && PyList_Append(names, key) < 0) Py_CLEAR(names);
+  while (PyDict_Next(fields.get(), &pos, &key, &field)) {
+    Object kind = Object::steal(PyObject_GetAttr(field, types.str_field_type));
+    if (!kind) return nullptr;
+    if (kind.get() == types.dataclass_field_marker && PyList_Append(names.get(), key) < 0) return nullptr;
   }
-  Py_DECREF(fields);
-  if (names == nullptr) return nullptr;
-  PyObject *tuple = PyList_AsTuple(names);
-  Py_DECREF(names);
-  if (tuple == nullptr) return nullptr;
-  int rc = PyDict_SetItem(types.dataclass_cache, reinterpret_cast<PyObject *>(tp), tuple);
-  Py_DECREF(tuple);  // the cache holds it
-  return rc < 0 ? nullptr : tuple;
+  Object tuple = Object::steal(PyList_AsTuple(names.get()));
+  // Cached on the class itself, so the class stays collectable.
+  if (!tuple || !py::type_cache_set(tp, types.str_dataclass_cache, tuple.get())) return nullptr;
+  return tuple.get();  // borrowed: the class's cache holds it
 }
 
 bool encode_struct(EncodeState &state, PyObject *obj) noexcept {
   StructMetaObject *meta = structs::as_meta(Py_TYPE(obj));
-  RecursionScope scope;
+  py::RecursionGuard scope;
   if (!scope.entered) return false;
   if (meta->flags & structs::kArrayLike) return encode_struct_array(state, obj, meta);
   if (state.options.order == Order::kSorted) return encode_struct_sorted(state, obj, meta);
   return encode_struct_object(state, obj, meta);
+}
+
+int read_dataclass_field(PyObject *obj, PyObject *name, PyObject **value) noexcept {
+  *value = PyObject_GetAttr(obj, name);
+  if (*value == nullptr) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError) && !PyErr_ExceptionMatches(PyExc_KeyError)) return -1;
+    PyErr_Clear();
+    return 0;
+  }
+  if (py::is_unset(*value)) {
+    Py_CLEAR(*value);
+    return 0;
+  }
+  return 1;
 }
 
 int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
@@ -157,11 +159,11 @@ int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
   PyObject *names = dataclass_field_names(Py_TYPE(obj), &is_dataclass);
   if (!is_dataclass) return 0;
   if (names == nullptr) return -1;
-  RecursionScope scope;
+  py::RecursionGuard scope;
   if (!scope.entered) return -1;
   Py_INCREF(names);
   Py_ssize_t n = PyTuple_GET_SIZE(names);
-  std::vector<PyObject *> values;  // owned references, released below
+  std::vector<PyObject *> values;  // owned references (nullptr for a field left out), released below
   bool ok = true;
   try {
     values.reserve(static_cast<size_t>(n));
@@ -170,15 +172,15 @@ int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
     ok = false;
   }
   for (Py_ssize_t i = 0; ok && i < n; ++i) {
-    PyObject *value = PyObject_GetAttr(obj, PyTuple_GET_ITEM(names, i));
-    if (value == nullptr) ok = false;
-    else values.push_back(value);  // UNSET values are kept here and skipped when writing
+    PyObject *value;
+    if (read_dataclass_field(obj, PyTuple_GET_ITEM(names, i), &value) < 0) ok = false;
+    else values.push_back(value);  // capacity reserved: cannot throw
   }
   if (ok) {
     if (state.options.order == Order::kSorted) {
       std::vector<KeyedItem> items;
       for (Py_ssize_t i = 0; ok && i < n; ++i) {
-        if (!py::is_unset(values[i])) ok = push_item(items, PyTuple_GET_ITEM(names, i), values[i]);
+        if (values[i] != nullptr) ok = push_item(items, PyTuple_GET_ITEM(names, i), values[i]);
       }
       ok = ok && write_object_sorted(state, items);
     } else {
@@ -186,7 +188,7 @@ int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
       ok = out.put('{');
       size_t start = out.size() - 1;
       for (Py_ssize_t i = 0; ok && i < n; ++i) {
-        if (py::is_unset(values[i])) continue;
+        if (values[i] == nullptr) continue;
         ok = write_str(out, PyTuple_GET_ITEM(names, i), ':') && encode_value(state, values[i]) && out.put(',');
       }
       if (ok) {
@@ -199,7 +201,7 @@ int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
       }
     }
   }
-  for (PyObject *v : values) Py_DECREF(v);
+  for (PyObject *v : values) Py_XDECREF(v);
   Py_DECREF(names);
   return ok ? 1 : -1;
 }
@@ -212,7 +214,7 @@ int encode_foreign(EncodeState &state, PyObject *obj) noexcept {
   ForeignFields fields;
   int rc = collect_foreign_fields(obj, fields);
   if (rc <= 0) return rc;
-  RecursionScope scope;
+  py::RecursionGuard scope;
   if (!scope.entered) return -1;
   py::BytesWriter &out = state.out;
   if (fields.array_like) {

@@ -34,11 +34,11 @@ bool init_encode_types() {
       {&types.str_value, "value"},
       {&types.str_dataclass_fields, "__dataclass_fields__"},
       {&types.str_field_type, "_field_type"},
+      {&types.str_dataclass_cache, "__boltwire_dataclass_fields__"},
   };
   for (const Entry &e : entries) {
     if (*e.slot == nullptr && (*e.slot = PyUnicode_InternFromString(e.text)) == nullptr) return false;
   }
-  if (types.dataclass_cache == nullptr && (types.dataclass_cache = PyDict_New()) == nullptr) return false;
   return true;
 }
 

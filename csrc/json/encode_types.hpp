@@ -21,7 +21,7 @@ struct EncodeTypes {
   PyObject *str_dataclass_fields = nullptr;  // "__dataclass_fields__"
   PyObject *str_field_type = nullptr;        // "_field_type"
   PyObject *dataclass_field_marker = nullptr;  // dataclasses._FIELD
-  PyObject *dataclass_cache = nullptr;  // dict: type -> tuple of field names
+  PyObject *str_dataclass_cache = nullptr;   // "__boltwire_dataclass_fields__": a class's field names, cached on it
   bool lazy_loaded = false;
 };
 

@@ -44,6 +44,9 @@ bool encode_struct(EncodeState &state, PyObject *obj) noexcept;
 // The names of a dataclass's real fields (not ClassVar / InitVar), cached per class; borrowed, or nullptr.
 // Sets *is_dataclass to false (no error) when the class has no __dataclass_fields__.
 PyObject *dataclass_field_names(PyTypeObject *tp, bool *is_dataclass) noexcept;
+// One dataclass field of `obj`: 1 with *value (new reference) set, 0 when the field is left out (UNSET, deleted,
+// or its getter raised AttributeError / KeyError, as msgspec omits it), -1 on any other error.
+int read_dataclass_field(PyObject *obj, PyObject *name, PyObject **value) noexcept;
 // 1 when encoded, 0 when `obj` is not a dataclass instance, -1 on error.
 int encode_dataclass(EncodeState &state, PyObject *obj) noexcept;
 

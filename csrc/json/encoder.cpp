@@ -1,5 +1,6 @@
 // csrc/json/encoder.cpp: boltwire._core.JsonEncoder (Encoder in boltwire.json) and json_encode(), the entry
 // points that parse options, run encode_value over a BytesWriter and hand out the finished bytes.
+#include "py/module_functions.hpp"
 #include <cstring>
 
 #include "json/encode_errors.hpp"
@@ -16,6 +17,7 @@ struct EncoderObject {
   PyObject_HEAD
   EncodeOptions options;
   PyObject *enc_hook;        // owned, or nullptr
+  PyObject *decimal_hook;    // owned decimal_format callable, or nullptr
   PyObject *order_obj;       // owned str, or nullptr for None
   Py_ssize_t size_hint;      // last output size, to start the next buffer close to it
 };
@@ -66,6 +68,8 @@ int Encoder_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
   if (!parse_enc_hook(enc_hook, &hook) || !parse_order(order, &options.order)) return -1;
   if (decimal_format == nullptr || is_str(decimal_format, "string")) options.decimal_format = DecimalFormat::kString;
   else if (is_str(decimal_format, "number")) options.decimal_format = DecimalFormat::kNumber;
+  else if (!PyUnicode_Check(decimal_format) && PyCallable_Check(decimal_format))
+    options.decimal_format = DecimalFormat::kCallable;
   else return bad_decimal_format(decimal_format), -1;
   if (uuid_format == nullptr || is_str(uuid_format, "canonical")) options.uuid_format = UuidFormat::kCanonical;
   else if (is_str(uuid_format, "hex")) options.uuid_format = UuidFormat::kHex;
@@ -73,6 +77,9 @@ int Encoder_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
   options.enc_hook = hook;
   Py_XINCREF(hook);
   Py_XSETREF(self->enc_hook, hook);
+  PyObject *decimal_hook = options.decimal_format == DecimalFormat::kCallable ? decimal_format : nullptr;
+  options.decimal_hook = decimal_hook;
+  Py_XSETREF(self->decimal_hook, Py_XNewRef(decimal_hook));
   PyObject *order_obj = options.order == Order::kInsertion ? nullptr : order;
   Py_XINCREF(order_obj);
   Py_XSETREF(self->order_obj, order_obj);
@@ -85,6 +92,7 @@ void Encoder_dealloc(PyObject *self_obj) {
   auto *self = reinterpret_cast<EncoderObject *>(self_obj);
   PyObject_GC_UnTrack(self_obj);
   Py_CLEAR(self->enc_hook);
+  Py_CLEAR(self->decimal_hook);
   Py_CLEAR(self->order_obj);
   Py_TYPE(self_obj)->tp_free(self_obj);
 }
@@ -92,13 +100,17 @@ void Encoder_dealloc(PyObject *self_obj) {
 int Encoder_traverse(PyObject *self_obj, visitproc visit, void *arg) {
   auto *self = reinterpret_cast<EncoderObject *>(self_obj);
   Py_VISIT(self->enc_hook);
+  Py_VISIT(self->decimal_hook);
   return 0;
 }
 
 int Encoder_clear(PyObject *self_obj) {
   auto *self = reinterpret_cast<EncoderObject *>(self_obj);
   self->options.enc_hook = nullptr;
+  self->options.decimal_hook = nullptr;
+  self->options.decimal_format = DecimalFormat::kString;
   Py_CLEAR(self->enc_hook);
+  Py_CLEAR(self->decimal_hook);
   return 0;
 }
 
@@ -182,6 +194,7 @@ PyObject *Encoder_get_order(PyObject *self_obj, void *) {
 }
 PyObject *Encoder_get_decimal_format(PyObject *self_obj, void *) {
   auto *self = reinterpret_cast<EncoderObject *>(self_obj);
+  if (self->decimal_hook != nullptr) return Py_NewRef(self->decimal_hook);
   return PyUnicode_FromString(self->options.decimal_format == DecimalFormat::kString ? "string" : "number");
 }
 PyObject *Encoder_get_uuid_format(PyObject *self_obj, void *) {
@@ -190,12 +203,12 @@ PyObject *Encoder_get_uuid_format(PyObject *self_obj, void *) {
 }
 
 PyMethodDef Encoder_methods[] = {
-    {"encode", Encoder_encode, METH_O, "encode(obj) -> bytes: serialize obj as JSON."},
+    {"encode", Encoder_encode, METH_O, "encode($self, obj, /)\n--\n\nSerialize obj as JSON bytes."},
     {"encode_into", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Encoder_encode_into)),
      METH_FASTCALL | METH_KEYWORDS,
-     "encode_into(obj, buffer, offset=0): serialize obj as JSON into a bytearray at offset (-1 appends)."},
+     "encode_into($self, obj, buffer, offset=0, /)\n--\n\nSerialize obj as JSON into a bytearray at offset (-1 appends)."},
     {"encode_lines", Encoder_encode_lines, METH_O,
-     "encode_lines(items) -> bytes: newline-delimited JSON, one line per item."},
+     "encode_lines($self, items, /)\n--\n\nNewline-delimited JSON bytes, one line per item."},
     {},
 };
 
@@ -232,8 +245,8 @@ PyObject *json_encode(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObj
 }
 
 PyMethodDef json_functions[] = {
-    {"json_encode", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(json_encode)),
-     METH_FASTCALL | METH_KEYWORDS, "json_encode(obj, *, enc_hook=None, order=None) -> bytes"},
+    {"encode", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(json_encode)), METH_FASTCALL | METH_KEYWORDS,
+     "encode(obj, /, *, enc_hook=None, order=None)\n--\n\nSerialize obj as JSON bytes."},
     {},
 };
 
@@ -243,7 +256,9 @@ bool add_to_module(PyObject *module) {
   if (!init_encode_types()) return false;
   EncoderType.tp_basicsize = sizeof(EncoderObject);
   EncoderType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC;
-  EncoderType.tp_doc = "Encoder(*, enc_hook=None, decimal_format='string', uuid_format='canonical', order=None)";
+  EncoderType.tp_doc =
+      "Encoder(*, enc_hook=None, decimal_format='string', uuid_format='canonical', order=None)\n--\n\n"
+      "A reusable JSON encoder.";
   EncoderType.tp_new = PyType_GenericNew;
   EncoderType.tp_init = Encoder_init;
   EncoderType.tp_dealloc = Encoder_dealloc;
@@ -253,7 +268,7 @@ bool add_to_module(PyObject *module) {
   EncoderType.tp_getset = Encoder_getset;
   if (PyType_Ready(&EncoderType) < 0) return false;
   if (PyModule_AddObjectRef(module, "JsonEncoder", reinterpret_cast<PyObject *>(&EncoderType)) < 0) return false;
-  return PyModule_AddFunctions(module, json_functions) == 0;
+  return py::add_functions_prefixed(module, json_functions, "json_");
 }
 
 }  // namespace boltwire::json

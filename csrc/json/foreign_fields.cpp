@@ -1,6 +1,8 @@
 // csrc/json/foreign_fields.cpp: per-class layout of attrs classes and msgspec Structs (cached), and reading an
 // instance's fields through it (rules in foreign_fields.hpp).
 #include "json/foreign_fields.hpp"
+#include "py/ref.hpp"
+#include "py/type_cache.hpp"
 #include "py/unset.hpp"
 
 #include <new>
@@ -9,10 +11,11 @@ namespace boltwire::json {
 
 namespace {
 
-// type -> info tuple, or None for a class that is neither kind. Lives as long as the process.
-PyObject *layout_cache = nullptr;
+using py::Object;
+
 PyObject *msgspec_unset = nullptr;    // msgspec.UNSET once a msgspec Struct was seen (owned), else NULL
 PyObject *msgspec_factory = nullptr;  // msgspec._core.Factory type (owned)
+PyObject *layout_name = nullptr;      // "__boltwire_layout__": the layout, cached on the class itself
 
 enum Kind : long { kAttrs = 1, kMsgspec = 2 };
 
@@ -34,108 +37,87 @@ bool is_private(PyObject *name) noexcept {
 
 // attrs: (kAttrs, ((name, offset), ...)) over the slots of every class in the MRO.
 PyObject *attrs_layout(PyTypeObject *tp) noexcept {
-  PyObject *slots = PyList_New(0);
-  if (slots == nullptr) return nullptr;
+  Object slots = Object::steal(PyList_New(0));
+  if (!slots) return nullptr;
   PyObject *mro = tp->tp_mro;
   for (Py_ssize_t i = 0; mro != nullptr && i < PyTuple_GET_SIZE(mro); ++i) {
     auto *base = reinterpret_cast<PyTypeObject *>(PyTuple_GET_ITEM(mro, i));
     if (!(base->tp_flags & Py_TPFLAGS_HEAPTYPE)) continue;
     for (PyMemberDef *m = base->tp_members; m != nullptr && m->name != nullptr; ++m) {
       if (m->type != T_OBJECT_EX || m->name[0] == '_') continue;
-      PyObject *entry = Py_BuildValue("(sn)", m->name, m->offset);
-      if (entry == nullptr || PyList_Append(slots, entry) < 0) {
-        Py_XDECREF(entry);
-        Py_DECREF(slots);
-        return nullptr;
-      }
-      Py_DECREF(entry);
+      Object entry = Object::steal(Py_BuildValue("(sn)", m->name, m->offset));
+      if (!entry || PyList_Append(slots.get(), entry.get()) < 0) return nullptr;
     }
   }
-  PyObject *tuple = PyList_AsTuple(slots);
-  Py_DECREF(slots);
-  if (tuple == nullptr) return nullptr;
-  return Py_BuildValue("(lN)", static_cast<long>(kAttrs), tuple);
+  Object tuple = Object::steal(PyList_AsTuple(slots.get()));
+  return tuple ? Py_BuildValue("(lO)", static_cast<long>(kAttrs), tuple.get()) : nullptr;
 }
 
 bool load_msgspec_markers() noexcept {
   if (msgspec_unset != nullptr) return true;
-  PyObject *core = PyImport_ImportModule("msgspec._core");
-  if (core == nullptr) return false;
-  PyObject *unset = PyObject_GetAttrString(core, "UNSET");
-  PyObject *factory = unset == nullptr ? nullptr : PyObject_GetAttrString(core, "Factory");
-  Py_DECREF(core);
-  if (factory == nullptr) {
-    Py_XDECREF(unset);
-    return false;
-  }
-  msgspec_unset = unset;
-  msgspec_factory = factory;
+  Object core = Object::steal(PyImport_ImportModule("msgspec._core"));
+  if (!core) return false;
+  Object unset = Object::steal(PyObject_GetAttrString(core.get(), "UNSET"));
+  Object factory = Object::steal(unset ? PyObject_GetAttrString(core.get(), "Factory") : nullptr);
+  if (!factory) return false;
+  msgspec_unset = unset.release();
+  msgspec_factory = factory.release();
   return true;
 }
 
 // msgspec: (kMsgspec, fields, encode_fields, defaults, tag_field, tag, omit_defaults, array_like).
 PyObject *msgspec_layout(PyObject *type, PyObject *config) noexcept {
   if (!load_msgspec_markers()) return nullptr;
-  PyObject *fields = PyObject_GetAttrString(type, "__struct_fields__");
-  PyObject *encode = fields ? PyObject_GetAttrString(type, "__struct_encode_fields__") : nullptr;
-  PyObject *defaults = encode ? PyObject_GetAttrString(type, "__struct_defaults__") : nullptr;
-  PyObject *tag_field = defaults ? PyObject_GetAttrString(config, "tag_field") : nullptr;
-  PyObject *tag = tag_field ? PyObject_GetAttrString(config, "tag") : nullptr;
-  PyObject *omit = tag ? PyObject_GetAttrString(config, "omit_defaults") : nullptr;
-  PyObject *array_like = omit ? PyObject_GetAttrString(config, "array_like") : nullptr;
-  PyObject *out = nullptr;
-  if (array_like != nullptr) {
-    if (PyTuple_Check(fields) && PyTuple_Check(encode) && PyTuple_Check(defaults) &&
-        PyTuple_GET_SIZE(fields) == PyTuple_GET_SIZE(encode) && PyTuple_GET_SIZE(defaults) <= PyTuple_GET_SIZE(fields)) {
-      out = Py_BuildValue("(lOOOOOOO)", static_cast<long>(kMsgspec), fields, encode, defaults, tag_field, tag,
-                          PyObject_IsTrue(omit) ? Py_True : Py_False,
-                          PyObject_IsTrue(array_like) ? Py_True : Py_False);
-    } else {
-      PyErr_Format(PyExc_TypeError, "unexpected msgspec Struct layout on %R", type);
-    }
+  Object fields = Object::steal(PyObject_GetAttrString(type, "__struct_fields__"));
+  Object encode = Object::steal(fields ? PyObject_GetAttrString(type, "__struct_encode_fields__") : nullptr);
+  Object defaults = Object::steal(encode ? PyObject_GetAttrString(type, "__struct_defaults__") : nullptr);
+  Object tag_field = Object::steal(defaults ? PyObject_GetAttrString(config, "tag_field") : nullptr);
+  Object tag = Object::steal(tag_field ? PyObject_GetAttrString(config, "tag") : nullptr);
+  Object omit = Object::steal(tag ? PyObject_GetAttrString(config, "omit_defaults") : nullptr);
+  Object array_like = Object::steal(omit ? PyObject_GetAttrString(config, "array_like") : nullptr);
+  if (!array_like) return nullptr;
+  PyObject *f = fields.get(), *e = encode.get(), *d = defaults.get();
+  if (!PyTuple_Check(f) || !PyTuple_Check(e) || !PyTuple_Check(d) || PyTuple_GET_SIZE(f) != PyTuple_GET_SIZE(e) ||
+      PyTuple_GET_SIZE(d) > PyTuple_GET_SIZE(f)) {
+    PyErr_Format(PyExc_TypeError, "unexpected msgspec Struct layout on %R", type);
+    return nullptr;
   }
-  Py_XDECREF(fields);
-  Py_XDECREF(encode);
-  Py_XDECREF(defaults);
-  Py_XDECREF(tag_field);
-  Py_XDECREF(tag);
-  Py_XDECREF(omit);
-  Py_XDECREF(array_like);
-  return out;
+  int omit_true = PyObject_IsTrue(omit.get());
+  int array_true = omit_true < 0 ? -1 : PyObject_IsTrue(array_like.get());
+  if (array_true < 0) return nullptr;
+  return Py_BuildValue("(lOOOOOOO)", static_cast<long>(kMsgspec), f, e, d, tag_field.get(), tag.get(),
+                       omit_true ? Py_True : Py_False, array_true ? Py_True : Py_False);
 }
 
-// The cached layout of `tp` (borrowed): an info tuple, Py_None when neither kind, NULL on error.
-PyObject *layout_of(PyTypeObject *tp) noexcept {
-  if (layout_cache == nullptr && (layout_cache = PyDict_New()) == nullptr) return nullptr;
+// The layout of a class seen for the first time (new reference).
+PyObject *build_layout(PyTypeObject *tp) noexcept {
   auto *key = reinterpret_cast<PyObject *>(tp);
-  PyObject *cached = PyDict_GetItemWithError(layout_cache, key);
-  if (cached != nullptr || PyErr_Occurred()) return cached;
-  PyObject *info = nullptr;
-  PyObject *config = PyObject_GetAttrString(key, "__struct_config__");
-  if (config != nullptr) {
-    info = msgspec_layout(key, config);
-    Py_DECREF(config);
-  } else if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
-    PyErr_Clear();
-    int has_attrs = PyObject_HasAttrString(key, "__attrs_attrs__");
-    info = has_attrs ? attrs_layout(tp) : Py_NewRef(Py_None);
-    if (has_attrs && msgspec_unset == nullptr) {
-      // An attrs field may hold msgspec.UNSET: learn it when msgspec is already imported (never import it).
-      PyObject *name = PyUnicode_FromString("msgspec._core");
-      PyObject *core = name != nullptr ? PyImport_GetModule(name) : nullptr;
-      Py_XDECREF(name);
-      if (core != nullptr) {
-        Py_DECREF(core);
-        if (!load_msgspec_markers()) Py_CLEAR(info);
-      } else if (PyErr_Occurred()) {
-        Py_CLEAR(info);
-      }
-    }
+  Object config = Object::steal(PyObject_GetAttrString(key, "__struct_config__"));
+  if (config) return msgspec_layout(key, config.get());
+  if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return nullptr;
+  PyErr_Clear();
+  int has_attrs = PyObject_HasAttrString(key, "__attrs_attrs__");
+  if (!has_attrs) return Py_NewRef(Py_None);
+  Object info = Object::steal(attrs_layout(tp));
+  if (info && msgspec_unset == nullptr) {
+    // An attrs field may hold msgspec.UNSET: learn it when msgspec is already imported (never import it).
+    Object name = Object::steal(PyUnicode_FromString("msgspec._core"));
+    Object core = Object::steal(name ? PyImport_GetModule(name.get()) : nullptr);
+    if (core ? !load_msgspec_markers() : PyErr_Occurred() != nullptr) return nullptr;
   }
-  if (info == nullptr) return nullptr;
-  int rc = PyDict_SetItem(layout_cache, key, info);
-  Py_DECREF(info);  // the cache holds it
-  return rc < 0 ? nullptr : info;
+  return info.release();
+}
+
+// The cached layout of `tp` (borrowed): an info tuple, Py_None when neither kind, NULL on error. Cached on the
+// class itself (never in a process-wide dict), so the class stays collectable.
+PyObject *layout_of(PyTypeObject *tp) noexcept {
+  if (layout_name == nullptr && (layout_name = PyUnicode_InternFromString("__boltwire_layout__")) == nullptr)
+    return nullptr;
+  PyObject *cached = py::type_cache_get(tp, layout_name);
+  if (cached != nullptr || PyErr_Occurred()) return cached;
+  Object info = Object::steal(build_layout(tp));
+  if (!info || !py::type_cache_set(tp, layout_name, info.get())) return nullptr;
+  return info.get();  // borrowed: the class's cache holds it
 }
 
 bool is_default(PyObject *value, PyObject *def) noexcept {

@@ -238,9 +238,8 @@ PyObject *json_format(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObj
 }  // namespace
 
 PyMethodDef format_function_defs[] = {
-    {"json_format", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(json_format)),
-     METH_FASTCALL | METH_KEYWORDS,
-     "json_format(buf, *, indent=2): reformat a JSON document (indent 0: one line; negative: compact)."},
+    {"format", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(json_format)), METH_FASTCALL | METH_KEYWORDS,
+     "format(buf, /, *, indent=2)\n--\n\nReformat a JSON document (indent 0: one line; negative: compact)."},
     {},
 };
 

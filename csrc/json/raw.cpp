@@ -119,7 +119,7 @@ PyObject *Raw_reduce(PyObject *obj, PyObject *) {
 }
 
 PyMethodDef Raw_methods[] = {
-    {"copy", Raw_copy, METH_NOARGS, "copy() -> Raw: a Raw that owns its bytes (self when it already does)."},
+    {"copy", Raw_copy, METH_NOARGS, "copy($self, /)\n--\n\nA Raw that owns its bytes (self when it already does)."},
     {"__reduce__", Raw_reduce, METH_NOARGS, nullptr},
     {},
 };
@@ -139,7 +139,7 @@ bool init_raw() {
   RawType.tp_basicsize = sizeof(RawObject);
   RawType.tp_flags = Py_TPFLAGS_DEFAULT;
   RawType.tp_doc =
-      "Raw(msg=b'', /): already-encoded JSON (bytes, bytearray, memoryview, str or any buffer) that the "
+      "Raw(msg=b'', /)\n--\n\nAlready-encoded JSON (bytes, bytearray, memoryview, str or any buffer) that the "
       "encoder writes verbatim.";
   RawType.tp_new = Raw_new;
   RawType.tp_dealloc = Raw_dealloc;

@@ -378,11 +378,11 @@ PyObject *lax_from_str(const char *p, const char *end, const TypePlan *plan, con
         Object text = Object::steal(PyObject_Str(v.get()));
         return text ? decimal_from(text.get(), path) : nullptr;
       }
-      if ((k & schema::kBool) && !(k & (schema::kFloat | schema::kDateTime | schema::kTimeDelta))) {
+      if (schema::takes_lax_bool(plan) && !(k & (schema::kFloat | schema::kDateTime | schema::kTimeDelta))) {
         int one = PyObject_RichCompareBool(v.get(), Py_True, Py_EQ);
         int zero = PyObject_RichCompareBool(v.get(), Py_False, Py_EQ);
-        if (one > 0) return Py_NewRef(Py_True);
-        if (zero > 0) return Py_NewRef(Py_False);
+        if (one > 0) return schema::bool_value(plan, true, path);
+        if (zero > 0) return schema::bool_value(plan, false, path);
         return nullptr;
       }
     }
@@ -402,21 +402,18 @@ PyObject *lax_from_str(const char *p, const char *end, const TypePlan *plan, con
         return PyLong_FromDouble(d);
       }
       if (k & (schema::kDateTime | schema::kTimeDelta)) {
-        PyObject *value = (k & schema::kDateTime) ? datetime_from_timestamp(d, path) : timedelta_from_seconds(d, path);
-        if (value != nullptr && (k & schema::kDateTime) && c.any() && !schema::check_tz(c, value, "datetime", path))
-          Py_CLEAR(value);
-        return value;
+        return (k & schema::kDateTime) ? datetime_from_timestamp(d, plan, path) : timedelta_from_seconds(d, path);
       }
       // A number no numeric kind of the plan takes: msgspec stops here rather than trying the str kinds.
       std::string expected = schema::describe_expected(plan);
       return raise_validation(path, "Expected `%s`, got `str`", expected.c_str());
     }
   }
-  if (k & schema::kBool) {
-    if (iequals(p, size, "true")) return Py_NewRef(Py_True);
-    if (iequals(p, size, "false")) return Py_NewRef(Py_False);
+  if (schema::takes_lax_bool(plan)) {
+    if (iequals(p, size, "true")) return schema::bool_value(plan, true, path);
+    if (iequals(p, size, "false")) return schema::bool_value(plan, false, path);
   }
-  if ((k & schema::kNone) && size == 4 && memcmp(p, "null", 4) == 0) return Py_NewRef(Py_None);
+  if ((k & schema::kNone) && iequals(p, size, "null")) return Py_NewRef(Py_None);
   return nullptr;
 }
 
@@ -441,8 +438,7 @@ PyObject *value_from_str(PyObject *text, const TypePlan *plan, bool strict, cons
     if (PyErr_Occurred()) return nullptr;
   }
   if (k & schema::kStrLookup) {
-    PyObject *member = PyDict_GetItemWithError(plan->str_lookup, text);
-    if (member != nullptr) return Py_NewRef(member);
+    if (PyObject *member = schema::lookup_str_member(plan, text)) return member;
     if (PyErr_Occurred()) return nullptr;
     return raise_validation(path, "Invalid enum value %R", text);
   }
@@ -483,7 +479,7 @@ PyObject *value_from_str(PyObject *text, const TypePlan *plan, bool strict, cons
   return value;
 }
 
-PyObject *datetime_from_timestamp(double seconds, const PathNode *path) {
+PyObject *datetime_from_timestamp(double seconds, const TypePlan *plan, const PathNode *path) {
   if (!ensure_datetime_api()) return nullptr;
   if (!std::isfinite(seconds)) return raise_validation(path, "Invalid epoch timestamp");
   Object args = Object::steal(Py_BuildValue("(dO)", seconds, utc()));
@@ -495,16 +491,25 @@ PyObject *datetime_from_timestamp(double seconds, const PathNode *path) {
     PyErr_Clear();
     return raise_validation(path, "Timestamp is out of range ");  // msgspec's wording, trailing space included
   }
+  if (value != nullptr && plan->constraints.any() && !schema::check_tz(plan->constraints, value, "datetime", path))
+    Py_CLEAR(value);
   return value;
 }
 
 PyObject *timedelta_from_seconds(double seconds, const PathNode *path) {
   if (!ensure_datetime_api()) return nullptr;
-  if (!std::isfinite(seconds) || std::fabs(seconds) > 86399999999999.0) return raise_validation(path, "Duration is out of range");
+  if (!std::isfinite(seconds) || std::fabs(seconds) > 86399999999999.0)
+    return raise_validation(path, "Duration is out of range");
   double whole = std::trunc(seconds);
   long long s = static_cast<long long>(whole);
   int us = static_cast<int>(std::llround((seconds - whole) * 1e6));
-  return PyDelta_FromDSU(static_cast<int>(s / 86400), static_cast<int>(s % 86400), us);
+  PyObject *value = PyDelta_FromDSU(static_cast<int>(s / 86400), static_cast<int>(s % 86400), us);
+  // The negative range ends a day earlier than the bound above (-999999999 days): timedelta's own check.
+  if (value == nullptr && PyErr_ExceptionMatches(PyExc_OverflowError)) {
+    PyErr_Clear();
+    return raise_validation(path, "Duration is out of range");
+  }
+  return value;
 }
 
 }  // namespace boltwire::json

@@ -12,8 +12,9 @@ namespace boltwire::json {
 // strings. Returns a new reference or nullptr. Constraints of the plan are checked.
 PyObject *value_from_str(PyObject *text, const schema::TypePlan *plan, bool strict, const schema::PathNode *path);
 
-// A new timezone-aware or naive datetime from a Unix timestamp (lax mode), or nullptr with an error set.
-PyObject *datetime_from_timestamp(double seconds, const schema::PathNode *path);
+// A lax number (Unix timestamp) as a UTC datetime, with the plan's tz constraint checked; nullptr with an
+// error set on failure.
+PyObject *datetime_from_timestamp(double seconds, const schema::TypePlan *plan, const schema::PathNode *path);
 PyObject *timedelta_from_seconds(double seconds, const schema::PathNode *path);
 
 }  // namespace boltwire::json

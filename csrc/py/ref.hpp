@@ -1,7 +1,10 @@
-// csrc/py/ref.hpp: owning Ref<T> and non-owning Borrowed<T> handles over PyObject*.
+// csrc/py/ref.hpp: Ref<T>, the owning handle over PyObject*.
 //
-// Ref owns exactly one strong reference; it is released on destruction unless steal() hands it out.
-// Borrowed never touches the count. Both are trivially cheap: one pointer, no virtuals.
+// Ref owns exactly one strong reference; it is released on destruction unless release() hands it out. A
+// borrowed reference stays a plain `PyObject *` (a parameter, or a pointer into a container the caller keeps
+// alive): there is no separate borrowed handle, because it would be that same pointer with nothing to release.
+// Ref::steal() adopts a new reference, Ref::borrow() takes a new one from a borrowed pointer. One pointer, no
+// virtuals.
 #pragma once
 #include "py/python.hpp"
 #include <utility>

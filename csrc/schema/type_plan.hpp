@@ -128,9 +128,12 @@ struct TypePlan {
   PyObject *int_lookup = nullptr;           // dict int -> member / value
   PyObject *str_lookup = nullptr;           // dict str -> member / value
   PyObject *custom_type = nullptr;          // kCustom
+  uint8_t bool_literals = 0;                // kBool from Literal[True] / Literal[False]: bit 1 False, bit 2 True
+                                            // accepted; 0 when plain `bool` takes both
   bool str_enum = false;                    // an Enum (not a Literal) supplied str_lookup / int_lookup values
   bool int_enum = false;
   PyObject *flag_type = nullptr;            // an enum.Flag class: int values missing from int_lookup are tried
+  PyObject *missing_type = nullptr;         // an Enum class overriding _missing_: it is asked for unknown values
   PyObject *annotation = nullptr;           // what the plan was built from
   ObjectPlan *owned_object = nullptr;       // set on the cached root plan of a class: it owns that class's table
   PyObject *held_class = nullptr;           // strong reference keeping a borrowed ObjectPlan's class alive
@@ -139,9 +142,23 @@ struct TypePlan {
 // Frees a plan tree (object plans are freed only by the node that owns them).
 void free_plan(TypePlan *plan) noexcept;
 
+// GC support for a published plan tree (plan_cache.cpp): visit every object the tree owns; and drop the links
+// that can close a reference cycle (classes, annotations, defaults, validators), leaving the tree freeable.
+int traverse_plan(const TypePlan *plan, visitproc visit, void *arg);
+void clear_plan_links(TypePlan *plan) noexcept;
+
 // The Enum member / Literal value for the int `value` (IntFlag combinations included), or nullptr: with an
 // error set only when the lookup itself failed.
 PyObject *lookup_int_member(const TypePlan *plan, PyObject *value);
+// The same for a str value.
+PyObject *lookup_str_member(const TypePlan *plan, PyObject *value);
+
+// Whether lax mode may read 0 / 1 / "true" / "false" as a bool: plain `bool` only, never a bool Literal (msgspec).
+inline bool takes_lax_bool(const TypePlan *plan) noexcept { return (plan->kinds & kBool) && plan->bool_literals == 0; }
+
+// `value` as the plan's bool (new reference), or nullptr with "Invalid enum value" set when a bool Literal
+// leaves it out. The plan must accept kBool.
+PyObject *bool_value(const TypePlan *plan, bool value, const struct PathNode *path);
 
 // `int | str | null`: the JSON-side names of the kinds a plan accepts, as msgspec spells them in errors.
 std::string describe_expected(const TypePlan *plan);

@@ -35,18 +35,37 @@ py::Object pop_option(PyObject *kwargs, const char *key) {
   return owned;
 }
 
+// msgspec's precedence: an option a base set explicitly wins over another base's default, and among explicit
+// settings the earlier base wins (attribute lookup order); an option nobody set keeps its default.
 void inherit_from_bases(PyObject *bases, ClassOptions &out) {
-  // Later bases are overridden by earlier ones, matching attribute lookup order.
-  for (Py_ssize_t i = PyTuple_GET_SIZE(bases) - 1; i >= 0; i--) {
+  // kw_only and the layout-derived bit describe one class's own fields, never its children's.
+  constexpr uint32_t kNotInherited = kKwOnly | kGenericLayout;
+  bool first = true;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(bases); i++) {
     PyObject *base = PyTuple_GET_ITEM(bases, i);
     if (!PyType_Check(base) || !is_struct_type(reinterpret_cast<PyTypeObject *>(base))) continue;
     StructMetaObject *meta = as_meta(reinterpret_cast<PyTypeObject *>(base));
-    // kw_only and the layout-derived bit describe one class's own fields, never its children's.
-    out.flags = meta->flags & ~(kKwOnly | kGenericLayout);
-    out.rename = py::Object::borrow(meta->rename);
-    out.tag_option = py::Object::borrow(meta->tag_option);
-    out.tag_field = py::Object::borrow(meta->tag_field);
+    uint32_t take = meta->explicit_flags & ~out.explicit_flags & ~kNotInherited;
+    out.flags = (out.flags & ~take) | (meta->flags & take);
+    out.explicit_flags |= take;
+    if (first) {  // the non-bool options come from the first Struct base
+      out.rename = py::Object::borrow(meta->rename);
+      out.tag_option = py::Object::borrow(meta->tag_option);
+      out.tag_field = py::Object::borrow(meta->tag_field);
+      first = false;
+    }
   }
+}
+
+// Whether a base's layout already has the __weakref__ (kWeakref) or __dict__ (kDict) slot.
+bool base_has_layout_slot(PyObject *bases, uint32_t flag) {
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(bases); i++) {
+    PyObject *base = PyTuple_GET_ITEM(bases, i);
+    if (!PyType_Check(base)) continue;
+    auto *tp = reinterpret_cast<PyTypeObject *>(base);
+    if ((flag == kWeakref ? tp->tp_weaklistoffset : tp->tp_dictoffset) != 0) return true;
+  }
+  return false;
 }
 
 bool resolve_tag(PyObject *name, ClassOptions &out) {
@@ -64,18 +83,18 @@ bool resolve_tag(PyObject *name, ClassOptions &out) {
     out.tag = py::Object::steal(PyObject_CallOneArg(option, name));
     if (!out.tag) return false;
     if (!PyUnicode_CheckExact(out.tag.get()) && !PyLong_CheckExact(out.tag.get())) {
-      py::type_error("tag callable must return a str or int, got %R", out.tag.get());
+      py::type_error("`tag` must be a `str` or an `int`, got %R (returned by the `tag` callable)", out.tag.get());
       return false;
     }
   } else {
-    py::type_error("tag must be a str, int, bool, callable or None, got %R", option);
+    py::type_error("`tag` must be a `str` or an `int` (or a bool or callable), got %R", option);
     return false;
   }
   if (PyLong_CheckExact(out.tag.get())) {
     int overflow = 0;
     PyLong_AsLongLongAndOverflow(out.tag.get(), &overflow);
     if (overflow != 0) {
-      py::value_error("integer tag values must fit in 64 bits, got %R", out.tag.get());
+      py::value_error("Integer `tag` values must be within [-2**63, 2**63 - 1], got %R", out.tag.get());
       return false;
     }
   }
@@ -91,22 +110,33 @@ bool parse_class_options(PyObject *name, PyObject *bases, PyObject *kwargs, Clas
     py::Object value = pop_option(kwargs, option.name);
     if (PyErr_Occurred()) return false;
     if (!value) continue;
-    if (!PyBool_Check(value.get())) {
-      py::type_error("Struct option `%s` must be a bool, got %R", option.name, value.get());
+    // msgspec reads a given option by truthiness (None and 0 are an explicit False).
+    int on = PyObject_IsTrue(value.get());
+    if (on < 0) return false;
+    out.flags = on ? (out.flags | option.flag) : (out.flags & ~option.flag);
+    out.explicit_flags |= option.flag;
+    if (!on && (option.flag & (kWeakref | kDict)) && base_has_layout_slot(bases, option.flag)) {
+      PyErr_Format(PyExc_ValueError, "Cannot set `%s=False` if base class already has `%s=True`", option.name,
+                   option.name);
       return false;
     }
-    out.flags = value.get() == Py_True ? (out.flags | option.flag) : (out.flags & ~option.flag);
   }
+  // weakref / dict are layout: a base with the slot gives it to every subclass.
+  for (uint32_t flag : {uint32_t{kWeakref}, uint32_t{kDict}})
+    if (base_has_layout_slot(bases, flag)) out.flags |= flag;
   if (py::Object rename = pop_option(kwargs, "rename")) {
     out.rename = rename.get() == Py_None ? py::Object() : std::move(rename);
   }
-  if (py::Object tag = pop_option(kwargs, "tag")) out.tag_option = std::move(tag);
-  if (py::Object tag_field = pop_option(kwargs, "tag_field")) {
-    if (tag_field.get() != Py_None && !PyUnicode_CheckExact(tag_field.get())) {
-      py::type_error("tag_field must be a str or None, got %R", tag_field.get());
+  // tag=None / tag_field=None inherit, as if not given (msgspec).
+  py::Object tag = pop_option(kwargs, "tag");
+  if (tag && tag.get() != Py_None) out.tag_option = std::move(tag);
+  py::Object tag_field = pop_option(kwargs, "tag_field");
+  if (tag_field && tag_field.get() != Py_None) {
+    if (!PyUnicode_CheckExact(tag_field.get())) {
+      py::type_error("`tag_field` must be a `str` or None, got %R", tag_field.get());
       return false;
     }
-    out.tag_field = tag_field.get() == Py_None ? py::Object() : std::move(tag_field);
+    out.tag_field = std::move(tag_field);
     // Giving a tag field alone asks for tagging by class name, as msgspec does.
     if (out.tag_field && !out.tag_option) out.tag_option = py::Object::borrow(Py_True);
   }
@@ -120,7 +150,7 @@ bool parse_class_options(PyObject *name, PyObject *bases, PyObject *kwargs, Clas
     return false;
   }
   if (!(out.flags & kGc) && (out.flags & (kDict | kWeakref))) {
-    py::type_error("Struct option `gc=False` cannot be combined with `dict=True` or `weakref=True`");
+    PyErr_Format(PyExc_ValueError, "Cannot set gc=False and %s=True", (out.flags & kDict) ? "dict" : "weakref");
     return false;
   }
   return resolve_tag(name, out);

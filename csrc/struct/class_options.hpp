@@ -8,6 +8,7 @@ namespace boltwire::structs {
 // The options of one class definition after inheritance and validation.
 struct ClassOptions {
   uint32_t flags = kEq | kGc;
+  uint32_t explicit_flags = 0;  // options given explicitly (here or by a base): they win over defaults
   py::Object rename;      // as given or inherited; empty for none
   py::Object tag_option;  // as given or inherited; empty for none
   py::Object tag_field;   // as given or inherited; empty for none

@@ -110,8 +110,9 @@ bool make_default_entry(PyObject *field, PyObject *value, FieldDraft &draft) {
     return static_cast<bool>(draft.default_entry);
   }
   if (container != nullptr || Py_TYPE(value)->tp_hash == PyObject_HashNotImplemented) {
-    py::type_error("mutable default %R for field '%U' is not allowed: use field(default_factory=...)", value,
-                   field);
+    py::type_error("Using %R (mutable) as a default value is unsafe for field '%U': configure a `default_factory` "
+                   "instead",
+                   value, field);
     return false;
   }
   draft.default_entry = py::Object::borrow(value);

@@ -11,6 +11,7 @@ PyObject *NoDefault_repr(PyObject *) { return PyUnicode_FromString("NODEFAULT");
 // Pickles by name so the singleton stays a singleton.
 PyObject *NoDefault_reduce(PyObject *, PyObject *) { return PyUnicode_FromString("NODEFAULT"); }
 PyMethodDef NoDefault_methods[] = {{"__reduce__", NoDefault_reduce, METH_NOARGS, nullptr}, {}};
+PyObject *NoDefault_new(PyTypeObject *, PyObject *args, PyObject *kwargs);  // returns the singleton
 
 PyTypeObject NoDefaultType = {
       .ob_base = PyVarObject_HEAD_INIT(nullptr, 0) .tp_name = "boltwire.NoDefaultType",
@@ -19,11 +20,20 @@ PyTypeObject NoDefaultType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "The type of NODEFAULT, the marker for 'no default value'.",
     .tp_methods = NoDefault_methods,
+    .tp_new = NoDefault_new,
 };
 struct NoDefaultLayout {
   PyObject_HEAD
 };
 NoDefaultLayout NoDefaultObject = {PyObject_HEAD_INIT(&NoDefaultType)};
+
+PyObject *NoDefault_new(PyTypeObject *, PyObject *args, PyObject *kwargs) {
+  if (PyTuple_GET_SIZE(args) != 0 || (kwargs != nullptr && PyDict_GET_SIZE(kwargs) != 0)) {
+    PyErr_SetString(PyExc_TypeError, "NoDefaultType takes no arguments");
+    return nullptr;
+  }
+  return Py_NewRef(reinterpret_cast<PyObject *>(&NoDefaultObject));
+}
 }  // namespace
 
 PyObject *NoDefault = reinterpret_cast<PyObject *>(&NoDefaultObject);

@@ -78,10 +78,10 @@ PyObject *rebuild_struct(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
 
 #define BW_FASTCALL(f) reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(f))
 PyMethodDef struct_function_defs[] = {
-    {"replace", BW_FASTCALL(replace), METH_FASTCALL | METH_KEYWORDS, "A copy of a Struct with fields replaced."},
-    {"asdict", asdict, METH_O, "A dict of a Struct's fields."},
-    {"astuple", astuple, METH_O, "A tuple of a Struct's field values."},
-    {"force_setattr", BW_FASTCALL(force_setattr), METH_FASTCALL, "Set an attribute, even on a frozen Struct."},
+    {"replace", BW_FASTCALL(replace), METH_FASTCALL | METH_KEYWORDS, "replace(struct, /, **changes)\n--\n\nA copy of a Struct with fields replaced."},
+    {"asdict", asdict, METH_O, "asdict(struct, /)\n--\n\nA dict of a Struct's fields."},
+    {"astuple", astuple, METH_O, "astuple(struct, /)\n--\n\nA tuple of a Struct's field values."},
+    {"force_setattr", BW_FASTCALL(force_setattr), METH_FASTCALL, "force_setattr(struct, name, value, /)\n--\n\nSet an attribute, even on a frozen Struct."},
     {"_rebuild_struct", BW_FASTCALL(rebuild_struct), METH_FASTCALL, "Unpickling helper."},
     {},
 };

@@ -52,7 +52,8 @@ Object build_encode_fields(const ClassOptions &opts, PyObject *fields, PyObject 
     PyObject *name = PyTuple_GET_ITEM(encoded.get(), i);
     int present = PySet_Contains(seen.get(), name);
     if (present != 0) {
-      if (present > 0) py::type_error("Multiple fields are encoded as '%U' (check `rename` and field(name=...))", name);
+      if (present > 0)
+        py::value_error("Multiple fields rename to the same name '%U' (check `rename` and field(name=...))", name);
       return {};
     }
     if (opts.tag_field && PyUnicode_Compare(name, opts.tag_field.get()) == 0) {
@@ -61,7 +62,11 @@ Object build_encode_fields(const ClassOptions &opts, PyObject *fields, PyObject 
     }
     if (PyErr_Occurred() || PySet_Add(seen.get(), name) < 0) return {};
   }
-  return encoded;
+  // Unchanged names share the fields tuple itself (msgspec's identity: `__struct_encode_fields__ is
+  // __struct_fields__` tells a reader nothing was renamed).
+  int same = PyObject_RichCompareBool(encoded.get(), fields, Py_EQ);
+  if (same < 0) return {};
+  return same ? Object::borrow(fields) : std::move(encoded);
 }
 
 // msgspec's __struct_defaults__: the defaults of the trailing fields, from the first field that has one.
@@ -84,6 +89,19 @@ bool any_base_has(PyObject *bases, bool (*test)(PyTypeObject *)) {
   return false;
 }
 
+// The name `tag=True` uses: __qualname__ after its last `<locals>.` (S1.S2 for a nested class), else the name.
+Object simple_qualname(PyObject *ns, PyObject *name) {
+  PyObject *qualname = PyDict_GetItemWithError(ns, py::names.qualname);
+  if (qualname == nullptr) return PyErr_Occurred() ? Object() : Object::borrow(name);
+  if (!PyUnicode_Check(qualname)) return Object::borrow(name);
+  Object marker = Object::steal(PyUnicode_FromString("<locals>."));
+  if (!marker) return {};
+  Py_ssize_t at = PyUnicode_Find(qualname, marker.get(), 0, PyUnicode_GET_LENGTH(qualname), -1);
+  if (at == -2) return {};
+  if (at < 0) return Object::borrow(qualname);
+  return Object::steal(PyUnicode_Substring(qualname, at + 9, PyUnicode_GET_LENGTH(qualname)));
+}
+
 // __slots__ for the new class: its new fields plus the hidden slots its options need.
 Object build_slots(const CollectedFields &cf, PyObject *bases, uint32_t flags) {
   Object slots = Object::steal(PyList_New(0));
@@ -91,6 +109,7 @@ Object build_slots(const CollectedFields &cf, PyObject *bases, uint32_t flags) {
   for (const FieldDraft &d : cf.fields) {
     if (!d.inherited && PyList_Append(slots.get(), d.name.get()) < 0) return {};
   }
+  if (PyList_Sort(slots.get()) < 0) return {};  // msgspec's order: the layout does not follow declaration order
   auto add = [&](PyObject *name) { return PyList_Append(slots.get(), name) == 0; };
   if ((flags & kWeakref) && !any_base_has(bases, [](PyTypeObject *t) { return t->tp_weaklistoffset != 0; }) &&
       !add(py::names.weakref))
@@ -179,6 +198,7 @@ bool finish_class(PyTypeObject *tp, ClassOptions &opts, CollectedFields &cf, Obj
     return false;
   }
   meta->flags = opts.flags | (generic ? uint32_t{kGenericLayout} : 0u);
+  meta->explicit_flags = opts.explicit_flags;
   tp->tp_vectorcall = Struct_vectorcall;
   if (!generic) {
     tp->tp_dealloc = Struct_dealloc;
@@ -212,7 +232,8 @@ PyObject *StructMeta_new(PyObject *, PyObject *args, PyObject *kwargs) {
   Object kw = Object::steal(kwargs ? PyDict_Copy(kwargs) : PyDict_New());
   if (!kw) return nullptr;
   ClassOptions opts;
-  if (!parse_class_options(name, bases, kw.get(), opts)) return nullptr;
+  Object tag_name = simple_qualname(ns, name);
+  if (!tag_name || !parse_class_options(tag_name.get(), bases, kw.get(), opts)) return nullptr;
 
   Object ns_copy = Object::steal(PyDict_Copy(ns));
   if (!ns_copy) return nullptr;

@@ -54,6 +54,7 @@ struct StructMetaObject {
   Py_ssize_t n_kw_only;
   Py_ssize_t hash_offset;    // slot holding the cached hash when cache_hash, else 0
   uint32_t flags;
+  uint32_t explicit_flags;   // the bool options given explicitly by this class or a base (the rest are defaults)
   void *plan;                // reserved for the codec's cached TypePlan
   PyObject *json_names;      // owned bytes: the JSON encoder's pre-escaped names, built on first encode, or NULL
   PyObject *dict_template;   // owned tuple: to_builtins' template dict entry, built on first use, or NULL

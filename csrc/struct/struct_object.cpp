@@ -51,6 +51,9 @@ void clear_fields(PyObject *self, const StructMetaObject *meta) noexcept {
 
 void Struct_dealloc(PyObject *self) {
   PyTypeObject *tp = Py_TYPE(self);
+  // A class defining __del__ gets tp_finalize from type(); it runs first and may resurrect self (then the
+  // object lives on and nothing is freed). CPython runs it once per object for GC types, every time otherwise.
+  if (tp->tp_finalize != nullptr && PyObject_CallFinalizerFromDealloc(self) < 0) return;
   if (PyType_IS_GC(tp)) {
     PyObject_GC_UnTrack(self);
     // The trashcan bounds C recursion when a long chain of Structs is freed.

@@ -1,12 +1,12 @@
 """boltwire: typed structs, JSON and HTTP for Python, with a C++20 core."""
 
 from boltwire import structs
-from boltwire._core import NODEFAULT, UNSET, Raw, Struct, StructMeta, UnsetType, convert, field, to_builtins
+from boltwire._core import NODEFAULT, UNSET, Raw, Struct, StructMeta, UnsetType, convert, to_builtins
 from boltwire._defstruct import defstruct
-from boltwire._errors import BoltwireError, DecodeError, EncodeError, ValidationError
+from boltwire._field import field
+from boltwire._errors import BoltwireError, DecodeError, EncodeError, MsgspecError, ValidationError
 from boltwire._meta import Meta
-from boltwire import json
-from boltwire import msgpack
+from boltwire import inspect, json, msgpack, toml, yaml
 from boltwire.http import (
     HTTPClient,
     HTTPConnectionError,
@@ -32,6 +32,7 @@ __all__ = [
     "HTTPTimeoutError",
     "HTTPTransportError",
     "Meta",
+    "MsgspecError",
     "Response",
     "SyncHTTPClient",
     "Struct",
@@ -41,9 +42,12 @@ __all__ = [
     "convert",
     "defstruct",
     "field",
+    "inspect",
     "json",
     "msgpack",
     "structs",
     "to_builtins",
+    "toml",
+    "yaml",
 ]
 __version__ = "0.1.0"

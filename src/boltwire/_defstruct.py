@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from typing import Any
 
 from boltwire._core import Struct, StructMeta
+
+_dict = dict  # the `dict` parameter (msgspec's option name) shadows the builtin inside defstruct()
+_FIELD_SHAPES = "`str`, `tuple[str, type]`, or `tuple[str, type, Any]`"
+
+
+def _check(name: str, value: Any, kind: type, label: str) -> None:
+    if value is not None and not isinstance(value, kind):
+        raise TypeError(f"`{name}` must be {label} or None, got {type(value).__name__}")
 
 
 def defstruct(
@@ -15,21 +24,67 @@ def defstruct(
     bases: tuple[type, ...] | None = None,
     module: str | None = None,
     namespace: dict[str, Any] | None = None,
-    **options: Any,
+    tag_field: str | None = None,
+    tag: Any = None,
+    rename: Any = None,
+    omit_defaults: bool | None = None,
+    forbid_unknown_fields: bool | None = None,
+    frozen: bool | None = None,
+    eq: bool | None = None,
+    order: bool | None = None,
+    kw_only: bool | None = None,
+    repr_omit_defaults: bool | None = None,
+    array_like: bool | None = None,
+    gc: bool | None = None,
+    weakref: bool | None = None,
+    dict: bool | None = None,  # noqa: A002 (msgspec's option name)
+    cache_hash: bool | None = None,
 ) -> StructMeta:
-    """Create a Struct class; each field is `name`, `(name, type)` or `(name, type, default)`."""
-    ns: dict[str, Any] = dict(namespace or {})
-    annotations: dict[str, Any] = {}
-    for spec in fields:
+    """Create a Struct class; each field is `name`, `(name, type)` or `(name, type, default)`.
+
+    `module` defaults to the caller's module; an option left as None is inherited from `bases` (or Struct's
+    default), as in a class statement that does not name it.
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"argument 'name' must be str, not {type(name).__name__}")
+    try:
+        specs = list(fields)
+    except TypeError:
+        raise TypeError("`fields` must be an iterable of " + _FIELD_SHAPES) from None
+    _check("bases", bases, tuple, "a tuple")
+    _check("module", module, str, "a str")
+    _check("namespace", namespace, _dict, "a dict")
+    ns = _dict(namespace or {})
+    annotations: _dict[str, Any] = {}
+    for spec in specs:
         if isinstance(spec, str):
             annotations[spec] = Any
-        elif isinstance(spec, tuple) and len(spec) == 2:
+        elif isinstance(spec, tuple) and len(spec) in (2, 3) and isinstance(spec[0], str):
             annotations[spec[0]] = spec[1]
-        elif isinstance(spec, tuple) and len(spec) == 3:
-            annotations[spec[0]] = spec[1]
-            ns[spec[0]] = spec[2]
+            if len(spec) == 3:
+                ns[spec[0]] = spec[2]
         else:
-            raise TypeError(f"defstruct fields must be str, (name, type) or (name, type, default), got {spec!r}")
+            raise TypeError(f"items in `fields` must be one of {_FIELD_SHAPES}")
     ns["__annotations__"] = annotations
-    ns.setdefault("__module__", module or "boltwire.defstruct")
-    return StructMeta(name, bases or (Struct,), ns, **options)
+    if module is None:
+        module = sys._getframe(1).f_globals.get("__name__", "__main__")
+    ns["__module__"] = module
+    options = {
+        "tag_field": tag_field,
+        "tag": tag,
+        "rename": rename,
+        "omit_defaults": omit_defaults,
+        "forbid_unknown_fields": forbid_unknown_fields,
+        "frozen": frozen,
+        "eq": eq,
+        "order": order,
+        "kw_only": kw_only,
+        "repr_omit_defaults": repr_omit_defaults,
+        "array_like": array_like,
+        "gc": gc,
+        "weakref": weakref,
+        "dict": dict,
+        "cache_hash": cache_hash,
+    }
+    given = {k: v for k, v in options.items() if v is not None}
+    return StructMeta(name, bases or (Struct,), ns, **given)

@@ -1,7 +1,8 @@
 """JSON Schema 2020-12 / OpenAPI 3.1 generation: ``boltwire.json.schema`` and ``schema_components``.
 
-Overview: two steps. ``_schema_nodes._Translator`` turns annotations into a small tree of nodes (wrappers
-stripped, ``Meta`` merged, classes cached). ``_Generator`` here walks that tree into schema dicts; nameable
+Overview: two steps. ``_schema_nodes._Translator`` turns annotations into a small tree of nodes, read from
+``boltwire.inspect`` (wrappers stripped, ``Meta`` merged, classes shared, unsupported types refused by the
+decoder's own checks). ``_Generator`` here walks that tree into schema dicts; nameable
 classes (Struct, dataclass, attrs, NamedTuple, TypedDict, Enum) become shared components referenced with
 ``$ref``. The output matches msgspec.json.schema for the same types, key order included.
 """
@@ -52,8 +53,7 @@ def schema_components(
     Returns ``(schemas, components)``: one schema per type, and the mapping of component name to schema that
     their ``"$ref"`` fields point into (with ``ref_template="#/components/schemas/{name}"`` for OpenAPI).
     """
-    translator = _Translator()
-    nodes = tuple(translator.translate(t) for t in types)
+    nodes = _Translator().translate_all(tuple(types))
     found = _collect_components(nodes)
     names = _name_components(found)
     gen = _Generator(names, schema_hook, ref_template)

@@ -45,22 +45,22 @@ def rename_fields(rename: object, names: tuple[str, ...]) -> tuple[str, ...]:
         try:
             convert = _NAMED[rename]
         except KeyError:
-            raise TypeError(
-                f"rename must be one of {sorted(_NAMED)}, a mapping or a callable, got {rename!r}"
-            ) from None
+            raise ValueError(f"rename={rename!r} is unsupported, expected one of {sorted(_NAMED)}") from None
     elif isinstance(rename, Mapping):
         mapping = rename
         convert = lambda name: mapping.get(name, name)  # noqa: E731
     elif callable(rename):
         convert = rename
     else:
-        raise TypeError(f"rename must be a str, a mapping or a callable, got {rename!r}")
+        raise TypeError(f"`rename` must be a str, callable, or mapping, got {type(rename).__name__}")
     out = []
     for name in names:
         new = convert(name)
         if new is None:
             new = name
         if not isinstance(new, str):
-            raise TypeError(f"rename for field {name!r} must return a str or None, got {new!r}")
+            raise TypeError(f"Expected calling `rename` to return a `str` or `None`, got `{type(new).__name__}`")
+        if any(c in new for c in '"\\') or any(ord(c) < 0x20 for c in new):
+            raise ValueError(f"Renamed field names must not contain '\\', '\"', or control characters - '{new}' is invalid")
         out.append(new)
     return tuple(out)

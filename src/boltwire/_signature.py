@@ -34,4 +34,4 @@ def struct_signature(cls: Any) -> inspect.Signature:
         params.append(
             inspect.Parameter(name, kind, default=default, annotation=annotations.get(name, inspect.Parameter.empty))
         )
-    return inspect.Signature(params, return_annotation=None)
+    return inspect.Signature(params)

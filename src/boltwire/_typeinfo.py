@@ -86,27 +86,73 @@ def _substitute(tp: Any, mapping: dict[Any, Any]) -> Any:
         return tp
     if isinstance(tp, typing.TypeVar):
         return mapping.get(tp, tp)
-    params = getattr(tp, "__parameters__", ())
+    try:
+        params = tuple(tp.__parameters__)
+    except Exception:  # noqa: BLE001 (objects whose __parameters__ is missing or not iterable)
+        return tp
     if params:
         return tp[tuple(mapping.get(p, p) for p in params)]
     return tp
+
+
+def _class_hints(annotation: Any) -> dict[str, Any]:
+    """Type hints (Annotated kept) of a class or a parametrized generic alias, TypeVars substituted.
+
+    Each class in the MRO contributes its own annotations, substituted with the TypeVar bindings that reach it
+    through ``__orig_bases__`` (so ``class IntBox(Box[int])`` sees ``item: int``, as ``Box[int]`` does);
+    subclasses override.
+    """
+    origin = typing.get_origin(annotation) or annotation
+    params = getattr(origin, "__parameters__", ())
+    scopes: dict[Any, dict[Any, Any]] = {origin: dict(zip(params, typing.get_args(annotation)))}
+    pending = [origin]
+    while pending:
+        current = pending.pop()
+        for base in getattr(current, "__orig_bases__", ()):
+            base_origin = typing.get_origin(base)
+            if base_origin is None or base_origin is typing.Generic or base_origin in scopes:
+                continue
+            base_params = getattr(base_origin, "__parameters__", ())
+            args = tuple(_substitute(a, scopes[current]) for a in typing.get_args(base))
+            scopes[base_origin] = dict(zip(base_params, args))
+            pending.append(base_origin)
+    if _is_typeddict(origin):
+        # A TypedDict's MRO drops its TypedDict bases and copies their annotations: every binding applies.
+        merged: dict[Any, Any] = {}
+        for scope in scopes.values():
+            merged.update(scope)
+        return {k: _substitute(v, merged) for k, v in _resolve_hints(origin).items()}
+    out: dict[str, Any] = {}
+    for klass in reversed(origin.__mro__):
+        own = klass.__dict__.get("__annotations__")
+        if not own or klass is object:
+            continue
+        hints = _resolve_hints(klass)
+        scope = scopes.get(klass, {})
+        for name in own:
+            if name in hints:
+                out[name] = _substitute(hints[name], scope)
+    return out
 
 
 def _typevar_bound(tv: typing.TypeVar) -> Any:
     if tv.__bound__ is not None:
         return tv.__bound__
     if tv.__constraints__:
-        return typing.Union[tv.__constraints__]
+        raise TypeError(
+            f"Unbound TypeVar `{tv!r}` has constraints `{tv.__constraints__!r}` - constraints are not supported; "
+            "bind the parameter explicitly, or give the TypeVar a `bound` instead"
+        )
     return Any
 
 
 def struct_field_types(annotation: Any) -> tuple[Any, ...]:
     """The resolved type of every field of a Struct class or generic alias (`Box[int]`), in field order."""
-    cls, mapping = _generic_mapping(annotation)
-    hints = _resolve_hints(cls)
+    cls = typing.get_origin(annotation) or annotation
+    hints = _class_hints(annotation)
     out = []
     for name in cls.__struct_fields__:
-        tp = _substitute(hints.get(name, Any), mapping)
+        tp = hints.get(name, Any)
         out.append(_typevar_bound(tp) if isinstance(tp, typing.TypeVar) else tp)
     return tuple(out)
 
@@ -119,20 +165,20 @@ def _default_entry(default: Any, factory: Any) -> Any:
     return NODEFAULT
 
 
-def _dataclass_fields(cls: type, mapping: dict[Any, Any]) -> tuple[tuple[str, Any, Any], ...]:
-    hints = _resolve_hints(cls)
+def _dataclass_fields(cls: type, annotation: Any) -> tuple[tuple[str, Any, Any], ...]:
+    hints = _class_hints(annotation)
     if any(isinstance(h, dataclasses.InitVar) for h in hints.values()):
         raise TypeError("dataclasses with `InitVar` fields are not supported")
     out = []
     for f in dataclasses.fields(cls):  # init=False fields too: they are set from the input like the others
-        out.append((f.name, _substitute(hints.get(f.name, Any), mapping), _default_entry(f.default, f.default_factory)))
+        out.append((f.name, hints.get(f.name, Any), _default_entry(f.default, f.default_factory)))
     return tuple(out)
 
 
-def _attrs_fields(cls: type, mapping: dict[Any, Any]) -> tuple[tuple[str, Any, Any], ...]:
+def _attrs_fields(cls: type, annotation: Any) -> tuple[tuple[str, Any, Any], ...]:
     import attrs
 
-    hints = _resolve_hints(cls)
+    hints = _class_hints(annotation)
     out = []
     for a in attrs.fields(cls):
         default = a.default
@@ -142,7 +188,7 @@ def _attrs_fields(cls: type, mapping: dict[Any, Any]) -> tuple[tuple[str, Any, A
             entry = NODEFAULT
         else:
             entry = default
-        out.append((a.name, _substitute(hints.get(a.name, a.type or Any), mapping), entry))
+        out.append((a.name, hints.get(a.name, a.type or Any), entry))
     return tuple(out)
 
 
@@ -155,7 +201,14 @@ def _is_typeddict(cls: Any) -> bool:
 
 
 def _is_namedtuple(cls: Any) -> bool:
-    return isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")
+    # msgspec's rule: a tuple subclass whose `_fields` is a tuple and `_field_defaults` a dict; anything else
+    # with a `_fields` attribute is a custom type.
+    return (
+        isinstance(cls, type)
+        and issubclass(cls, tuple)
+        and type(getattr(cls, "_fields", None)) is tuple
+        and type(getattr(cls, "_field_defaults", None)) is dict
+    )
 
 
 def describe(annotation: Any) -> tuple[Any, ...]:
@@ -193,7 +246,7 @@ def describe(annotation: Any) -> tuple[Any, ...]:
     if origin in _UNION_TYPES:
         return ("union", tuple(args))
     if origin is typing.Literal:
-        values = []
+        values: list[Any] = []
         for a in args:
             if typing.get_origin(a) is typing.Literal:
                 values.extend(typing.get_args(a))
@@ -228,24 +281,31 @@ def describe(annotation: Any) -> tuple[Any, ...]:
             if type(member.value) is int or isinstance(member.value, int) and not isinstance(member.value, bool):
                 if not -(2**63) <= member.value <= 2**63 - 1:
                     raise NotImplementedError(_BIG_INT_MESSAGE)
-        return ("enum", cls)
-    mapping = _generic_mapping(t)[1]
+        # A class overriding Enum._missing_ gets it called for values outside its members (msgspec does).
+        default_missing = getattr(enum.Enum._missing_, "__func__", None)
+        custom_missing = getattr(cls._missing_, "__func__", None) is not default_missing
+        return ("enum", cls, custom_missing)
     if _is_typeddict(cls):
-        hints = _resolve_hints(cls)
-        required = getattr(cls, "__required_keys__", frozenset(hints) if cls.__total__ else frozenset())
-        fields = tuple((name, _substitute(tp, mapping), name in required) for name, tp in hints.items())
+        hints = _class_hints(t)
+        required = set(getattr(cls, "__required_keys__", hints if cls.__total__ else ()))
+        for name, tp in hints.items():  # Required[] / NotRequired[] in the hint win: `__required_keys__` misses
+            inner = typing.get_args(tp)[0] if typing.get_origin(tp) is typing.Annotated else tp  # them under
+            qualifier = typing.get_origin(inner)  # `from __future__ import annotations`
+            if qualifier is typing.Required:
+                required.add(name)
+            elif qualifier is typing.NotRequired:
+                required.discard(name)
+        fields = tuple((name, tp, name in required) for name, tp in hints.items())
         return ("typeddict", cls, fields)
     if _is_namedtuple(cls):
-        hints = _resolve_hints(cls) if getattr(cls, "__annotations__", None) else {}
+        hints = _class_hints(t) if getattr(cls, "__annotations__", None) else {}
         defaults = getattr(cls, "_field_defaults", {})
-        fields = tuple(
-            (name, _substitute(hints.get(name, Any), mapping), defaults.get(name, NODEFAULT)) for name in cls._fields
-        )
+        fields = tuple((name, hints.get(name, Any), defaults.get(name, NODEFAULT)) for name in cls._fields)
         return ("namedtuple", cls, fields)
     if dataclasses.is_dataclass(cls) and isinstance(cls, type):
-        return ("dataclass", cls, _dataclass_fields(cls, mapping))
+        return ("dataclass", cls, _dataclass_fields(cls, t))
     if _is_attrs(cls):
-        return ("dataclass", cls, _attrs_fields(cls, mapping))
+        return ("dataclass", cls, _attrs_fields(cls, t))
     if cls is Raw:
         return ("raw",)
     if cls is UnsetType:

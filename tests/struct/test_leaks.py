@@ -248,7 +248,7 @@ def test_failed_class_creation_no_refcount_leak():
         with pytest.raises(TypeError):
             type(Struct)("Tmp", (Struct,), {"__annotations__": {"a": int, "b": int}, "a": default})
         with pytest.raises(TypeError):
-            type(Struct)("Tmp", (Struct,), {"__annotations__": {"a": int}, "a": default}, frozen="x")
+            type(Struct)("Tmp", (Struct,), {"__annotations__": {"a": int}, "a": default}, rename=1)
     gc.collect()
     assert sys.getrefcount(default) == refs
 

@@ -1,14 +1,23 @@
 """rename= option: named conventions, mappings, callables, collisions, field(name=...) precedence."""
 
+import msgspec
 import pytest
 
 from boltwire import Struct, field
 
 
-def make(rename, *names, **extra):
+def make(rename, *names, base=Struct, **extra):
     ns = {"__annotations__": {n: int for n in names}}
     ns.update(extra)
-    return type(Struct)("R", (Struct,), ns, rename=rename)
+    return type(base)("R", (base,), ns, rename=rename)
+
+
+def raised(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 (the type is what is compared)
+        return type(e).__name__
+    return None
 
 
 @pytest.mark.parametrize(
@@ -91,22 +100,28 @@ def test_rename_callable_exception_propagates():
 
 
 def test_rename_collision_rejected():
-    with pytest.raises(TypeError):
+    # msgspec raises ValueError ("Multiple fields rename to the same name"): the same here
+    with pytest.raises(ValueError, match="Multiple fields rename to the same name"):
         make("lower", "Ab", "ab")
+    assert raised(lambda: make("lower", "Ab", "ab", base=msgspec.Struct)) == "ValueError"
 
 
 def test_rename_mapping_collision_rejected():
-    with pytest.raises(TypeError):
+    # msgspec raises ValueError ("Multiple fields rename to the same name"): the same here
+    with pytest.raises(ValueError, match="Multiple fields rename to the same name"):
         make({"a": "x", "b": "x"}, "a", "b")
+    assert raised(lambda: make({"a": "x", "b": "x"}, "a", "b", base=msgspec.Struct)) == "ValueError"
 
 
 def test_rename_collision_with_unrenamed_field_rejected():
-    with pytest.raises(TypeError):
+    # msgspec raises ValueError ("Multiple fields rename to the same name"): the same here
+    with pytest.raises(ValueError, match="Multiple fields rename to the same name"):
         make({"a": "b"}, "a", "b")
+    assert raised(lambda: make({"a": "b"}, "a", "b", base=msgspec.Struct)) == "ValueError"
 
 
 def test_field_name_collision_rejected():
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="Multiple fields rename to the same name"):
 
         class A(Struct):
             a: int = field(name="b")
@@ -166,5 +181,36 @@ def test_rename_with_kw_only_order():
 
 @pytest.mark.parametrize("bad", ["bogus", "CAMEL", "", 1, 1.5, b"camel", ["camel"]])
 def test_rename_invalid(bad):
-    with pytest.raises(TypeError):
+    # An unknown convention name is a ValueError, a value of the wrong type a TypeError: as msgspec.
+    expected = ValueError if isinstance(bad, str) else TypeError
+    with pytest.raises(expected):
         make(bad, "a")
+    if not isinstance(bad, (bytes, list)):  # msgspec takes any object with __getitem__ as a mapping
+        assert raised(lambda: make(bad, "a", base=msgspec.Struct)) == expected.__name__
+
+
+def test_rename_messages_match_msgspec():
+    for rename, pattern in [
+        ("invalid", "rename='invalid' is unsupported"),
+        (1, "str, callable, or mapping"),
+        (lambda n: 1, "Expected calling `rename` to return a `str` or `None`, got `int`"),
+        (lambda n: n[:1], "Multiple fields rename to the same name"),
+    ]:
+        for base in (Struct, msgspec.Struct):
+            with pytest.raises((TypeError, ValueError), match=pattern):
+                make(rename, "aa", "ab", base=base)
+
+
+@pytest.mark.parametrize("bad", ["foo\\bar", 'foo"bar', "foo\tbar"])
+def test_rename_invalid_characters(bad):
+    for base in (Struct, msgspec.Struct):
+        with pytest.raises(ValueError, match="must not contain") as rec:
+            make(lambda n: bad, "x", base=base)
+        assert bad in str(rec.value)
+
+
+@pytest.mark.parametrize("base", [Struct, msgspec.Struct])
+def test_unchanged_names_share_the_fields_tuple(base):
+    for rename in (None, "lower"):
+        cls = make(rename, "x", "y", base=base)
+        assert cls.__struct_encode_fields__ is cls.__struct_fields__

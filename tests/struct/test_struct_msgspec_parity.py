@@ -1,0 +1,248 @@
+"""Struct class options and helpers, each checked against msgspec doing the same thing."""
+
+import gc
+import inspect
+import pickle
+import weakref
+
+import msgspec
+import pytest
+
+import boltwire
+
+LIBS = [boltwire, msgspec]
+BOOL_OPTIONS = ["frozen", "order", "eq", "repr_omit_defaults", "array_like", "gc", "omit_defaults",
+                "forbid_unknown_fields"]
+
+
+def outcome(fn):
+    """('ok', value) or (exception type name, message) — comparable across the two libraries."""
+    try:
+        return ("ok", fn())
+    except Exception as e:  # noqa: BLE001
+        return (type(e).__name__, str(e))
+
+
+@pytest.mark.parametrize("option", BOOL_OPTIONS)
+def test_option_precedence_matches_msgspec(option):
+    def configs(lib):
+        def get(cls):
+            return getattr(cls.__struct_config__, option)
+
+        class Default(lib.Struct):
+            pass
+
+        class Enabled(lib.Struct, **{option: True}):
+            pass
+
+        class Disabled(lib.Struct, **{option: False}):
+            pass
+
+        class Inherit(Enabled, **{option: None}):  # None is read by truthiness: an explicit False
+            pass
+
+        class Left(Enabled, Default):
+            pass
+
+        class Right(Default, Enabled):  # an explicit setting beats a base's default
+            pass
+
+        class First(Default, Disabled, Enabled):  # among explicit settings the earlier base wins
+            pass
+
+        return [get(c) for c in (Default, Enabled, Disabled, Inherit, Left, Right, First)]
+
+    assert configs(boltwire) == configs(msgspec)
+
+
+@pytest.mark.parametrize("opts", [{"gc": False, "dict": True}, {"gc": False, "weakref": True}])
+def test_gc_false_with_dict_or_weakref_refused_like_msgspec(opts):
+    def define(lib):
+        return type(lib.Struct)("T", (lib.Struct,), {}, **opts)
+
+    ours, theirs = outcome(lambda: define(boltwire)), outcome(lambda: define(msgspec))
+    assert ours[0] == theirs[0] == "ValueError"
+    assert theirs[1].startswith(ours[1])  # msgspec adds a reason after the same sentence
+
+
+def test_weakref_and_dict_follow_the_base_layout():
+    for lib in LIBS:
+        class Enabled(lib.Struct, weakref=True, dict=True):
+            pass
+
+        class Child(Enabled):
+            pass
+
+        assert Child.__struct_config__.weakref and Child.__struct_config__.dict
+        assert Child.__weakrefoffset__ != 0
+        with pytest.raises(ValueError, match="Cannot set `weakref=False`"):
+            type(lib.Struct)("T", (Enabled,), {}, weakref=False)
+
+
+@pytest.mark.parametrize("name", ["NODEFAULT", "UNSET"])
+def test_marker_types_return_their_singleton(name):
+    for lib in LIBS:
+        obj = getattr(lib, name)
+        assert type(obj)() is obj
+        assert pickle.loads(pickle.dumps(obj)) is obj
+        with pytest.raises(TypeError):
+            type(obj)(1)
+
+
+def test_finalizer_runs_and_may_resurrect():
+    for lib in LIBS:
+        for has_gc in (False, True):
+            seen = []
+
+            class T(lib.Struct, gc=has_gc):
+                x: int
+
+                def __del__(self):
+                    if not seen:
+                        seen.append(self)  # resurrects the first time
+
+            t = T(1)
+            del t
+            assert len(seen) == 1 and seen[0].x == 1
+            seen.clear()
+
+
+def test_tag_inheritance_and_qualname_match_msgspec():
+    def tags(lib):
+        class A(lib.Struct, tag=True):
+            class Inner(lib.Struct, tag=str.lower):
+                pass
+
+        class B(A, tag=None):  # None inherits the tag option
+            pass
+
+        class C(A, tag_field="kind"):
+            pass
+
+        return [(c.__struct_config__.tag_field, c.__struct_config__.tag) for c in (A, A.Inner, B, C)]
+
+    assert tags(boltwire) == tags(msgspec)
+
+
+@pytest.mark.parametrize("tag", ["bad", 1.5, 2**63, -(2**63) - 1])
+def test_bad_tags_raise_like_msgspec(tag):
+    def define(lib):
+        return type(lib.Struct)("T", (lib.Struct,), {}, tag=(lambda n: tag) if tag == "bad" and False else tag)
+
+    if tag == "bad":
+        define = lambda lib: type(lib.Struct)("T", (lib.Struct,), {}, tag=lambda n: 1.5)  # noqa: E731
+    ours, theirs = outcome(lambda: define(boltwire)), outcome(lambda: define(msgspec))
+    assert ours[0] == theirs[0]
+
+
+def test_slots_are_sorted_like_msgspec():
+    for lib in LIBS:
+        class T(lib.Struct):
+            y: float
+            x: int = 0
+
+        assert T.__slots__ == ("x", "y")
+        assert T.__struct_fields__ == ("y", "x")
+
+
+def test_mutable_default_message_names_the_risk():
+    for lib in LIBS:
+        with pytest.raises(TypeError, match="as a default value is unsafe"):
+            class T(lib.Struct):
+                x: list = [1]
+
+
+def test_defstruct_matches_msgspec():
+    for lib in LIBS:
+        Point = lib.defstruct("Point", ["x", ("y", int), ("z", int, 0)], kw_only=True, frozen=None)
+        assert Point.__module__ == __name__  # the caller's module
+        assert Point.__struct_fields__ == ("x", "y", "z")
+        assert not Point.__struct_config__.frozen
+        with pytest.raises(TypeError):
+            Point(1, 2)  # kw_only: positional arguments refused
+        assert lib.defstruct("P", [], module="m").__module__ == "m"
+        assert lib.defstruct("P", [], namespace={"f": lambda self: 3})().f() == 3
+
+    for args, kwargs in [((1, []), {}), (("T", 1), {}), (("T", ["x", 1]), {}), (("T", []), {"bases": []}),
+                         (("T", []), {"module": 1}), (("T", []), {"namespace": 1})]:
+        ours = outcome(lambda: boltwire.defstruct(*args, **kwargs))
+        theirs = outcome(lambda: msgspec.defstruct(*args, **kwargs))
+        assert ours[0] == theirs[0] == "TypeError", (args, kwargs)
+
+
+def test_fieldinfo_is_a_struct_like_msgspec():
+    for lib in LIBS:
+        class T(lib.Struct):
+            a: int
+            b: list[int] = []
+
+        info = lib.structs.fields(T)
+        assert isinstance(type(info[0]), type(lib.Struct))
+        assert info[0].required and not info[1].required
+        assert info[1].default_factory is list and info[1].default is lib.NODEFAULT
+    assert boltwire.structs.FieldInfo.__struct_fields__ == msgspec.structs.FieldInfo.__struct_fields__
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["json.encode", "json.decode", "json.Encoder", "json.Decoder", "convert", "structs.replace", "structs.asdict",
+     "structs.astuple", "structs.force_setattr", "Raw", "to_builtins"],
+)
+def test_signatures_match_msgspec(path):
+    def resolve(lib):
+        obj = lib
+        for part in path.split("."):
+            obj = getattr(obj, part)
+        return obj
+
+    ours = inspect.signature(resolve(boltwire))
+    theirs = inspect.signature(resolve(msgspec))
+    # boltwire's Decoder has one extra keyword (forbid_unknown_fields); every msgspec parameter is there, with
+    # the same kind and default (keyword-only ones in any order).
+    def shape(sig, names):
+        params = [p for p in sig.parameters.values() if p.name in names]
+        positional = [(p.name, p.kind, p.default) for p in params if p.kind != p.KEYWORD_ONLY]
+        keyword = {p.name: p.default for p in params if p.kind == p.KEYWORD_ONLY}
+        return positional, keyword
+
+    assert shape(ours, theirs.parameters) == shape(theirs, theirs.parameters)
+
+
+def test_field_signature_and_names():
+    params = inspect.signature(boltwire.field).parameters
+    assert list(params)[:3] == list(inspect.signature(msgspec.field).parameters)[:3]
+    assert params["default"].default is boltwire.NODEFAULT
+    assert boltwire.json.encode.__name__ == "encode"
+    assert boltwire.json.decode.__name__ == "decode"
+    assert boltwire.json.Encoder().encode_into.__text_signature__ == "($self, obj, buffer, offset=0, /)"
+
+
+def test_msgspec_error_is_the_codec_base():
+    assert issubclass(boltwire.DecodeError, boltwire.MsgspecError)
+    assert issubclass(boltwire.EncodeError, boltwire.MsgspecError)
+    assert issubclass(boltwire.ValidationError, boltwire.MsgspecError)
+    with pytest.raises(boltwire.MsgspecError):
+        boltwire.json.decode(b"[")
+
+
+def test_rename_unchanged_names_keep_the_fields_tuple():
+    for lib in LIBS:
+        class T(lib.Struct, rename="lower"):
+            x: int
+
+        class U(lib.Struct):
+            x: int = lib.field(name="x")
+
+        assert T.__struct_encode_fields__ is T.__struct_fields__
+        assert U.__struct_encode_fields__ is U.__struct_fields__
+
+
+def test_weakref_struct_collectable():
+    class T(boltwire.Struct, weakref=True):
+        x: int
+
+    t = T(1)
+    ref = weakref.ref(t)
+    del t
+    gc.collect()
+    assert ref() is None
