@@ -1,14 +1,11 @@
 // csrc/http/encoding/brotli_decoder.cpp: br through the brotli library's streaming decoder.
 #include <brotli/decode.h>
 
-#include <algorithm>
-
 #include "http/encoding/content_decoder.hpp"
 
 namespace boltwire::http::encoding {
 
 namespace {
-
 
 class BrotliDecoder final : public StreamDecoder {
  public:

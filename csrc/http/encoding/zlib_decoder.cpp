@@ -1,7 +1,6 @@
 // csrc/http/encoding/zlib_decoder.cpp: gzip and deflate through zlib's inflate.
 #include <zlib.h>
 
-#include <algorithm>
 #include <cstring>
 
 #include "http/encoding/content_decoder.hpp"
@@ -9,7 +8,6 @@
 namespace boltwire::http::encoding {
 
 namespace {
-
 
 // Overview
 //   gzip: windowBits 16+15 (gzip wrapper); after a member ends, more input starts another member (RFC 1952 §2.2).
@@ -45,13 +43,12 @@ class ZlibDecoder final : public StreamDecoder {
       std::size_t produced = room - z_.avail_out;
       out.resize(before + produced);
       if (out.size() > limit) return DecodeStatus::TooLarge;
-      if (rc == Z_DATA_ERROR && !gzip_ && !raw_ && first && produced == 0 && total_out_ == 0) {
+      if (rc == Z_DATA_ERROR && !gzip_ && !raw_ && first && z_.total_out == 0) {
         inflateEnd(&z_);  // not a zlib header: the server sent raw deflate
         raw_ = true;
         start(-MAX_WBITS);
         return feed(in, out, limit);
       }
-      total_out_ += produced;
       if (rc == Z_STREAM_END) {
         ended_ = true;
         continue;
@@ -80,8 +77,7 @@ class ZlibDecoder final : public StreamDecoder {
   bool open_ = false;
   bool ended_ = false;
   bool raw_ = false;
-  bool seen_ = false;
-  std::uint64_t total_out_ = 0;
+  bool seen_ = false;  // feed() was called before: input is gone, so a raw-deflate restart is no longer possible
 };
 
 }  // namespace

@@ -1,8 +1,6 @@
 // csrc/http/encoding/zstd_decoder.cpp: zstd through libzstd's streaming decoder (frames may follow each other).
 #include <zstd.h>
 
-#include <algorithm>
-
 #include "http/encoding/content_decoder.hpp"
 
 namespace boltwire::http::encoding {

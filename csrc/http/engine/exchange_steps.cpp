@@ -86,11 +86,7 @@ Next ended_early(Exchange &ex, int read_error) {
 Next connected(Exchange &ex) {
   pool::Origin &o = ex.pool->origin(ex.origin);
   if (!o.tls) return start_request(ex);
-  if (!ex.conn->start_tls(o.tls, o.host, o.tls_key)) {
-    ex.fail(Failure::Tls, ex.conn->tls_error_text());
-    ex.reusable = false;
-    return Next::Finished;
-  }
+  if (!ex.conn->start_tls(o.tls, o.host, o.tls_key)) return tls_failed(ex);
   ex.phase = Phase::Handshaking;
   ex.last_io_ns = now_ns();
   return on_handshake(ex);

@@ -411,9 +411,6 @@ class _Pending:
         pass
 
 
-_VERB_DOC = "Send a {method} request; returns Response[T] (T = response_data_type, bytes by default)."
-
-
 async def _retire_sink(loop: Any, sink: Any) -> None:
     """On `loop`: let the tasks of requests failed by close() see their errors (bounded: 1 s), then stop watching."""
     for _ in range(1000):
