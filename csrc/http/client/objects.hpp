@@ -34,6 +34,8 @@ struct TransportObject {
   bool is_async;
   bool closed;
   bool decode_content;  // undo content codings (gzip, deflate, br, zstd) of response bodies
+  bool http2;           // offer h2 by ALPN on https origins
+  bool http2_prior;     // speak h2 at once on http origins (h2c prior knowledge); implies http2
 };
 
 // The completion queue of one asyncio loop, watched with loop.add_reader(fileno(), drain).

@@ -20,6 +20,7 @@ struct Hooks {
 
 PyObject *g_http11 = nullptr;
 PyObject *g_http10 = nullptr;
+PyObject *g_http2 = nullptr;
 PyObject *g_empty = nullptr;
 PyObject *g_get = nullptr;
 PyObject *g_head = nullptr;
@@ -144,7 +145,7 @@ PyObject *Response_repr(ResponseObject *self) {
 PyMemberDef Response_members[] = {
     {"data", T_OBJECT, offsetof(ResponseObject, data), 0, "The body decoded as response_data_type."},
     {"status", T_OBJECT, offsetof(ResponseObject, status), READONLY, "The status code."},
-    {"http_version", T_OBJECT, offsetof(ResponseObject, http_version), READONLY, "\"HTTP/1.1\" or \"HTTP/1.0\"."},
+    {"http_version", T_OBJECT, offsetof(ResponseObject, http_version), READONLY, "\"HTTP/1.1\", \"HTTP/1.0\" or \"HTTP/2\"."},
     {"url", T_OBJECT, offsetof(ResponseObject, url), READONLY, "The URL that answered."},
     {"typed_headers", T_OBJECT, offsetof(ResponseObject, typed_headers), 0,
      "The headers decoded as response_headers_type, or None."},
@@ -194,10 +195,11 @@ PyTypeObject ResponseType = [] {
 bool init_responses() {
   g_http11 = PyUnicode_InternFromString("HTTP/1.1");
   g_http10 = PyUnicode_InternFromString("HTTP/1.0");
+  g_http2 = PyUnicode_InternFromString("HTTP/2");
   g_empty = PyUnicode_InternFromString("");
   g_get = PyUnicode_InternFromString("GET");
   g_head = PyUnicode_InternFromString("HEAD");
-  return g_http11 && g_http10 && g_empty && g_get && g_head && PyType_Ready(&ResponseType) == 0;
+  return g_http11 && g_http10 && g_http2 && g_empty && g_get && g_head && PyType_Ready(&ResponseType) == 0;
 }
 
 PyObject *set_response_hooks(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
@@ -217,7 +219,7 @@ PyObject *set_response_hooks(PyObject *, PyObject *const *args, Py_ssize_t nargs
 PyObject *finish_response(engine::Exchange &ex, const ResponseSpec &spec) {
   py::Object status = py::Object::steal(PyLong_FromLong(ex.status));
   if (!status) return nullptr;
-  PyObject *version = ex.http10 ? g_http10 : g_http11;
+  PyObject *version = ex.http2 ? g_http2 : ex.http10 ? g_http10 : g_http11;
   double elapsed = static_cast<double>(ex.end_ns - ex.start_ns) / 1e9;
   py::Object raw = py::Object::steal(make_head(std::move(ex.headers)));
   if (!raw) return nullptr;

@@ -5,6 +5,7 @@
 
 #include <new>
 
+#include "http/engine/h2_steps.hpp"
 #include "http/engine/response_reader.hpp"
 
 namespace boltwire::http::engine {
@@ -82,10 +83,11 @@ Next ended_early(Exchange &ex, int read_error) {
   return finished(ex, false);
 }
 
-// The TCP connection is up: https origins shake hands first (the connect clock keeps running), http ones send.
+// The TCP connection is up: https origins shake hands first (the connect clock keeps running), http ones send
+// (HTTP/2 at once with prior knowledge: an h2c origin is Always from the start and stays so).
 Next connected(Exchange &ex) {
   pool::Origin &o = ex.pool->origin(ex.origin);
-  if (!o.tls) return start_request(ex);
+  if (!o.tls) return o.h2 == pool::H2Mode::Always ? h2_begin(ex) : start_request(ex);
   if (!ex.conn->start_tls(o.tls, o.host, o.tls_key)) return tls_failed(ex);
   ex.phase = Phase::Handshaking;
   ex.last_io_ns = now_ns();
@@ -160,7 +162,11 @@ Next on_handshake(Exchange &ex) noexcept {
   try {
     int error = 0;
     switch (ex.conn->handshake(error)) {
-      case conn::HandshakeResult::Done: return start_request(ex);
+      case conn::HandshakeResult::Done:
+        // ALPN decides the protocol (RFC 7301); an origin that offered h2 and got http/1.1 speaks HTTP/1.1 now.
+        if (ex.conn->tls_session()->alpn() == "h2") return h2_begin(ex);
+        ex.pool->settle_http1(ex.conn);
+        return start_request(ex);
       case conn::HandshakeResult::WantRead: return Next::WaitReadable;
       case conn::HandshakeResult::WantWrite: return Next::WaitWritable;
       case conn::HandshakeResult::Failed: ex.fail(Failure::Io, describe_errno("TLS handshake failed", error)); break;
@@ -174,6 +180,7 @@ Next on_handshake(Exchange &ex) noexcept {
 }
 
 Next start_request(Exchange &ex) noexcept {
+  if (ex.conn->h2()) return h2_start_request(ex);
   ex.conn->owner_state = &ex;
   begin_response(ex);
   ex.written = 0;
@@ -258,6 +265,7 @@ Next on_readable(Exchange &ex) noexcept {
 }
 
 Next on_io(Exchange &ex, bool readable, bool writable) noexcept {
+  if (ex.conn != nullptr && ex.conn->h2()) return h2_on_io(ex, readable, writable);
   switch (ex.phase) {
     case Phase::Connecting:
       return writable ? on_connect_ready(ex) : Next::WaitWritable;
