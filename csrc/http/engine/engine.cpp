@@ -550,6 +550,8 @@ void Engine::pump_h2(Connection *c, bool readable, bool writable) {
   }
   if (p.pool_changed) waiters_dirty_ = true;
   if (!c->dead) c->watch_writable(p.want_write);
+  // Deadline updates first: an exchange may also have finished in this pump (and be gone once completed).
+  std::stable_partition(done.begin(), done.end(), [](const H2Outcome &o) { return o.next == Next::WaitReadable; });
   for (const H2Outcome &o : done) guarded(o.ex, [&] { apply(o.ex, o.next); });
   done.clear();
   h2_done_.swap(done);

@@ -142,7 +142,13 @@ class StreamEvents final : public h2::Listener {
     Exchange &ex = exchange_of(stream);
     ++ex.written;  // frames of the request that left: a request with none sent was never seen by the server
     ex.last_io_ns = now_ns();
-    if (end && ex.phase == Phase::Writing) enter_phase(ex, Phase::Reading);
+    if (end && ex.phase == Phase::Writing) {
+      enter_phase(ex, Phase::Reading);
+      try {
+        done_.push_back({&ex, Next::WaitReadable});  // the driver files the read deadline
+      } catch (...) {
+      }
+    }
   }
 
   void on_end(void *stream, h2::StreamEnd end, std::uint32_t code) override {
@@ -361,7 +367,7 @@ Next h2_on_io(Exchange &ex, bool readable, bool writable) noexcept {
       ex.pool->retire(&c, discard);  // `ex` is still on it: nothing is discarded before its release
     }
     for (const H2Outcome &o : done)
-      if (o.ex == &ex) return o.next;
+      if (o.ex == &ex && (o.next == Next::Finished || o.next == Next::Resend)) return o.next;
     return p.want_write ? Next::WaitWritable : Next::WaitReadable;
   } catch (...) {
     return internal(ex);

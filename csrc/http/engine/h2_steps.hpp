@@ -24,7 +24,8 @@ namespace boltwire::http::engine {
 //     (RST_STREAM CANCEL when the stream was still open: timeouts and cancellation free the stream).
 //   - After a lost pump (H2Pump::lost) no exchange is on the session any more; the driver retires the connection.
 
-// An exchange whose stream ended during a pump, and what its driver does next (Finished or Resend).
+// An exchange whose stream ended during a pump, and what its driver does next (Finished or Resend); or
+// WaitReadable: its request went out, it now reads (the driver files its read deadline).
 struct H2Outcome {
   Exchange *ex;
   Next next;
