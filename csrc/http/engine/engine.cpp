@@ -57,7 +57,7 @@ class Engine {
   void resolve_later(Exchange *ex);
   void on_resolved(const std::shared_ptr<Lookup> &lookup);
   void on_event(Connection *c, std::uint32_t events);
-  void pump_h2(Connection *c, bool readable, bool writable);
+  void pump_h2(Connection *c);
   void queue_h2(Connection *c);
   void flush_h2();
   void apply(Exchange *ex, Next next);
@@ -516,7 +516,7 @@ void Engine::apply(Exchange *ex, Next next) {
 void Engine::on_event(Connection *c, std::uint32_t events) {
   if (c->dead) return;
   if (c->h2()) {
-    pump_h2(c, events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR), events & (EPOLLOUT | EPOLLERR | EPOLLHUP));
+    pump_h2(c);
     return;
   }
   auto *ex = static_cast<Exchange *>(c->owner_state);
@@ -537,12 +537,12 @@ void Engine::on_event(Connection *c, std::uint32_t events) {
   if ((before == Phase::Connecting || before == Phase::Handshaking) && !waiters_.empty()) waiters_dirty_ = true;
 }
 
-void Engine::pump_h2(Connection *c, bool readable, bool writable) {
+void Engine::pump_h2(Connection *c) {
   auto *pool = static_cast<pool::Pool *>(c->pool);
   std::vector<H2Outcome> done;
   done.swap(h2_done_);  // reuse the vector's storage; applying outcomes never pumps
   done.clear();
-  H2Pump p = h2_pump(*c, *pool, readable, writable, done);
+  H2Pump p = h2_pump(*c, *pool, done);
   if (p.retire) {
     pool->retire(c, discard_);
     dispose(discard_);
@@ -568,7 +568,7 @@ void Engine::flush_h2() {
   for (std::size_t i = 0; i < h2_queue_.size(); ++i) {
     Connection *c = h2_queue_[i];
     c->h2_queued = false;
-    if (!c->dead) pump_h2(c, false, true);
+    if (!c->dead) pump_h2(c);
   }
   h2_queue_.clear();
 }

@@ -265,7 +265,7 @@ Next on_readable(Exchange &ex) noexcept {
 }
 
 Next on_io(Exchange &ex, bool readable, bool writable) noexcept {
-  if (ex.conn != nullptr && ex.conn->h2()) return h2_on_io(ex, readable, writable);
+  if (ex.conn != nullptr && ex.conn->h2()) return h2_on_io(ex);
   switch (ex.phase) {
     case Phase::Connecting:
       return writable ? on_connect_ready(ex) : Next::WaitWritable;

@@ -268,28 +268,27 @@ Next h2_start_request(Exchange &ex) noexcept {
   }
 }
 
-H2Pump h2_pump(Connection &c, pool::Pool &pool, bool readable, bool, std::vector<H2Outcome> &done) noexcept {
+H2Pump h2_pump(Connection &c, pool::Pool &pool, std::vector<H2Outcome> &done) noexcept {
   H2Pump result;
   h2::Session &s = *c.h2();
   StreamEvents events(done, pool.limits().parser.max_header_count);
   Loss loss;
-  if (readable) {
-    for (;;) {
-      std::size_t got = 0;
-      int error = 0;
-      IoResult r = c.read_some(t_input, sizeof t_input, got, error);
-      if (r == IoResult::Ok) {
-        if (!s.feed(t_input, got, events)) loss.kind = Loss::Protocol;
-        else continue;
-      } else if (r == IoResult::Eof) {
-        loss.kind = Loss::Eof;
-      } else if (r == IoResult::TlsFailed) {
-        loss.kind = Loss::Tls;
-      } else if (r == IoResult::Failed) {
-        loss = {Loss::Io, error};
-      }
-      break;
+  // Always read, whatever woke the driver: the TLS layer may hold plaintext it read with the handshake.
+  for (;;) {
+    std::size_t got = 0;
+    int error = 0;
+    IoResult r = c.read_some(t_input, sizeof t_input, got, error);
+    if (r == IoResult::Ok) {
+      if (!s.feed(t_input, got, events)) loss.kind = Loss::Protocol;
+      else continue;
+    } else if (r == IoResult::Eof) {
+      loss.kind = Loss::Eof;
+    } else if (r == IoResult::TlsFailed) {
+      loss.kind = Loss::Tls;
+    } else if (r == IoResult::Failed) {
+      loss = {Loss::Io, error};
     }
+    break;
   }
   // Whatever happened, what the session wants to send goes out (a GOAWAY after a protocol error, best effort).
   for (;;) {
@@ -357,11 +356,11 @@ H2Pump h2_pump(Connection &c, pool::Pool &pool, bool readable, bool, std::vector
   return result;
 }
 
-Next h2_on_io(Exchange &ex, bool readable, bool writable) noexcept {
+Next h2_on_io(Exchange &ex) noexcept {
   try {
     std::vector<H2Outcome> done;
     Connection &c = *ex.conn;
-    H2Pump p = h2_pump(c, *ex.pool, readable, writable, done);
+    H2Pump p = h2_pump(c, *ex.pool, done);
     if (p.retire) {
       std::vector<Connection *> discard;
       ex.pool->retire(&c, discard);  // `ex` is still on it: nothing is discarded before its release

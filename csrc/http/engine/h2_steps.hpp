@@ -42,11 +42,11 @@ struct H2Pump {
 Next h2_begin(Exchange &ex) noexcept;
 // Queues the request of `ex` as a new stream on ex.conn. WaitWritable: the driver pumps the connection.
 Next h2_start_request(Exchange &ex) noexcept;
-// Reads and writes on an HTTP/2 connection until the socket would block; `done` gets the exchanges that ended.
-H2Pump h2_pump(conn::Connection &c, pool::Pool &pool, bool readable, bool writable,
-               std::vector<H2Outcome> &done) noexcept;
+// Reads, then writes, on an HTTP/2 connection until the socket would block (whatever the event was: the TLS layer
+// may hold plaintext it read along with the handshake); `done` gets the exchanges that ended.
+H2Pump h2_pump(conn::Connection &c, pool::Pool &pool, std::vector<H2Outcome> &done) noexcept;
 // The blocking driver's step: one pump, then what `ex` waits for (or how it ended).
-Next h2_on_io(Exchange &ex, bool readable, bool writable) noexcept;
+Next h2_on_io(Exchange &ex) noexcept;
 // `ex` leaves its HTTP/2 connection; its stream is reset if still open. True when the connection can carry more.
 bool h2_detach(Exchange &ex) noexcept;
 
