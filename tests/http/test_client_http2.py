@@ -78,6 +78,9 @@ def test_sync_get_and_typed_decoding(nginx_tls, mode):
         assert doc.status == "success" and doc.user.name == "Alice Johnson" and doc.user.roles == ["admin", "editor"]
         assert client.get(url + "/text").data == b"hello\n"
         assert client.get(url + "/big").data == big_body()
+        head = client.head(url + "/big")
+        assert (head.status, head.http_version, head.headers["content-length"]) == (200, "HTTP/2", str(len(big_body())))
+        assert not head.data
     assert len(nginx_tls.h2_connections(port_of(url))) >= 1
 
 

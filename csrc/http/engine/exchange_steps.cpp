@@ -60,13 +60,7 @@ Next tls_failed(Exchange &ex) noexcept {
 // The connection ended (EOF or an error) without a complete response. `read_error` is the errno of a failed read,
 // 0 for EOF (ex.failure may already say what the codec saw).
 Next ended_early(Exchange &ex, int read_error) {
-  if (may_resend(ex)) {
-    ex.retried = true;
-    ex.fresh = true;
-    ex.failure = Failure::None;
-    ex.message.clear();
-    return Next::Resend;
-  }
+  if (may_resend(ex)) return resend(ex);
   bool reused = ex.conn->served() > 0;
   if (reused && !ex.got_bytes && !ex.retried && !is_idempotent(ex.method)) {
     ex.failure = Failure::None;
@@ -99,6 +93,14 @@ Next connected(Exchange &ex) {
 bool may_resend(const Exchange &ex) noexcept {
   if (ex.retried || ex.got_bytes || ex.conn == nullptr || ex.conn->served() == 0) return false;
   return ex.written == 0 || is_idempotent(ex.method);
+}
+
+Next resend(Exchange &ex) noexcept {
+  ex.retried = true;
+  ex.fresh = true;
+  ex.failure = Failure::None;
+  ex.message.clear();
+  return Next::Resend;
 }
 
 void enter_phase(Exchange &ex, Phase phase) noexcept {

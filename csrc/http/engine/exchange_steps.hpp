@@ -52,6 +52,8 @@ Next on_io(Exchange &ex, bool readable, bool writable) noexcept;
 
 // Whether the exchange may be sent again on a new connection (the rule above).
 bool may_resend(const Exchange &ex) noexcept;
+// Uses the exchange's one resend: clears the failure and asks for a fresh connection. Returns Next::Resend.
+Next resend(Exchange &ex) noexcept;
 // Sets the phase and restarts its clocks.
 void enter_phase(Exchange &ex, Phase phase) noexcept;
 

@@ -40,13 +40,7 @@ Next finish(Exchange &ex) noexcept {
 
 // Resend on a new connection, once: the request was never processed by the server.
 Next resend_refused(Exchange &ex, const char *why) {
-  if (!ex.retried) {
-    ex.retried = true;
-    ex.fresh = true;
-    ex.failure = Failure::None;
-    ex.message.clear();
-    return Next::Resend;
-  }
+  if (!ex.retried) return resend(ex);
   ex.fail(Failure::Io, std::string(why) + "; the request was already resent once");
   return finish(ex);
 }
@@ -59,13 +53,7 @@ struct Loss {
 
 // An exchange on a lost connection: the HTTP/1.1 resend rule, else a failure saying what happened.
 Next lost(Exchange &ex, const Loss &loss, Connection &c) {
-  if (may_resend(ex)) {
-    ex.retried = true;
-    ex.fresh = true;
-    ex.failure = Failure::None;
-    ex.message.clear();
-    return Next::Resend;
-  }
+  if (may_resend(ex)) return resend(ex);
   switch (loss.kind) {
     case Loss::Io: ex.fail(Failure::Io, describe_errno("HTTP/2 connection failed", loss.error)); break;
     case Loss::Tls: ex.fail(Failure::Tls, c.tls_error_text()); break;
