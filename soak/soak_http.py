@@ -1,7 +1,9 @@
 """soak/soak_http.py: 10^6 async requests at concurrency 100, then 2*10^5 sync requests, against a private nginx on
-loopback; zero errors and flat memory (make soak; never part of make test).
+loopback, then 10^5 async HTTP/2 requests (h2 by ALPN over TLS, all streams of one connection) against the TLS
+nginx's HTTP/2 listener; zero errors and flat memory (make soak; never part of make test).
 
-    python soak/soak_http.py [--async-requests N] [--sync-requests N] [--max-growth-mb 5] [--time-limit S]
+    python soak/soak_http.py [--async-requests N] [--sync-requests N] [--h2-requests N] [--max-growth-mb 5]
+                             [--time-limit S]
 
 Every response is decoded into a Struct mirroring the seed payload and checked. After a warm-up (5% of each phase)
 the script records RSS; it samples it every 10% and at the end, and fails (exit 1) on any error, on RSS growth past
@@ -20,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "http"))
 
 from nginx_server import NginxServer  # noqa: E402
+from nginx_tls_server import NginxTlsServer  # noqa: E402
 
 import boltwire  # noqa: E402
 from boltwire import HTTPClient, Struct, SyncHTTPClient  # noqa: E402
@@ -106,8 +109,8 @@ def check(payload: Payload) -> bool:
     return payload.status == "success" and payload.user.id == 42 and len(payload.data) == 2
 
 
-async def async_phase(url: str, total: int, concurrency: int, phase: Phase) -> None:
-    async with HTTPClient(base_url=url, timeout=30) as client:
+async def async_phase(url: str, total: int, concurrency: int, phase: Phase, **options) -> None:
+    async with HTTPClient(base_url=url, timeout=30, **options) as client:
         issued = 0
 
         async def worker() -> None:
@@ -139,6 +142,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--async-requests", type=int, default=1_000_000)
     parser.add_argument("--sync-requests", type=int, default=200_000)
+    parser.add_argument("--h2-requests", type=int, default=100_000)
     parser.add_argument("--concurrency", type=int, default=100)
     parser.add_argument("--max-growth-mb", type=float, default=5.0)
     parser.add_argument("--time-limit", type=float, default=600.0, help="seconds per phase")
@@ -155,6 +159,12 @@ def main() -> int:
         if args.sync_requests:
             phase = Phase("sync", args.sync_requests, args.time_limit)
             sync_phase(server.url, args.sync_requests, phase)
+            phases.append(phase)
+    if args.h2_requests:
+        with NginxTlsServer() as server:
+            phase = Phase("h2 async", args.h2_requests, args.time_limit)
+            tls = {"root_certificates": [server.ca_pem], "tls_built_in_root_certs": False}
+            asyncio.run(async_phase(server.h2_url, args.h2_requests, args.concurrency, phase, http2=True, **tls))
             phases.append(phase)
     for phase in phases:
         seconds = time.monotonic() - phase.start
