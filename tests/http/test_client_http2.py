@@ -19,7 +19,8 @@ from h2_server import H2Server
 from nginx_server import big_body, payload
 from nginx_tls_server import HUGE_SIZE, huge_body
 
-from boltwire import HTTPClient, HTTPConnectionError, HTTPTimeoutError, Struct, SyncHTTPClient, _core
+from boltwire import (HTTPClient, HTTPConnectionError, HTTPTimeoutError, HTTPTransportError, Struct, SyncHTTPClient,
+                      _core)
 
 
 class User(Struct):
@@ -154,6 +155,23 @@ def test_alpn_falls_back_to_http11(nginx_tls):
     assert versions == {"HTTP/1.1"} and bodies == {payload()}
     with SyncHTTPClient(http2=False, **tls_options(nginx_tls)) as client:
         assert client.get(nginx_tls.h2_url + "/").http_version == "HTTP/1.1"  # not offered: not used
+
+
+@pytest.mark.parametrize("is_async", [False, True])
+def test_h2c_to_an_http11_server_is_a_protocol_error(nginx, is_async):
+    # nginx's plain listener answers the HTTP/2 preface with an HTTP/1.1 400: not HTTP/2, said so.
+    if is_async:
+        async def main():
+            async with HTTPClient(http2_prior_knowledge=True, timeout=10) as client:
+                await client.get(nginx.url + "/")
+
+        with pytest.raises(HTTPTransportError) as info:
+            asyncio.run(main())
+    else:
+        with SyncHTTPClient(http2_prior_knowledge=True, timeout=10) as client:
+            with pytest.raises(HTTPTransportError) as info:
+                client.get(nginx.url + "/")
+    assert "HTTP/2 protocol error" in str(info.value) and "PROTOCOL_ERROR" in str(info.value), str(info.value)
 
 
 # ---- scripted server: errors, limits, flow control ---------------------------------------------------------------

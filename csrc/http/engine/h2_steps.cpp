@@ -280,9 +280,12 @@ H2Pump h2_pump(Connection &c, pool::Pool &pool, std::vector<H2Outcome> &done) no
   }
   // Whatever happened, what the session wants to send goes out (a GOAWAY after a protocol error, best effort).
   for (;;) {
-    if (s.output().empty() && (!s.produce(events, kOutputChunk) || s.output().empty())) {
-      if (s.broken() && loss.kind == Loss::None) loss.kind = Loss::Protocol;
-      break;
+    if (s.output().empty()) {
+      bool ok = s.produce(events, kOutputChunk);
+      if (s.output().empty()) {  // (a GOAWAY the session sent on breaking goes out first)
+        if (!ok && loss.kind == Loss::None) loss.kind = Loss::Protocol;
+        break;
+      }
     }
     std::string_view out = s.output();
     std::size_t n = 0;
@@ -306,6 +309,8 @@ H2Pump h2_pump(Connection &c, pool::Pool &pool, std::vector<H2Outcome> &done) no
     if (f == IoResult::WouldBlock) result.want_write = true;
     else if (f == IoResult::Failed) loss = {Loss::Io, error};
   }
+  // A protocol error says more than the EOF or reset that came with it (an HTTP/1.1 server answering h2c).
+  if (s.broken() && loss.kind != Loss::Tls) loss.kind = Loss::Protocol;
   if (loss.kind == Loss::None && !s.alive()) loss.kind = Loss::Eof;  // the session is done (after a GOAWAY)
   if (loss.kind != Loss::None) {
     s.drain_streams([&](void *stream) {

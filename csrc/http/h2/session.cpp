@@ -3,6 +3,7 @@
 
 #include <nghttp2/nghttp2.h>
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 #include <vector>
@@ -74,6 +75,10 @@ int on_data_chunk(nghttp2_session *, std::uint8_t, std::int32_t id, const std::u
 
 int on_frame_send(nghttp2_session *, const nghttp2_frame *frame, void *user_data) {
   Session &s = self(user_data);
+  if (frame->hd.type == NGHTTP2_GOAWAY && frame->goaway.error_code != NGHTTP2_NO_ERROR) {
+    s.note_connection_error(frame->goaway.error_code);  // nghttp2 ends the connection over what the server sent
+    return 0;
+  }
   if (frame->hd.type != NGHTTP2_HEADERS && frame->hd.type != NGHTTP2_DATA) return 0;
   if (Session::Stream *st = s.find(frame->hd.stream_id))
     s.listener()->on_sent(st->user, (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0);
@@ -104,6 +109,11 @@ int on_stream_close(nghttp2_session *session, std::int32_t id, std::uint32_t cod
   else
     end = StreamEnd::Failed;
   s.end_stream(id, end, code);
+  return 0;
+}
+
+int on_error(nghttp2_session *, int, const char *message, std::size_t len, void *user_data) {
+  self(user_data).note_error_message(std::string_view(message, len));
   return 0;
 }
 
@@ -147,6 +157,7 @@ bool Session::start(const Settings &settings) noexcept {
   nghttp2_session_callbacks_set_on_frame_send_callback(cb, on_frame_send);
   nghttp2_session_callbacks_set_on_frame_not_send_callback(cb, on_frame_not_send);
   nghttp2_session_callbacks_set_on_stream_close_callback(cb, on_stream_close);
+  nghttp2_session_callbacks_set_error_callback2(cb, on_error);
   int rv = nghttp2_option_new(&option);
   if (rv == 0) {
     nghttp2_option_set_peer_max_concurrent_streams(option, settings.assumed_max_streams);
@@ -215,6 +226,24 @@ void Session::forget(std::int32_t id) noexcept {
   nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, id, NGHTTP2_CANCEL);
 }
 
+void Session::note_error_message(std::string_view message) noexcept {
+  try {
+    last_message_.assign(message);
+  } catch (...) {
+  }
+}
+
+void Session::note_connection_error(std::uint32_t code) noexcept {
+  if (broken_) return;
+  broken_ = true;
+  try {
+    error_ = "HTTP/2 protocol error: ";
+    error_.append(last_message_.empty() ? "the server broke the protocol" : last_message_);
+    error_.append(" (GOAWAY ").append(code_name(code)).append(")");
+  } catch (...) {
+  }
+}
+
 void Session::note_goaway(std::int32_t last_stream_id) noexcept {
   goaway_received_ = true;
   if (last_stream_id < goaway_last_) goaway_last_ = last_stream_id;
@@ -223,6 +252,7 @@ void Session::note_goaway(std::int32_t last_stream_id) noexcept {
   try {
     for (auto &[id, st] : streams_)
       if (id > goaway_last_) refused.push_back(id);
+    std::sort(refused.begin(), refused.end());  // in the order they were sent
   } catch (...) {
   }
   for (std::int32_t id : refused) {
@@ -258,7 +288,7 @@ bool Session::produce(Listener &listener, std::size_t limit) noexcept {
     ok = fail("out of memory", 0);
   }
   listener_ = nullptr;
-  return ok;
+  return ok && !broken_;
 }
 
 void Session::consume_output(std::size_t n) noexcept {

@@ -67,7 +67,9 @@ class Listener {
 //   - Every stream given to submit() gets exactly one on_end, unless the caller forgets it first or a listener
 //     method returned false; after either, the session never mentions that pointer again.
 //   - A request body given to submit() is read (not copied) until the stream ends or is forgotten.
-//   - Once broken (a connection-level error), feed/produce return false and error_text() keeps the first cause.
+//   - Once broken (a connection-level error: nghttp2 failed, or it answered the server's bytes with a GOAWAY carrying
+//     an error code, which shows once produce() sent it), feed/produce return false and error_text() keeps the
+//     first cause.
 class Session {
  public:
   Session() = default;
@@ -126,6 +128,8 @@ class Session {
   void stop_stream(std::int32_t id) noexcept;  // a listener said false
   void note_goaway(std::int32_t last_stream_id) noexcept;
   void note_settings() noexcept { settings_received_ = true; }
+  void note_error_message(std::string_view message) noexcept;  // nghttp2's words for the last error
+  void note_connection_error(std::uint32_t code) noexcept;     // we sent GOAWAY with an error: broken
   Listener *listener() noexcept { return listener_; }
   nghttp2_session *native() noexcept { return session_; }
   bool fail(const char *what, int lib_error) noexcept;
@@ -137,6 +141,7 @@ class Session {
   std::string out_;
   std::size_t out_start_ = 0;
   std::string error_;
+  std::string last_message_;
   std::int32_t goaway_last_ = INT32_MAX;
   bool broken_ = false;
   bool settings_received_ = false;
