@@ -246,6 +246,34 @@ def test_max_one_concurrent_stream(h2_server):
     assert 1 < server.connections <= 3  # more connections only past the limit, within max_connections_per_host
 
 
+def test_pool_limits_and_pool_timeout_apply(h2_server):
+    # One connection allowed, one stream on it (the server's limit): a second request waits for a slot and its
+    # pool timeout ends the wait; with pool_max_idle_per_host=0 the connection closes with its last stream.
+    server = h2_server(max_streams=1)
+
+    async def main():
+        async with HTTPClient(http2_prior_knowledge=True, max_connections_per_host=1, pool_timeout=0.3,
+                              read_timeout=3) as client:
+            await client.get(server.url + "/echo")
+            hang = asyncio.ensure_future(client.get(server.url + "/hang"))
+            await asyncio.sleep(0.1)
+            with pytest.raises(HTTPTimeoutError) as info:
+                await client.get(server.url + "/echo")
+            hang.cancel()
+            return info
+
+    info = asyncio.run(main())
+    assert "waiting for a free connection" in str(info.value)
+    assert server.connections == 1
+
+    other = h2_server()
+    with SyncHTTPClient(http2_prior_knowledge=True, pool_max_idle_per_host=0) as client:
+        for _ in range(3):
+            assert client.get(other.url + "/echo").status == 200
+        assert client._transport.stats() == (0, 0)
+    assert other.connections == 3
+
+
 @pytest.mark.parametrize("is_async", [False, True])
 def test_request_bodies_respect_a_tiny_window(h2_server, is_async):
     server = h2_server(window=1024)  # h2 raises on the server side if the client sent past its window

@@ -191,7 +191,8 @@ bool Pool::release(conn::Connection *c, bool reusable, std::int64_t now_ns, std:
   Origin &o = *origins_[c->origin];
   if (c->stream_limit > 0) {  // shared (HTTP/2): one exchange less on it
     --c->streams;
-    if (!reusable || closed_ || c->fd() < 0) c->closing = true;
+    // pool_max_idle_per_host=0 keeps no idle connection: an HTTP/2 one closes with its last stream.
+    if (!reusable || closed_ || c->fd() < 0 || (c->streams == 0 && limits_.max_idle_per_host == 0)) c->closing = true;
     if (c->closing && c->streams == 0) {
       drop_shared_locked(o, c, discard);
       return false;
