@@ -27,7 +27,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from http_clients import Target
+from http_clients import Endpoint
 from http_race import CEILINGS, SEED_REQUESTS, STEADY_BELOW, Contestant, Plan, run_race, steps
 from progress import progress
 from report import Row, Section, Table, Target
@@ -181,8 +181,8 @@ def run(args) -> Section:
     raw: dict = {"plan": p.__dict__}
     tables: list[RaceTable] = []
     with NginxServer(tls=proto.tls) as server:
-        plain = Target(server.url)
-        target = Target(server.tls_url, str(server.ca_file)) if proto.tls else plain
+        plain = Endpoint(server.url)
+        target = Endpoint(server.tls_url, str(server.ca_file)) if proto.tls else plain
         for mode, names in races.items():
             rows = {n: Contestant(OURS, plain) if n == PLAIN_TWIN else Contestant(n, target) for n in names}
             results = run_race(target, mode, rows, p)

@@ -30,7 +30,7 @@ import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from http_clients import CLIENTS, NotAvailable, Target, check_payload  # noqa: E402
+from http_clients import CLIENTS, Endpoint, NotAvailable, check_payload  # noqa: E402
 
 
 def summary(latencies: list[float]) -> dict[str, float]:
@@ -62,7 +62,7 @@ def reporter(every: int):
 
 
 async def run_async(session, a: argparse.Namespace) -> dict:
-    async with session(Target(a.url, a.ca), a.concurrency) as fetch:
+    async with session(Endpoint(a.url, a.ca), a.concurrency) as fetch:
         if a.memory:
             tracemalloc.start()
         warm = iter(range(a.warmup))
@@ -98,7 +98,7 @@ async def run_async(session, a: argparse.Namespace) -> dict:
 
 
 def run_sync(session, a: argparse.Namespace) -> dict:
-    with session(Target(a.url, a.ca)) as fetch:
+    with session(Endpoint(a.url, a.ca)) as fetch:
         if a.memory:
             tracemalloc.start()
         for _ in range(a.warmup):

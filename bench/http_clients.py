@@ -2,11 +2,11 @@
 
 Every client is built the way its documentation shows for a pooled, keep-alive session, with its pool allowed
 the race's concurrency where it has such a knob (so that no client waits on a pool smaller than the others').
-A contestant is `name -> Client(async_session, sync_session)`; a session takes the race's `Target` (the base URL
-and, for https, the CA file that must be trusted) and is a context manager that yields a `fetch()` (a coroutine
-function for async) returning the decoded body, raising when the status is not 200. https trusts the bench's CA
-by each client's own option; a client that cannot speak the race's protocol raises NotAvailable. Imports happen
-inside the sessions, so a missing package is reported as such by bench/http_case.py.
+A contestant is `name -> Client(async_session, sync_session)`; a session takes the race's Endpoint (the base
+URL and, for https, the CA file that must be trusted) and is a context manager that yields a `fetch()` (a
+coroutine function for async) returning the decoded body, raising when the status is not 200. https trusts the
+bench's CA by each client's own option; a client that cannot speak the race's protocol raises NotAvailable.
+Imports happen inside the sessions, so a missing package is reported as such by bench/http_case.py.
 """
 
 
@@ -22,13 +22,13 @@ class NotAvailable(Exception):
 
 @dataclass(frozen=True)
 class Client:
-    async_session: Callable | None  # (Target, concurrency) -> async context manager yielding `async fetch()`
-    sync_session: Callable | None  # (Target) -> context manager yielding `fetch()`
+    async_session: Callable | None  # (Endpoint, concurrency) -> async context manager yielding `async fetch()`
+    sync_session: Callable | None  # (Endpoint) -> context manager yielding `fetch()`
     module: str  # the distribution whose version is reported
 
 
 @dataclass(frozen=True)
-class Target:
+class Endpoint:
     """Where a race sends its requests."""
 
     url: str  # the base URL: http://127.0.0.1:PORT, or https://127.0.0.1:PORT
@@ -190,13 +190,13 @@ def boltwire_module():
 
 
 def boltwire_client(make_type: Callable[[], object]) -> Client:
-    def options(target: Target) -> dict:
+    def options(target: Endpoint) -> dict:
         if not target.ca_file:
             return {}
         return {"root_certificates": [target.ca_pem()], "tls_built_in_root_certs": False}
 
     @asynccontextmanager
-    async def async_session(target: Target, concurrency: int):
+    async def async_session(target: Endpoint, concurrency: int):
         bw = boltwire_module()
         data_type = make_type()
         async with bw.HTTPClient(base_url=target.url, **options(target)) as client:
@@ -209,7 +209,7 @@ def boltwire_client(make_type: Callable[[], object]) -> Client:
             yield fetch
 
     @contextmanager
-    def sync_session(target: Target):
+    def sync_session(target: Endpoint):
         bw = boltwire_module()
         data_type = make_type()
         with bw.SyncHTTPClient(base_url=target.url, **options(target)) as client:
@@ -250,14 +250,14 @@ def lothc_call():
     return (build or lothc.HTTPClient), (sync_build or lothc.SyncHTTPClient), keyword, unwrap
 
 
-def plain_http_only(target: Target) -> None:
+def plain_http_only(target: Endpoint) -> None:
     if target.ca_file:
         raise NotAvailable("not run over https (plain http race only)")
 
 
 def lothc_client(make_type: Callable[[], object]) -> Client:
     @asynccontextmanager
-    async def async_session(target: Target, concurrency: int):
+    async def async_session(target: Endpoint, concurrency: int):
         plain_http_only(target)
         make, _, keyword, unwrap = lothc_call()
         options = {keyword: make_type()}
@@ -269,7 +269,7 @@ def lothc_client(make_type: Callable[[], object]) -> Client:
             yield fetch
 
     @contextmanager
-    def sync_session(target: Target):
+    def sync_session(target: Endpoint):
         plain_http_only(target)
         _, make, keyword, unwrap = lothc_call()
         options = {keyword: make_type()}
@@ -286,13 +286,13 @@ def lothc_client(make_type: Callable[[], object]) -> Client:
 # -- peers
 
 
-def pyreqwest_builder(builder, target: Target):
+def pyreqwest_builder(builder, target: Endpoint):
     builder = builder.base_url(target.url)
     return builder.add_root_certificate_pem(target.ca_pem()) if target.ca_file else builder
 
 
 @asynccontextmanager
-async def pyreqwest_async(target: Target, concurrency: int):
+async def pyreqwest_async(target: Endpoint, concurrency: int):
     from pyreqwest.client import ClientBuilder
 
     async with pyreqwest_builder(ClientBuilder(), target).build() as client:
@@ -306,7 +306,7 @@ async def pyreqwest_async(target: Target, concurrency: int):
 
 
 @contextmanager
-def pyreqwest_sync(target: Target):
+def pyreqwest_sync(target: Endpoint):
     from pyreqwest.client import SyncClientBuilder
 
     with pyreqwest_builder(SyncClientBuilder(), target).build() as client:
@@ -319,12 +319,12 @@ def pyreqwest_sync(target: Target):
         yield fetch
 
 
-def wreq_options(target: Target) -> dict:
+def wreq_options(target: Endpoint) -> dict:
     return {"tls_verify": Path(target.ca_file)} if target.ca_file else {}
 
 
 @asynccontextmanager
-async def wreq_async(where: Target, concurrency: int):
+async def wreq_async(where: Endpoint, concurrency: int):
     import wreq
 
     client = wreq.Client(**wreq_options(where))
@@ -339,7 +339,7 @@ async def wreq_async(where: Target, concurrency: int):
 
 
 @contextmanager
-def wreq_sync(where: Target):
+def wreq_sync(where: Endpoint):
     import wreq.blocking
 
     client = wreq.blocking.Client(**wreq_options(where))
@@ -357,7 +357,7 @@ def wreq_sync(where: Target):
 
 
 @asynccontextmanager
-async def aiohttp_async(target: Target, concurrency: int):
+async def aiohttp_async(target: Endpoint, concurrency: int):
     import aiohttp
 
     tls = {"ssl": target.ssl_context()} if target.ca_file else {}
@@ -373,11 +373,11 @@ async def aiohttp_async(target: Target, concurrency: int):
 
 
 def httpx_like(module_name: str) -> Client:
-    def options(target: Target) -> dict:
+    def options(target: Endpoint) -> dict:
         return {"verify": target.ssl_context()} if target.ca_file else {}
 
     @asynccontextmanager
-    async def async_session(target: Target, concurrency: int):
+    async def async_session(target: Endpoint, concurrency: int):
         mod = __import__(module_name)
         limits = mod.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
         async with mod.AsyncClient(base_url=target.url, limits=limits, **options(target)) as client:
@@ -390,7 +390,7 @@ def httpx_like(module_name: str) -> Client:
             yield fetch
 
     @contextmanager
-    def sync_session(target: Target):
+    def sync_session(target: Endpoint):
         mod = __import__(module_name)
         with mod.Client(base_url=target.url, **options(target)) as client:
 
@@ -404,16 +404,20 @@ def httpx_like(module_name: str) -> Client:
     return Client(async_session, sync_session, module_name)
 
 
+def verify_option(where: Endpoint) -> dict:
+    """requests-style `verify=CA file`, per request: the session attribute loses to $REQUESTS_CA_BUNDLE."""
+    return {"verify": where.ca_file} if where.ca_file else {}
+
+
 @asynccontextmanager
-async def niquests_async(where: Target, concurrency: int):
+async def niquests_async(where: Endpoint, concurrency: int):
     import niquests
 
     async with niquests.AsyncSession(pool_connections=1, pool_maxsize=concurrency) as session:
-        session.verify = where.ca_file or True  # requests-style: a CA bundle path
-        target = where.url + "/"
+        target, verify = where.url + "/", verify_option(where)
 
         async def fetch():
-            resp = await session.get(target)
+            resp = await session.get(target, **verify)
             check_status(resp.status_code)
             return resp.json()
 
@@ -421,15 +425,14 @@ async def niquests_async(where: Target, concurrency: int):
 
 
 @contextmanager
-def niquests_sync(where: Target):
+def niquests_sync(where: Endpoint):
     import niquests
 
     with niquests.Session() as session:
-        session.verify = where.ca_file or True  # requests-style: a CA bundle path
-        target = where.url + "/"
+        target, verify = where.url + "/", verify_option(where)
 
         def fetch():
-            resp = session.get(target)
+            resp = session.get(target, **verify)
             check_status(resp.status_code)
             return resp.json()
 
@@ -437,7 +440,7 @@ def niquests_sync(where: Target):
 
 
 @asynccontextmanager
-async def aiosonic_async(where: Target, concurrency: int):
+async def aiosonic_async(where: Endpoint, concurrency: int):
     plain_http_only(where)
     import aiosonic
     from aiosonic.pools import PoolConfig
@@ -456,15 +459,14 @@ async def aiosonic_async(where: Target, concurrency: int):
 
 
 @contextmanager
-def requests_sync(where: Target):
+def requests_sync(where: Endpoint):
     import requests
 
     with requests.Session() as session:
-        session.verify = where.ca_file or True  # requests-style: a CA bundle path
-        target = where.url + "/"
+        target, verify = where.url + "/", verify_option(where)
 
         def fetch():
-            resp = session.get(target)
+            resp = session.get(target, **verify)
             check_status(resp.status_code)
             return resp.json()
 

@@ -3,7 +3,7 @@ ceiling as one more contestant, the steady pass for the fast rows, then one trac
 
 What it returns is raw: per contestant the samples of each pass, errors and versions; bench/bench_http.py turns
 that into tables and targets. Every process runs with a time limit and is killed past it. A row is a client of
-bench/http_clients.py against a Target (URL, and the CA for https); the ceiling runs against the race's Target.
+bench/http_clients.py against an Endpoint (URL, and the CA for https); the ceiling runs against the race's Endpoint.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from http_clients import Target
+from http_clients import Endpoint
 from progress import progress
 
 HERE = Path(__file__).resolve().parent
@@ -74,10 +74,10 @@ class Contestant:
     """A row of a race: a client of bench/http_clients.py against a server."""
 
     client: str
-    target: Target
+    target: Endpoint
 
 
-def run_race(target: Target, mode: str, rows: dict[str, Contestant], p: Plan) -> dict[str, dict]:
+def run_race(target: Endpoint, mode: str, rows: dict[str, Contestant], p: Plan) -> dict[str, dict]:
     """Rounds of every row (name -> Contestant) and of the wrk ceiling against `target`."""
     ceiling = CEILINGS[mode]
     warmup = p.async_warmup if mode == "async" else p.sync_warmup
