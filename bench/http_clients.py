@@ -5,7 +5,9 @@ the race's concurrency where it has such a knob (so that no client waits on a po
 A contestant is `name -> Client(async_session, sync_session)`; a session takes the race's Endpoint (the base
 URL and, for https, the CA file that must be trusted) and is a context manager that yields a `fetch()` (a
 coroutine function for async) returning the decoded body, raising when the status is not 200. https trusts the
-bench's CA by each client's own option; a client that cannot speak the race's protocol raises NotAvailable.
+bench's CA by each client's own option, and stays on HTTP/1.1 (niquests, wreq and pyreqwest would take h2 were
+it offered by ALPN: the https race compares HTTP/1.1 over TLS); a client that cannot speak the race's protocol
+raises NotAvailable.
 Imports happen inside the sessions, so a missing package is reported as such by bench/http_case.py.
 """
 
@@ -288,7 +290,7 @@ def lothc_client(make_type: Callable[[], object]) -> Client:
 
 def pyreqwest_builder(builder, target: Endpoint):
     builder = builder.base_url(target.url)
-    return builder.add_root_certificate_pem(target.ca_pem()) if target.ca_file else builder
+    return builder.add_root_certificate_pem(target.ca_pem()).http1_only() if target.ca_file else builder
 
 
 @asynccontextmanager
@@ -320,7 +322,7 @@ def pyreqwest_sync(target: Endpoint):
 
 
 def wreq_options(target: Endpoint) -> dict:
-    return {"tls_verify": Path(target.ca_file)} if target.ca_file else {}
+    return {"tls_verify": Path(target.ca_file), "http1_only": True} if target.ca_file else {}
 
 
 @asynccontextmanager
@@ -413,7 +415,8 @@ def verify_option(where: Endpoint) -> dict:
 async def niquests_async(where: Endpoint, concurrency: int):
     import niquests
 
-    async with niquests.AsyncSession(pool_connections=1, pool_maxsize=concurrency) as session:
+    http1 = {"disable_http2": True, "disable_http3": True} if where.ca_file else {}
+    async with niquests.AsyncSession(pool_connections=1, pool_maxsize=concurrency, **http1) as session:
         target, verify = where.url + "/", verify_option(where)
 
         async def fetch():
@@ -428,7 +431,8 @@ async def niquests_async(where: Endpoint, concurrency: int):
 def niquests_sync(where: Endpoint):
     import niquests
 
-    with niquests.Session() as session:
+    http1 = {"disable_http2": True, "disable_http3": True} if where.ca_file else {}
+    with niquests.Session(**http1) as session:
         target, verify = where.url + "/", verify_option(where)
 
         def fetch():
