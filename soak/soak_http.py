@@ -83,6 +83,7 @@ class Phase:
         self.name, self.total, self.limit = name, total, limit
         self.done = self.errors = 0
         self.start = time.monotonic()
+        self.seconds = 0.0  # set by stop()
         self.base: float | None = None
         self.peak_growth = 0.0
         self.marks = {max(1, total * k // 10) for k in range(1, 11)}
@@ -99,6 +100,9 @@ class Phase:
             rate = self.done / (time.monotonic() - self.start)
             print(f"  {self.name}: {self.done:>9,} requests, {self.errors} errors, RSS {rss_mb():7.1f} MB "
                   f"({growth:+.2f} MB after warm-up), {rate:,.0f} req/s", flush=True)
+
+    def stop(self) -> None:
+        self.seconds = time.monotonic() - self.start
 
     def over_time(self) -> bool:
         return time.monotonic() - self.start > self.limit
@@ -170,22 +174,25 @@ def main() -> int:
         if args.async_requests:
             phase = Phase("async", args.async_requests, args.time_limit)
             asyncio.run(async_phase(server.url, args.async_requests, args.concurrency, phase))
+            phase.stop()
             phases.append(phase)
         if args.sync_requests:
             phase = Phase("sync", args.sync_requests, args.time_limit)
             sync_phase(server.url, args.sync_requests, phase)
+            phase.stop()
             phases.append(phase)
         if args.https_requests:
             phase = Phase("async https", args.https_requests, args.time_limit)
             asyncio.run(async_phase(server.tls_url, args.https_requests, args.concurrency, phase, **tls))
+            phase.stop()
             phases.append(phase)
         if args.https_handshakes:
             phase = Phase("https handshakes", args.https_handshakes, args.time_limit)
             handshake_phase(server.tls_url, args.https_handshakes, phase, **tls)
+            phase.stop()
             phases.append(phase)
     for phase in phases:
-        seconds = time.monotonic() - phase.start
-        print(f"soak_http {phase.name}: {phase.done:,} requests in {seconds:.1f} s, {phase.errors} errors, "
+        print(f"soak_http {phase.name}: {phase.done:,} requests in {phase.seconds:.1f} s, {phase.errors} errors, "
               f"RSS growth after warm-up {phase.peak_growth:+.2f} MB (limit {args.max_growth_mb} MB)")
         if phase.errors:
             failures.append(f"{phase.name}: {phase.errors} errors")
