@@ -30,7 +30,6 @@ _core._http_set_hooks(CaseInsensitiveDict._from_raw, CaseInsensitiveDict, dateti
 _Transport = _core._HttpTransport
 _Sink = _core._HttpSink
 _get_running_loop = asyncio.get_running_loop
-_CancelledError = asyncio.CancelledError
 
 _http_head = _core._http_head  # request heads: validated and written by the codec's request writer (csrc/http/codec)
 _ACCEPT_ENCODING = "gzip, deflate, br, zstd"
@@ -396,21 +395,6 @@ def _use_into(tp: Any, into: Any) -> Any:
     return into
 
 
-class _Pending:
-    """What _call returns on the policy path: awaits the policy coroutine (which cancels its own in-flight call)."""
-
-    __slots__ = ("_coro",)
-
-    def __init__(self, coro: Any) -> None:
-        self._coro = coro
-
-    def __await__(self) -> Any:
-        return self._coro.__await__()
-
-    def cancel(self) -> None:
-        pass
-
-
 async def _retire_sink(loop: Any, sink: Any) -> None:
     """On `loop`: let the tasks of requests failed by close() see their errors (bounded: 1 s), then stop watching."""
     for _ in range(1000):
@@ -459,7 +443,7 @@ class HTTPClient(_ClientBase):
             for old in [lp for lp in self._sinks if lp.is_closed()]:
                 del self._sinks[old]  # a closed loop's reader went away with the loop
             sink = _Sink(loop)
-            loop.add_reader(sink.fileno(), sink.drain)
+            loop.add_reader(sink.fileno(), sink.on_ready)
             self._sinks[loop] = sink
         current = self._current = (loop, sink)
         return current
@@ -497,13 +481,17 @@ class HTTPClient(_ClientBase):
             tp = _use_into(tp, into)
         if self._policy is not None or headers_type is not None or error_type is not None or raises is not None \
                 or skip_auth:
-            return _Pending(run_async(self, method, url, params, headers, json, content, data, timeout, tp,
-                                      error_for_status, headers_type, error_type, raises, skip_auth))
+            return run_async(self, method, url, params, headers, json, content, data, timeout, tp, error_for_status,
+                             headers_type, error_type, raises, skip_auth)
         loop = _get_running_loop()
         current = self._current
         if current[0] is not loop:
             current = self._bind(loop)
-        dec, raises = self._response_spec(tp, error_for_status)
+        try:  # _response_spec, inlined: this is the per-request path
+            dec = self._decoders[tp]
+        except (KeyError, TypeError):
+            dec = self._decoder(tp)
+        raises = self._errors if (self._error_for_status if error_for_status is None else error_for_status) else False
         if params is None and headers is None and json is None and content is None and data is None:
             route = self._routes.get((method, url)) or self._route(method, url)
             return t.submit(current[1], route.origin, method, route.head, None, timeout, dec, raises, route.url)
@@ -529,60 +517,40 @@ class HTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
+        return await self._call(
             method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
             into, response_headers_type, error_type, raises, skip_auth
         )
-        try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
 
     async def get(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
+        return await self._call(
             "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
-        try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
 
     async def head(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
+        return await self._call(
             "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
-        try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
 
     async def options(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
+        return await self._call(
             "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
-        try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
 
     async def delete(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -590,15 +558,10 @@ class HTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
+        return await self._call(
             "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
-        try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
 
     async def post(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -606,15 +569,10 @@ class HTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
+        return await self._call(
             "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
-        try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
 
     async def put(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -622,15 +580,10 @@ class HTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
+        return await self._call(
             "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
-        try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
 
     async def patch(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -638,15 +591,10 @@ class HTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
+        return await self._call(
             "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
-        try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
 
 
 class SyncHTTPClient(_ClientBase):
@@ -684,7 +632,11 @@ class SyncHTTPClient(_ClientBase):
                 or skip_auth:
             return run_sync(self, method, url, params, headers, json, content, data, timeout, tp, error_for_status,
                             headers_type, error_type, raises, skip_auth)
-        dec, raises = self._response_spec(tp, error_for_status)
+        try:  # _response_spec, inlined: this is the per-request path
+            dec = self._decoders[tp]
+        except (KeyError, TypeError):
+            dec = self._decoder(tp)
+        raises = self._errors if (self._error_for_status if error_for_status is None else error_for_status) else False
         if params is None and headers is None and json is None and content is None and data is None:
             route = self._routes.get((method, url)) or self._route(method, url)
             return t.send(route.origin, method, route.head, None, timeout, dec, raises, route.url)
