@@ -172,8 +172,8 @@ def run_case(
     python, why = python_for(row.client)
     if python is None:
         return {"error": why}
-    cmd = [python, str(HERE / "http_case.py"), row.client, mode, row.target.url, f"--requests={n}", f"--warmup={warmup}"]
-    cmd += [f"--concurrency={concurrency}", f"--limit={limit}"]
+    cmd = [python, str(HERE / "http_case.py"), row.client, mode, row.target.url]
+    cmd += [f"--requests={n}", f"--warmup={warmup}", f"--concurrency={concurrency}", f"--limit={limit}"]
     if row.target.ca_file:
         cmd.append(f"--ca={row.target.ca_file}")
     if memory:

@@ -89,7 +89,8 @@ PyObject *Response_new(PyTypeObject *, PyObject *args, PyObject *kwargs) {
                                    &typed_headers, &tls_version))
     return nullptr;
   if (tls_version != Py_None && !PyUnicode_Check(tls_version))
-    return PyErr_Format(PyExc_TypeError, "tls_version must be a str or None, not %.100s", Py_TYPE(tls_version)->tp_name);
+    return PyErr_Format(PyExc_TypeError, "tls_version must be a str or None, not %.100s",
+                        Py_TYPE(tls_version)->tp_name);
   py::Object h;
   if (headers != Py_None) {
     if (g_hooks.headers_class == nullptr) return PyErr_Format(PyExc_RuntimeError, "boltwire.http is not imported");
