@@ -104,6 +104,7 @@ struct ResponseObject {
   PyObject *data;
   PyObject *status;
   PyObject *http_version;
+  PyObject *tls_version;  // "TLSv1.3" / "TLSv1.2" (interned), or nullptr (None to Python) for plain http
   PyObject *url;
   PyObject *method;
   PyObject *raw;      // the header block (_HttpHead), or nullptr for a hand-made response
