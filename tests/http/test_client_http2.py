@@ -75,6 +75,7 @@ def test_sync_get_and_typed_decoding(nginx_tls, mode):
     with SyncHTTPClient(**options) as client:
         r = client.get(url + "/")
         assert (r.status, r.http_version, r.data) == (200, "HTTP/2", payload())
+        assert r.tls_version == ("TLSv1.3" if mode == "alpn" else None)
         doc = client.get(url + "/", response_data_type=Doc).data
         assert doc.status == "success" and doc.user.name == "Alice Johnson" and doc.user.roles == ["admin", "editor"]
         assert client.get(url + "/text").data == b"hello\n"

@@ -30,7 +30,8 @@ enum class Next : std::uint8_t {
 //
 // Resend rule (RFC 9110 §9.2.2): a request goes out again on a new connection only when the connection was a
 // reused keep-alive one, nothing of a response arrived on it, and either no byte of the request was accepted by
-// the kernel (the server cannot have seen it) or the method is idempotent (GET HEAD OPTIONS TRACE PUT DELETE).
+// the kernel (the server cannot have seen it; on https the count is of ciphertext sent, not of plaintext handed to
+// TLS: Connection::bytes_sent) or the method is idempotent (GET HEAD OPTIONS TRACE PUT DELETE).
 // Otherwise the caller gets HTTPConnectionError saying the request was not resent.
 //
 // Every step catches allocation failures and ends the exchange with Failure::Internal.
@@ -52,6 +53,9 @@ Next on_io(Exchange &ex, bool readable, bool writable) noexcept;
 
 // Whether the exchange may be sent again on a new connection (the rule above).
 bool may_resend(const Exchange &ex) noexcept;
+// The exchange ends on its connection (reusable: the connection may carry another request, when it succeeded);
+// records what the connection was (TLS version). Returns Next::Finished.
+Next finished(Exchange &ex, bool reusable) noexcept;
 // Uses the exchange's one resend: clears the failure and asks for a fresh connection. Returns Next::Resend.
 Next resend(Exchange &ex) noexcept;
 // Sets the phase and restarts its clocks.

@@ -32,11 +32,7 @@ std::string describe_code(std::uint32_t code) {
   return std::string(h2::Session::code_name(code)) + " (" + hex + ")";
 }
 
-Next finish(Exchange &ex) noexcept {
-  ex.reusable = ex.failure == Failure::None;
-  if (ex.reusable && ex.conn != nullptr) ex.conn->note_served();
-  return Next::Finished;
-}
+Next finish(Exchange &ex) noexcept { return finished(ex, true); }  // reusable: the connection, not the stream
 
 // Resend on a new connection, once: the request was never processed by the server.
 Next resend_refused(Exchange &ex, const char *why) {

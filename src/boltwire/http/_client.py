@@ -35,6 +35,10 @@ _http_head = _core._http_head  # request heads: validated and written by the cod
 _ACCEPT_ENCODING = "gzip, deflate, br, zstd"
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})  # sent with Content-Length: 0 when they have no body
 _http_url = _core._http_url  # URL grammar, joining and encoding: csrc/http/url
+# The verbs' native path (csrc/http/client/fast_path.cpp): a request with a cached route and decoder is submitted
+# without a Python frame of ours; anything else comes back to _call / _send.
+_http_call = _core._http_call
+_http_send = _core._http_send
 _MAX_ROUTES = 4096
 _VERSION = "0.1.0"
 _TLS_VERSIONS = {"TLSv1.2": 12, "TLSv1.3": 13}
@@ -379,7 +383,11 @@ class _ClientBase:
     def _new_transport(self) -> Any:
         self._routes.clear()
         self._origins.clear()
-        return _Transport(**self._settings)
+        transport = _Transport(**self._settings)
+        # Without a policy, plain requests skip _call / _send (not with the mocker's stand-in transport).
+        if self._policy is None and type(transport) is _core._HttpTransport:
+            transport.enable_fast_path(self._decoders, self._errors, self._errors if self._error_for_status else False)
+        return transport
 
     @property
     def is_open(self) -> bool:
@@ -521,8 +529,8 @@ class HTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return await self._call(
-            method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+        return await _http_call(
+            self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
             into, response_headers_type, error_type, raises, skip_auth
         )
 
@@ -531,8 +539,8 @@ class HTTPClient(_ClientBase):
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return await self._call(
-            "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+        return await _http_call(
+            self, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
@@ -541,8 +549,8 @@ class HTTPClient(_ClientBase):
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return await self._call(
-            "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+        return await _http_call(
+            self, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
@@ -551,8 +559,8 @@ class HTTPClient(_ClientBase):
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return await self._call(
-            "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+        return await _http_call(
+            self, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
@@ -562,8 +570,8 @@ class HTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return await self._call(
-            "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+        return await _http_call(
+            self, "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
@@ -573,8 +581,8 @@ class HTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return await self._call(
-            "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+        return await _http_call(
+            self, "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
@@ -584,8 +592,8 @@ class HTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return await self._call(
-            "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+        return await _http_call(
+            self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
@@ -595,8 +603,8 @@ class HTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return await self._call(
-            "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+        return await _http_call(
+            self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
@@ -662,8 +670,8 @@ class SyncHTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+        return _http_send(
+            self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
             into, response_headers_type, error_type, raises, skip_auth
         )
 
@@ -672,8 +680,8 @@ class SyncHTTPClient(_ClientBase):
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+        return _http_send(
+            self, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
@@ -682,8 +690,8 @@ class SyncHTTPClient(_ClientBase):
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+        return _http_send(
+            self, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
@@ -692,8 +700,8 @@ class SyncHTTPClient(_ClientBase):
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+        return _http_send(
+            self, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
@@ -703,8 +711,8 @@ class SyncHTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+        return _http_send(
+            self, "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
@@ -714,8 +722,8 @@ class SyncHTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+        return _http_send(
+            self, "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
@@ -725,8 +733,8 @@ class SyncHTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+        return _http_send(
+            self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
@@ -736,7 +744,7 @@ class SyncHTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+        return _http_send(
+            self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
