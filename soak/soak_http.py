@@ -1,7 +1,7 @@
 """soak/soak_http.py: 10^6 async requests at concurrency 100, then 2*10^5 sync requests, against a private nginx on
-loopback, then 10^5 async https requests (TLS 1.3) and 5*10^3 https requests each on a new TLS connection, then
-10^5 async HTTP/2 requests (h2 by ALPN over TLS, all streams of one connection) against the TLS nginx's HTTP/2
-listener; zero errors and flat memory (make soak; never part of make test).
+loopback, then 10^5 async https requests (TLS 1.3), 5*10^3 https requests each on a new TLS connection, and 10^5
+async HTTP/2 requests (h2 by ALPN over TLS, all streams of one connection) against the TLS nginx's HTTP/2 listener;
+zero errors and flat memory (make soak; never part of make test).
 
     python soak/soak_http.py [--async-requests N] [--sync-requests N] [--https-requests N] [--https-handshakes N]
                              [--h2-requests N] [--max-growth-mb 5] [--time-limit S]

@@ -20,9 +20,9 @@ struct Hooks {
 
 PyObject *g_http11 = nullptr;
 PyObject *g_http10 = nullptr;
-PyObject *g_http2 = nullptr;
 PyObject *g_tls12 = nullptr;
 PyObject *g_tls13 = nullptr;
+PyObject *g_http2 = nullptr;
 PyObject *g_empty = nullptr;
 PyObject *g_get = nullptr;
 PyObject *g_head = nullptr;
@@ -206,9 +206,9 @@ PyTypeObject ResponseType = [] {
 bool init_responses() {
   g_http11 = PyUnicode_InternFromString("HTTP/1.1");
   g_http10 = PyUnicode_InternFromString("HTTP/1.0");
-  g_http2 = PyUnicode_InternFromString("HTTP/2");
   g_tls12 = PyUnicode_InternFromString("TLSv1.2");
   g_tls13 = PyUnicode_InternFromString("TLSv1.3");
+  g_http2 = PyUnicode_InternFromString("HTTP/2");
   g_empty = PyUnicode_InternFromString("");
   g_get = PyUnicode_InternFromString("GET");
   g_head = PyUnicode_InternFromString("HEAD");

@@ -107,8 +107,8 @@ struct Exchange {
   std::string message;
   std::uint16_t status = 0;
   bool http10 = false;
-  bool http2 = false;
   tls::TlsVersion tls_version = tls::TlsVersion::Unset;  // of the connection that answered (Unset: plain http)
+  bool http2 = false;
   std::string headers;  // "name: value\r\n" per field, wire order
   std::string body;
 

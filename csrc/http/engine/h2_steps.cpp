@@ -1,6 +1,7 @@
 // csrc/http/engine/h2_steps.cpp: HTTP/2 exchanges: requests as streams, the connection pump, stream ends mapped to
 // outcomes.
 #include "http/engine/h2_steps.hpp"
+#include "http/tls/session.hpp"
 
 #include <cstdio>
 #include <new>
