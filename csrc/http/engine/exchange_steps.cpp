@@ -93,9 +93,11 @@ Next connected(Exchange &ex) {
 
 bool may_resend(const Exchange &ex) noexcept {
   if (ex.retried || ex.got_bytes || ex.conn == nullptr || ex.conn->served() == 0) return false;
-  // Kernel-accepted bytes, not ex.written: on https, plaintext taken by TLS may still sit in its output queue
-  // (not seen by anyone), and ciphertext of a piece may have gone out before write_some reported the failure.
-  bool reached_wire = ex.conn->bytes_sent() != ex.sent_mark;
+  // Whether some of the request may have reached the server. HTTP/1.1: bytes the kernel accepted since the request
+  // started, not ex.written (on https, plaintext taken by TLS may still sit in its output queue, and ciphertext of
+  // a piece may have gone out before write_some reported the failure). HTTP/2: frames of this stream that left
+  // (the connection's byte count mixes every stream's).
+  bool reached_wire = ex.conn->h2() ? ex.written != 0 : ex.conn->bytes_sent() != ex.sent_mark;
   return !reached_wire || is_idempotent(ex.method);
 }
 
