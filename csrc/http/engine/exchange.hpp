@@ -76,8 +76,10 @@ struct Exchange {
   codec::Method method = codec::Method::Get;
   std::string method_name;  // for messages ("POST")
   std::string request;      // head + body
-  std::size_t written = 0;  // bytes of `request` write_some took on the current connection (https: into TLS)
-  std::uint64_t sent_mark = 0;  // conn->bytes_sent() when the request started: more now = some of it hit the wire
+  // HTTP/1.1: bytes of `request` write_some took on the current connection (https: into TLS); HTTP/2: frames of
+  // the stream that left.
+  std::size_t written = 0;
+  std::uint64_t sent_mark = 0;  // HTTP/1.1: conn->bytes_sent() when the request started (more now: it hit the wire)
   Timeouts timeouts;
   std::uint64_t max_body = UINT64_MAX;  // of the body as the caller gets it (decoded)
   bool decode_content = true;            // undo gzip / deflate / br / zstd content codings
