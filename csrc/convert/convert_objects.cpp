@@ -7,6 +7,7 @@
 #include "py/ref.hpp"
 #include "py/utf8.hpp"
 #include "struct/field_spec.hpp"
+#include "struct/finish_decoded.hpp"
 #include "struct/struct_meta.hpp"
 #include "struct/struct_object.hpp"
 #include <cstring>
@@ -101,7 +102,7 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
       return raise_validation(path, "Object contains unknown field `%U`", key);
     }
   }
-  return json::finish_struct(self, track, path);
+  return structs::finish_decoded_struct(self, track, path);
 }
 
 // Reads attribute `name` (then, for mappings, item `name`). New reference, nullptr when absent (no error), or
@@ -184,7 +185,7 @@ PyObject *struct_from_values(std::vector<Object> &values, const ObjectPlan *op, 
     track |= structs::may_be_tracked(values[i].get());
     *structs::field_slot(self, meta, i) = values[i].release();
   }
-  return json::finish_struct(self, track, path);
+  return structs::finish_decoded_struct(self, track, path);
 }
 
 // dataclass / attrs / TypedDict from a dict (by name) or, with from_attributes, from attributes.
@@ -212,7 +213,7 @@ PyObject *class_from(PyObject *obj, const TypePlan *plan, ConvertOptions &o, con
   } else if (values_from_attributes(obj, op, o, path, values) == nullptr) {
     return nullptr;
   }
-  return json::finish_class_object(plan, values, path);
+  return structs::finish_decoded_object(plan, values, path);
 }
 
 // NamedTuple or array_like Struct from a list / tuple (a list is copied first: user code may mutate it).
