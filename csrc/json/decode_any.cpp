@@ -2,60 +2,10 @@
 #include "json/decode_any.hpp"
 #include "json/decode_number.hpp"
 #include "json/decode_string.hpp"
+#include "py/item_buffer.hpp"
 #include <cstring>
 
 namespace boltwire::json {
-namespace {
-
-// ---- object key cache ---------------------------------------------------------------------------------
-// Documents repeat the same short keys; a small direct-mapped cache turns them into one hash and a memcmp
-// instead of a new str each time (and dicts then share their key objects, as orjson's cache does). Entries hold strong references; the GIL guards the table.
-constexpr size_t kKeyCacheSize = 512;
-constexpr size_t kMaxCachedKey = 24;
-PyObject *key_cache[kKeyCacheSize];
-
-}  // namespace
-
-namespace {
-// A short ASCII key's slot: a cheap hash of its bytes (first and last 8 bytes and the size).
-inline size_t key_slot(const unsigned char *p, size_t size) noexcept {
-  uint64_t h = size;
-  if (size >= 8) {
-    uint64_t a, b;
-    memcpy(&a, p, 8);
-    memcpy(&b, p + size - 8, 8);
-    h ^= a ^ (b << 7 | b >> 57);
-  } else {
-    for (size_t i = 0; i < size; i++) h = (h << 8) | p[i];
-  }
-  h *= 0x9E3779B97F4A7C15ull;
-  return static_cast<size_t>(h >> 40) & (kKeyCacheSize - 1);
-}
-}  // namespace
-
-PyObject *decode_key(Reader &r) {
-  const unsigned char *content = r.pos + 1;
-  unsigned high = 0;
-  const unsigned char *p = scan_string_run(content, r.end, high);
-  if (BW_UNLIKELY(p >= r.end || *p != '"')) return decode_string(r);  // escaped or malformed: the general path
-  size_t size = static_cast<size_t>(p - content);
-  if (high != 0 || size > kMaxCachedKey) {
-    r.pos = p + 1;
-    return make_str(reinterpret_cast<const char *>(content), size, high == 0);
-  }
-  PyObject *&slot = key_cache[key_slot(content, size)];
-  r.pos = p + 1;
-  if (slot != nullptr && static_cast<size_t>(PyUnicode_GET_LENGTH(slot)) == size &&
-      memcmp(PyUnicode_DATA(slot), content, size) == 0) {
-    return Py_NewRef(slot);
-  }
-  PyObject *key = PyUnicode_New(static_cast<Py_ssize_t>(size), 127);
-  if (key == nullptr) return nullptr;
-  memcpy(PyUnicode_DATA(key), content, size);
-  Py_XSETREF(slot, Py_NewRef(key));
-  return key;
-}
-
 namespace {
 
 // ---- literals, arrays, objects ------------------------------------------------------------------------
@@ -68,23 +18,17 @@ PyObject *decode_literal(Reader &r, const char *text, size_t size, PyObject *val
 PyObject *decode_array(Reader &r, const schema::PathNode *path) {
   bool done;
   if (!open_array(r, done)) return nullptr;
-  PyObject *list = PyList_New(0);
-  if (list == nullptr || done) return list;
+  py::ItemBuffer items;
   schema::PathNode node{path, nullptr, 0};
-  while (true) {
+  while (!done) {
     PyObject *item = decode_any(r, &node);
-    if (item == nullptr || PyList_Append(list, item) < 0) {
-      Py_XDECREF(item);
-      Py_DECREF(list);
-      return nullptr;
-    }
-    Py_DECREF(item);
+    if (item == nullptr || !items.push(item)) return nullptr;
     node.index++;
     int more = next_element(r);
-    if (more > 0) continue;
-    if (more < 0) Py_CLEAR(list);
-    return list;
+    if (more < 0) return nullptr;
+    done = more == 0;
   }
+  return items.to_list();
 }
 
 PyObject *decode_object(Reader &r, const schema::PathNode *path) {
@@ -94,7 +38,7 @@ PyObject *decode_object(Reader &r, const schema::PathNode *path) {
   if (dict == nullptr || done) return dict;
   const schema::PathNode node{path, nullptr, schema::PathNode::kDictValue};
   while (!done) {
-    PyObject *key = decode_key(r);
+    PyObject *key = decode_string_cached(r);
     if (key == nullptr || !read_colon(r)) {
       Py_XDECREF(key);
       Py_DECREF(dict);
@@ -119,7 +63,7 @@ PyObject *decode_any(Reader &r, const schema::PathNode *path) {
   switch (*r.pos) {
     case '{': return decode_object(r, path);
     case '[': return decode_array(r, path);
-    case '"': return decode_string(r);
+    case '"': return decode_string_cached(r);
     case 't': return decode_literal(r, "true", 4, Py_True);
     case 'f': return decode_literal(r, "false", 5, Py_False);
     case 'n': return decode_literal(r, "null", 4, Py_None);

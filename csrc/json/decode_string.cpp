@@ -1,5 +1,6 @@
 // csrc/json/decode_string.cpp: JSON strings: one scan (scan_string_run) for the plain case, a slow path for escapes.
 #include "json/decode_string.hpp"
+#include "py/key_cache.hpp"
 #include <cstring>
 #include <string>
 
@@ -154,14 +155,19 @@ PyObject *decode_escaped(Reader &r, const unsigned char *content, unsigned high)
 
 }  // namespace
 
-PyObject *decode_string(Reader &r) {
+namespace {
+template <bool kCache>
+[[gnu::always_inline]] inline PyObject *decode_string_with(Reader &r) {
   const unsigned char *content = r.pos + 1;
   unsigned high = 0;
   const unsigned char *p = scan_string_run(content, r.end, high);
   if (BW_UNLIKELY(p >= r.end)) return raise_truncated();
   if (BW_LIKELY(*p == '"')) {
     r.pos = p + 1;
-    return make_str(reinterpret_cast<const char *>(content), static_cast<size_t>(p - content), high == 0);
+    size_t size = static_cast<size_t>(p - content);
+    if (kCache && high == 0 && size <= py::kMaxCachedStr)
+      return py::cached_known_ascii_str(reinterpret_cast<const char *>(content), size);
+    return make_str(reinterpret_cast<const char *>(content), size, high == 0);
   }
   if (*p == '\\') {
     r.pos = p;
@@ -169,6 +175,10 @@ PyObject *decode_string(Reader &r) {
   }
   return fail_control(r, p);
 }
+}  // namespace
+
+PyObject *decode_string(Reader &r) { return decode_string_with<false>(r); }
+PyObject *decode_string_cached(Reader &r) { return decode_string_with<true>(r); }
 
 bool skip_string(Reader &r) {
   const unsigned char *p = r.pos + 1, *end = r.end;

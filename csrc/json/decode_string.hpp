@@ -45,6 +45,9 @@ namespace boltwire::json {
 // Errors are msgspec's: "invalid character" (control byte), escape errors, lone surrogates ("invalid utf-16
 // surrogate pair"), truncation, and "Invalid UTF-8 encoded string".
 PyObject *decode_string(Reader &r);
+// The same, with short ASCII strings taken from the shared str cache (py/key_cache.hpp): keys and the values of
+// str fields, which documents repeat.
+PyObject *decode_string_cached(Reader &r);
 // Skips a string at r.pos without building it (msgspec's skip: escapes are checked, UTF-8 is not); false with
 // DecodeError set.
 bool skip_string(Reader &r);

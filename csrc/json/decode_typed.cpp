@@ -5,6 +5,7 @@
 #include "json/decode_string.hpp"
 #include "json/raw.hpp"
 #include "json/str_values.hpp"
+#include "py/item_buffer.hpp"
 #include "py/ref.hpp"
 #include "struct/field_spec.hpp"
 #include <cmath>
@@ -133,26 +134,31 @@ PyObject *decode_typed_number(TypedReader &r, const TypePlan *plan, const PathNo
   return raise_expected(plan, as_float ? "float" : "int", path);
 }
 
-// list / set / frozenset / tuple from a JSON array.
+// list / set / frozenset / tuple from a JSON array. Lists and tuples are made at their final size.
 PyObject *decode_typed_sequence(TypedReader &r, const TypePlan *plan, const PathNode *path) {
   uint64_t k = plan->kinds;
   bool done;
   if (!open_array(r, done)) return nullptr;
-  Object out = Object::steal((k & (sk::kSet | sk::kFrozenSet)) ? (k & sk::kSet ? PySet_New(nullptr) : PyFrozenSet_New(nullptr))
-                                                               : PyList_New(0));
-  if (!out) return nullptr;
+  bool is_set = k & (sk::kSet | sk::kFrozenSet);
+  Object set;
+  if (is_set && !(set = Object::steal(k & sk::kSet ? PySet_New(nullptr) : PyFrozenSet_New(nullptr)))) return nullptr;
+  py::ItemBuffer items;
   const TypePlan *item_plan = plan->item;
   PathNode node{path, nullptr, 0};
   while (!done) {
     PyObject *item = decode_typed(r, item_plan, &node);
     if (item == nullptr) return nullptr;
-    int rc = PyList_CheckExact(out.get()) ? PyList_Append(out.get(), item) : PySet_Add(out.get(), item);
-    if (rc < 0 && PyErr_ExceptionMatches(PyExc_TypeError) && !PyList_CheckExact(out.get())) {
-      PyErr_Clear();
-      raise_validation(&node, "Expected a hashable value, got `%s`", Py_TYPE(item)->tp_name);
+    if (is_set) {
+      int rc = PySet_Add(set.get(), item);
+      if (rc < 0 && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        raise_validation(&node, "Expected a hashable value, got `%s`", Py_TYPE(item)->tp_name);
+      }
+      Py_DECREF(item);
+      if (rc < 0) return nullptr;
+    } else if (!items.push(item)) {
+      return nullptr;
     }
-    Py_DECREF(item);
-    if (rc < 0) return nullptr;
     node.index++;
     int more = next_element(r);
     if (more < 0) return nullptr;
@@ -160,10 +166,10 @@ PyObject *decode_typed_sequence(TypedReader &r, const TypePlan *plan, const Path
   }
   const Constraints &c = plan->constraints;
   // Sets are measured after duplicates collapse, as msgspec measures them.
-  Py_ssize_t length = PyList_CheckExact(out.get()) ? node.index : PySet_GET_SIZE(out.get());
+  Py_ssize_t length = is_set ? PySet_GET_SIZE(set.get()) : node.index;
   if (c.any() && !schema::check_array_length(c, length, path)) return nullptr;
-  if (k & sk::kVarTuple) return PyList_AsTuple(out.get());
-  return out.release();
+  if (is_set) return set.release();
+  return (k & sk::kVarTuple) ? items.to_tuple() : items.to_list();
 }
 
 // A fixed-length tuple or a NamedTuple from a JSON array.
@@ -218,9 +224,42 @@ PyObject *decode_typed_array(TypedReader &r, const TypePlan *plan, const PathNod
 
 }  // namespace
 
+namespace {
+// The shapes most fields have, a plain str, int or float without constraints, read without the general
+// dispatch. Returns nullptr with no error set when the value is something else (r.pos unchanged).
+[[gnu::always_inline]] inline PyObject *decode_common(TypedReader &r, uint64_t k, bool &handled) {
+  unsigned char c = *r.pos;
+  if (c == '"') {
+    if (!(k & sk::kStr)) return nullptr;
+    handled = true;
+    return decode_string_cached(r);
+  }
+  if (!(k & (sk::kInt | sk::kFloat)) || !(c == '-' || (c >= '0' && c <= '9'))) return nullptr;
+  NumberToken t;
+  handled = true;
+  if (!scan_number(r, t)) return nullptr;
+  if (!t.is_float && t.fits_int64()) {
+    if (k & sk::kInt) return PyLong_FromLongLong(t.as_int64());
+    if (!(k & sk::kDecimal)) return PyFloat_FromDouble(static_cast<double>(t.as_int64()));
+  } else if (t.is_float && (k & sk::kFloat) && !(k & sk::kDecimal)) {
+    double d;
+    if (!number_to_double(r, t, d)) return nullptr;
+    if (BW_LIKELY(std::isfinite(d))) return PyFloat_FromDouble(d);
+  }
+  handled = false;  // the general path reads the token again and reports what applies
+  r.pos = t.begin;
+  return nullptr;
+}
+}  // namespace
+
 PyObject *decode_typed(TypedReader &r, const TypePlan *plan, const PathNode *path) {
   uint64_t k = plan->kinds;
   if (r.pos >= r.end) return raise_malformed(r, msg::kExpectedValue);
+  if (BW_LIKELY(plan->constraints.flags == 0 && !(k & (sk::kAny | sk::kRaw)))) {
+    bool handled = false;
+    PyObject *value = decode_common(r, k, handled);
+    if (handled) return value;
+  }
   PyObject *result;
   if (BW_UNLIKELY(k & sk::kAny)) {
     result = decode_any(r, path);

@@ -7,6 +7,7 @@
 #include "json/str_values.hpp"
 #include "py/compat.hpp"
 #include "py/ref.hpp"
+#include "py/same_bytes.hpp"
 #include "py/utf8.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/finish_decoded.hpp"
@@ -64,7 +65,8 @@ inline bool match_expected_key(Reader &r, const sk::FieldName &name) {
   size_t n = name.utf8.size();
   if (!name.plain) return false;
   const unsigned char *content = r.pos + 1;
-  if (static_cast<size_t>(r.end - content) <= n + 1 || content[n] != '"' || memcmp(content, name.utf8.data(), n) != 0)
+  if (static_cast<size_t>(r.end - content) <= n + 1 || content[n] != '"' ||
+      !py::same_bytes(reinterpret_cast<const char *>(content), name.utf8.data(), n))
     return false;
   const unsigned char *p = content + n + 1;
   if (*p == ':') {
@@ -79,30 +81,13 @@ inline bool match_expected_key(Reader &r, const sk::FieldName &name) {
   return true;
 }
 
-// Index of the field named `key`, trying the one after the previous match first (keys usually arrive in
-// declared order), or -1.
+// Index of the field named `key` (trying the one after the previous match first), or -1.
 inline Py_ssize_t find_field(const ObjectPlan *op, const KeyView &key, size_t &hint) {
-  const auto &names = op->names;
-  size_t count = names.size();
-  if (hint < count) {
-    const auto &e = names[hint];
-    if (e.utf8.size() == key.size && memcmp(e.utf8.data(), key.data, key.size) == 0) {
-      hint++;
-      return e.index;
-    }
-  }
-  for (size_t i = 0; i < count; i++) {
-    const auto &e = names[i];
-    if (e.utf8.size() == key.size && memcmp(e.utf8.data(), key.data, key.size) == 0) {
-      hint = i + 1;
-      return e.index;
-    }
-  }
-  return -1;
+  return schema::find_field_name(op, key.data, key.size, hint);
 }
 
 bool is_tag_key(const std::string &tag_field, const KeyView &key) {
-  return !tag_field.empty() && tag_field.size() == key.size && memcmp(tag_field.data(), key.data, key.size) == 0;
+  return !tag_field.empty() && tag_field.size() == key.size && py::same_bytes(tag_field.data(), key.data, key.size);
 }
 
 PyObject *key_str(const KeyView &key) {
@@ -142,7 +127,7 @@ bool read_plain_str(Reader &r, KeyView &view) {
 bool check_own_tag(Reader &r, const ObjectPlan *op, const PathNode *path) {
   KeyView view;
   if (!op->tag_value_utf8.empty() && read_plain_str(r, view)) {
-    if (view.size == op->tag_value_utf8.size() && memcmp(view.data, op->tag_value_utf8.data(), view.size) == 0)
+    if (view.size == op->tag_value_utf8.size() && py::same_bytes(view.data, op->tag_value_utf8.data(), view.size))
       return true;
     r.pos -= view.size + 2;  // re-read through the general path for the error
   }
@@ -233,7 +218,7 @@ const ObjectPlan *select_tagged_member(TypedReader &r, const sk::StructUnion *u,
       if (u->str_tags && read_plain_str(scan, view)) {
         for (const ObjectPlan *m : u->members) {
           const std::string &t = m->tag_value_utf8;
-          if (t.size() == view.size && memcmp(t.data(), view.data, view.size) == 0) return m;
+          if (t.size() == view.size && py::same_bytes(t.data(), view.data, view.size)) return m;
         }
         scan.pos -= view.size + 2;
       }
@@ -301,7 +286,7 @@ PyObject *decode_typed_dict(TypedReader &r, const TypePlan *plan, const PathNode
   PathNode key_node{path, nullptr, PathNode::kDictKey};
   PathNode value_node{path, nullptr, PathNode::kDictValue};
   while (!done) {
-    Object key = Object::steal(plain_keys ? decode_key(r) : decode_string(r));
+    Object key = Object::steal(plain_keys ? decode_string_cached(r) : decode_string(r));
     if (!key) return nullptr;
     if (!plain_keys) {
       key = Object::steal(key_from_str(r, key.get(), key_plan, &key_node));
@@ -363,7 +348,7 @@ PyObject *decode_typed_object(TypedReader &r, const TypePlan *plan, const PathNo
         u->str_tags && read_plain_str(scan, view)) {
       for (const ObjectPlan *m : u->members) {
         const std::string &t = m->tag_value_utf8;
-        if (t.size() == view.size && memcmp(t.data(), view.data, view.size) == 0) {
+        if (t.size() == view.size && py::same_bytes(t.data(), view.data, view.size)) {
           static_cast<Reader &>(r) = scan;
           if (!next_member(r, done)) return nullptr;
           return decode_struct_members(r, m, path, done);

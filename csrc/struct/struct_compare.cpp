@@ -1,5 +1,6 @@
 // csrc/struct/struct_compare.cpp: __eq__, ordering and __hash__ for Struct instances.
 #include "py/errors.hpp"
+#include <cstring>
 #include "struct/struct_meta.hpp"
 #include "struct/struct_protocols.hpp"
 
@@ -43,6 +44,50 @@ Py_hash_t hash_fields(PyObject *self, const StructMetaObject *meta) {
   return acc == static_cast<Py_uhash_t>(-1) ? 1546275796 : static_cast<Py_hash_t>(acc);
 }
 
+// The order of two field values of the exact types most fields hold (int, float, str) without the generic
+// protocol: -1, 0 or 1, or kUnknown for anything else (other types, NaN, ints past 64 bits), which then takes
+// PyObject_RichCompare's path. Results equal that path's for these types.
+constexpr int kUnknown = 2;
+inline int compare_exact(PyObject *a, PyObject *b) noexcept {
+  PyTypeObject *tp = Py_TYPE(a);
+  if (tp != Py_TYPE(b)) return kUnknown;
+  if (tp == &PyLong_Type) {
+    int overflow_a, overflow_b;
+    long long x = PyLong_AsLongLongAndOverflow(a, &overflow_a);
+    long long y = PyLong_AsLongLongAndOverflow(b, &overflow_b);
+    if (overflow_a | overflow_b) return kUnknown;
+    return (x > y) - (x < y);
+  }
+  if (tp == &PyFloat_Type) {
+    double x = PyFloat_AS_DOUBLE(a), y = PyFloat_AS_DOUBLE(b);
+    if (x < y) return -1;
+    if (x > y) return 1;
+    return x == y ? 0 : kUnknown;  // NaN
+  }
+  if (tp == &PyUnicode_Type) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(a), m = PyUnicode_GET_LENGTH(b);
+    int kind = PyUnicode_KIND(a);
+    if (kind == PyUnicode_1BYTE_KIND && PyUnicode_KIND(b) == kind) {  // byte order is code point order here
+      int c = memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), static_cast<size_t>(n < m ? n : m));
+      if (c != 0) return c < 0 ? -1 : 1;
+      return (n > m) - (n < m);
+    }
+    return kUnknown;
+  }
+  return kUnknown;
+}
+
+inline bool order_holds(int order, int op) noexcept {
+  switch (op) {
+    case Py_LT: return order < 0;
+    case Py_LE: return order <= 0;
+    case Py_GT: return order > 0;
+    case Py_GE: return order >= 0;
+    case Py_EQ: return order == 0;
+    default: return order != 0;
+  }
+}
+
 }  // namespace
 
 PyObject *Struct_richcompare(PyObject *self, PyObject *other, int op) {
@@ -59,6 +104,9 @@ PyObject *Struct_richcompare(PyObject *self, PyObject *other, int op) {
     PyObject *b = a ? read_field(other, meta, i) : nullptr;
     if (b == nullptr) return nullptr;
     if (a == b) continue;
+    int order = compare_exact(a, b);
+    if (order == 0) continue;
+    if (order != kUnknown) return PyBool_FromLong(order_holds(order, op));
     int same = PyObject_RichCompareBool(a, b, Py_EQ);
     if (same < 0) return nullptr;
     if (same) continue;

@@ -14,14 +14,7 @@ namespace boltwire::structs {
 // untracked tuples they are immutable and hold only atomic values. A mutable Struct can gain a container
 // later, so it always counts as a possible cycle member.
 
-bool may_be_tracked(PyObject *value) noexcept {
-  PyTypeObject *tp = Py_TYPE(value);
-  if (!PyType_IS_GC(tp)) return false;
-  if (tp == &PyList_Type || tp == &PyDict_Type) return true;
-  if (tp == &PyTuple_Type) return PyObject_GC_IsTracked(value);
-  if (is_struct_type(tp) && has_flag(tp, kFrozen)) return PyObject_GC_IsTracked(value);
-  return true;
-}
+// may_be_tracked (struct_object.hpp) is the rule; it is inline, as it runs for every field value.
 
 void track_if_needed(PyObject *self, PyObject *value) noexcept {
   if (PyType_IS_GC(Py_TYPE(self)) && !PyObject_GC_IsTracked(self) && may_be_tracked(value)) {
