@@ -33,7 +33,7 @@ CASES = {
         "import library_models, {lib}\nm = library_models.load('{lib}')\n"
         "data = {lib}.json.encode(library_models.build_tree(m, library_models.make_tree()))\n"
         "dec = {lib}.json.Decoder(m.Dir)",
-        "dec.decode(data)", 20, ["boltwire", "msgspec"]),
+        "dec.decode(data)", 300, ["boltwire", "msgspec"]),
     "dump_json": (
         "import library_models, {lib}\nm = library_models.load('{lib}')\n"
         "orders = library_models.build_orders(m, library_models.make_orders())\nenc = {lib}.json.Encoder()",

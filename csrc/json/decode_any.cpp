@@ -63,7 +63,7 @@ PyObject *decode_any(Reader &r, const schema::PathNode *path) {
   switch (*r.pos) {
     case '{': return decode_object(r, path);
     case '[': return decode_array(r, path);
-    case '"': return decode_string_cached(r);
+    case '"': return decode_string(r);  // values vary more than keys: the cache would mostly miss
     case 't': return decode_literal(r, "true", 4, Py_True);
     case 'f': return decode_literal(r, "false", 5, Py_False);
     case 'n': return decode_literal(r, "null", 4, Py_None);

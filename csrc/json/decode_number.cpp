@@ -9,6 +9,42 @@
 namespace boltwire::json {
 namespace {
 inline bool is_digit(unsigned char c) noexcept { return c >= '0' && c <= '9'; }
+
+constexpr uint64_t kPowersOf10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+
+// Eight digits at a time (SWAR): how many of the 8 bytes at p lead with ASCII digits. A byte is a digit when its
+// high nibble is 3 and adding 6 leaves it there; carries only run towards later bytes, past the first non-digit.
+inline int leading_digits8(const unsigned char *p) noexcept {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  uint64_t not_3x = (v & 0xF0F0F0F0F0F0F0F0ull) ^ 0x3030303030303030ull;
+  uint64_t above_9 = ((v + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) ^ 0x3030303030303030ull;
+  uint64_t other = not_3x | above_9;
+  return other == 0 ? 8 : __builtin_ctzll(other) >> 3;
+}
+
+// The value of the n (1..8) digits at p: the bytes after them are shifted out, zeros shifted in lead.
+inline uint64_t digits_value8(const unsigned char *p, int n) noexcept {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  v <<= 8 * (8 - n);
+  v = ((v & 0x0F0F0F0F0F0F0F0Full) * 2561) >> 8;
+  v = ((v & 0x00FF00FF00FF00FFull) * 6553601) >> 16;
+  return ((v & 0x0000FFFF0000FFFFull) * 42949672960001ull) >> 32;
+}
+
+// Reads the digits at p into `value` (value * 10**count + digits, wrapping past 19 digits as digit-by-digit
+// arithmetic would) and moves p past them.
+inline void read_digits(const unsigned char *&p, const unsigned char *end, uint64_t &value) noexcept {
+  while (end - p >= 8) {
+    int n = leading_digits8(p);
+    if (n == 0) return;
+    value = value * kPowersOf10[n] + digits_value8(p, n);
+    p += n;
+    if (n < 8) return;
+  }
+  while (p < end && is_digit(*p)) value = value * 10 + (*p++ - '0');
+}
 }  // namespace
 
 namespace {
@@ -40,12 +76,9 @@ bool scan_number(Reader &r, NumberToken &t) {
     t.digits = 1;
     if (BW_UNLIKELY(p < end && is_digit(*p))) return fail_number(r, p, "invalid number");
   } else {
-    uint64_t magnitude = 0;
+    uint64_t magnitude = 0;  // wraps past 19 digits; only trusted up to 18 (19 as uint64)
     const unsigned char *digits_begin = p;
-    while (p < end && is_digit(*p)) {
-      magnitude = magnitude * 10 + (*p - '0');  // wraps past 19 digits; only trusted up to 18
-      p++;
-    }
+    read_digits(p, end, magnitude);
     t.digits = static_cast<int>(p - digits_begin);
     t.magnitude = magnitude;
   }
@@ -56,11 +89,8 @@ bool scan_number(Reader &r, NumberToken &t) {
     p++;
     if (BW_UNLIKELY(p >= end || !is_digit(*p))) return fail_number(r, p, "invalid number");
     const unsigned char *fraction = p;
-    uint64_t mantissa = t.magnitude;
-    while (p < end && is_digit(*p)) {
-      mantissa = mantissa * 10 + (*p - '0');  // wraps past 19 digits in all; only trusted up to 19
-      p++;
-    }
+    uint64_t mantissa = t.magnitude;  // wraps past 19 digits in all; only trusted up to 19
+    read_digits(p, end, mantissa);
     int fraction_digits = static_cast<int>(p - fraction);
     t.mantissa = mantissa;
     t.all_digits += fraction_digits;

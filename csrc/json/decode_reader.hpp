@@ -102,7 +102,7 @@ inline bool enter_nested(Reader &r) {
 
 // r.pos at '[': consumes it and the whitespace after it. `done` is true for `[]` (consumed, depth closed);
 // otherwise r.pos is at the first value.
-inline bool open_array(Reader &r, bool &done) {
+[[gnu::always_inline]] inline bool open_array(Reader &r, bool &done) {
   if (!enter_nested(r)) return false;
   r.pos++;
   r.skip_whitespace();
@@ -116,7 +116,7 @@ inline bool open_array(Reader &r, bool &done) {
 
 // After an array element: consumes ',' (returns 1, r.pos at the next value) or ']' (returns 0, depth closed);
 // -1 with DecodeError set for anything else, a trailing comma included.
-inline int next_element(Reader &r) {
+[[gnu::always_inline]] inline int next_element(Reader &r) {
   r.skip_whitespace();
   if (BW_LIKELY(r.at(','))) {
     r.pos++;
@@ -136,7 +136,7 @@ inline int next_element(Reader &r) {
 
 // r.pos at '{': consumes it and the whitespace after it. `done` is true for `{}` (consumed, depth closed);
 // otherwise r.pos is at the opening quote of the first key.
-inline bool open_object(Reader &r, bool &done, Walk walk = Walk::kBuild) {
+[[gnu::always_inline]] inline bool open_object(Reader &r, bool &done, Walk walk = Walk::kBuild) {
   if (!enter_nested(r)) return false;
   r.pos++;
   r.skip_whitespace();
@@ -152,7 +152,7 @@ inline bool open_object(Reader &r, bool &done, Walk walk = Walk::kBuild) {
 }
 
 // After a key: whitespace, ':', whitespace; r.pos at the value.
-inline bool read_colon(Reader &r) {
+[[gnu::always_inline]] inline bool read_colon(Reader &r) {
   if (BW_LIKELY(r.at(':'))) {
     r.pos++;
   } else {
@@ -165,7 +165,7 @@ inline bool read_colon(Reader &r) {
 }
 
 // After a member's value: consumes ',' (r.pos at the next key's quote) or '}' (done = true, depth closed).
-inline bool next_member(Reader &r, bool &done, Walk walk = Walk::kBuild) {
+[[gnu::always_inline]] inline bool next_member(Reader &r, bool &done, Walk walk = Walk::kBuild) {
   r.skip_whitespace();
   if (BW_LIKELY(r.at(','))) {
     r.pos++;

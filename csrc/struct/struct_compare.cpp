@@ -1,4 +1,5 @@
 // csrc/struct/struct_compare.cpp: __eq__, ordering and __hash__ for Struct instances.
+#include "py/compat.hpp"
 #include "py/errors.hpp"
 #include <cstring>
 #include "struct/struct_meta.hpp"
@@ -52,6 +53,9 @@ inline int compare_exact(PyObject *a, PyObject *b) noexcept {
   PyTypeObject *tp = Py_TYPE(a);
   if (tp != Py_TYPE(b)) return kUnknown;
   if (tp == &PyLong_Type) {
+    int64_t small_a, small_b;
+    if (py::read_compact_long(a, &small_a) && py::read_compact_long(b, &small_b))
+      return (small_a > small_b) - (small_a < small_b);
     int overflow_a, overflow_b;
     long long x = PyLong_AsLongLongAndOverflow(a, &overflow_a);
     long long y = PyLong_AsLongLongAndOverflow(b, &overflow_b);
@@ -77,6 +81,19 @@ inline int compare_exact(PyObject *a, PyObject *b) noexcept {
   return kUnknown;
 }
 
+// is_struct_type with the last metaclass that passed remembered (held: metaclasses are never freed while
+// their classes live), since one class is usually compared many times in a row (sorting, list.index).
+inline bool is_struct_type_cached(PyTypeObject *tp) noexcept {
+  static PyTypeObject *known_meta = nullptr;
+  PyTypeObject *meta = Py_TYPE(tp);
+  if (meta == known_meta) return as_meta(tp)->fields != nullptr;
+  if (!is_struct_type(tp)) return false;
+  Py_INCREF(meta);
+  Py_XDECREF(reinterpret_cast<PyObject *>(known_meta));
+  known_meta = meta;
+  return true;
+}
+
 inline bool order_holds(int order, int op) noexcept {
   switch (op) {
     case Py_LT: return order < 0;
@@ -92,7 +109,7 @@ inline bool order_holds(int order, int op) noexcept {
 
 PyObject *Struct_richcompare(PyObject *self, PyObject *other, int op) {
   PyTypeObject *tp = Py_TYPE(self);
-  if (Py_TYPE(other) != tp || !is_struct_type(tp)) Py_RETURN_NOTIMPLEMENTED;
+  if (Py_TYPE(other) != tp || !is_struct_type_cached(tp)) Py_RETURN_NOTIMPLEMENTED;
   const StructMetaObject *meta = as_meta(tp);
   bool equality = op == Py_EQ || op == Py_NE;
   if (!(meta->flags & (equality ? kEq : kOrder))) Py_RETURN_NOTIMPLEMENTED;
