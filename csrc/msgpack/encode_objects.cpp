@@ -11,6 +11,7 @@
 #include "py/ref.hpp"
 #include "py/unset.hpp"
 #include "struct/struct_meta.hpp"
+#include <cstring>
 #include <new>
 #include <vector>
 
@@ -70,29 +71,44 @@ bool write_pairs(EncodeState &state, const std::vector<PyObject *> &names, const
   return true;
 }
 
-// The common case without a vector: no omit_defaults, every field set and none UNSET.
+// Rewrites the map header at `start`, written for `written_for` pairs, for `count` pairs (fewer), moving the pairs
+// when the smallest header for `count` is shorter: msgspec's bytes always use the smallest header.
+void patch_map_header(py::BytesWriter &out, size_t start, size_t written_for, size_t count) noexcept {
+  auto header_size = [](size_t n) -> size_t { return n <= 15 ? 1 : n < 65536 ? 3 : 5; };
+  size_t old_size = header_size(written_for), new_size = header_size(count);
+  unsigned char header[5] = {static_cast<unsigned char>(0x80 | count)};
+  for (size_t i = 1; i < new_size; ++i) header[i] = static_cast<unsigned char>(count >> (8 * (new_size - 1 - i)));
+  if (new_size > 1) header[0] = new_size == 3 ? 0xde : 0xdf;
+  size_t body = out.size() - start - old_size;
+  char *base = out.cursor() - (out.size() - start);
+  if (new_size != old_size) std::memmove(base + new_size, base + old_size, body);
+  std::memcpy(base, header, new_size);
+  out.truncate(start + new_size + body);
+}
+
+// The common case without a vector, in one pass: no omit_defaults. The header counts every field; an UNSET one
+// is skipped and the header is patched afterwards (rare), so no value is visited twice (an enc_hook runs once).
 bool encode_struct_map(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
-  if (!(meta->flags & structs::kOmitDefaults) && state.options.order != json::Order::kSorted) {
-    Py_ssize_t n = meta->n_fields;
-    bool plain = true;
-    for (Py_ssize_t i = 0; i < n && plain; ++i) {
-      PyObject *value = *structs::field_slot(obj, meta, i);
-      plain = value != nullptr && !py::is_unset(value);
-    }
-    if (plain) {
-      bool tagged = meta->tag != nullptr;
-      if (!write_map_header(state.out, static_cast<size_t>(n + tagged))) return false;
-      if (tagged && (!write_str(state.out, meta->tag_field) || !encode_value(state, meta->tag))) return false;
-      for (Py_ssize_t i = 0; i < n; ++i) {
-        if (!write_str(state.out, PyTuple_GET_ITEM(meta->encode_fields, i)) ||
-            !encode_value(state, *structs::field_slot(obj, meta, i)))
-          return false;
-      }
-      return true;
-    }
+  if (meta->flags & structs::kOmitDefaults || state.options.order == json::Order::kSorted) {
+    std::vector<PyObject *> names, values;
+    return collect_struct_pairs(obj, meta, names, values) && write_pairs(state, names, values);
   }
-  std::vector<PyObject *> names, values;
-  return collect_struct_pairs(obj, meta, names, values) && write_pairs(state, names, values);
+  Py_ssize_t n = meta->n_fields;
+  size_t start = state.out.size(), pairs = static_cast<size_t>(n) + (meta->tag != nullptr);
+  if (!write_map_header(state.out, pairs)) return false;
+  if (meta->tag != nullptr && (!write_str(state.out, meta->tag_field) || !encode_value(state, meta->tag))) return false;
+  size_t skipped = 0;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *value = *structs::field_slot(obj, meta, i);
+    if (BW_UNLIKELY(value == nullptr)) return json::struct_field_unset(structs::field_name(meta, i));
+    if (BW_UNLIKELY(py::is_unset(value))) {
+      skipped++;
+      continue;
+    }
+    if (!write_str(state.out, PyTuple_GET_ITEM(meta->encode_fields, i)) || !encode_value(state, value)) return false;
+  }
+  if (skipped != 0) patch_map_header(state.out, start, pairs, pairs - skipped);
+  return true;
 }
 
 int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
@@ -112,13 +128,12 @@ int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
     return -1;
   }
   for (Py_ssize_t i = 0; ok && i < n; ++i) {
-    PyObject *value = PyObject_GetAttr(obj, PyTuple_GET_ITEM(fields, i));
-    if (value == nullptr) {
+    PyObject *value;  // a deleted attribute (AttributeError / KeyError) and UNSET are left out, as in JSON
+    int present = json::read_dataclass_field(obj, PyTuple_GET_ITEM(fields, i), &value);
+    if (present < 0) {
       ok = false;
-    } else if (py::is_unset(value)) {
-      Py_DECREF(value);
-    } else {
-      names.push_back(PyTuple_GET_ITEM(fields, i));
+    } else if (present > 0) {
+      names.push_back(PyTuple_GET_ITEM(fields, i));  // capacity reserved above: cannot throw
       values.push_back(value);
     }
   }

@@ -53,3 +53,44 @@ def test_lax_timestamp_checks_tz_constraint(value):
 def test_bool_literals_take_no_lax_values(value):
     for typ in (Literal[True], Literal[False], bool):
         same(lambda lib: lib.convert(value, typ, strict=False))
+
+
+def test_unhashable_converted_dict_key_is_a_validation_error():
+    for dictcls in (dict,):
+        for lib in (boltwire, msgspec):
+            with pytest.raises(lib.ValidationError, match=r"Expected a hashable value, got `list` - at `key` in `\$`"):
+                lib.convert(dictcls({(1, 2): 0}), dict[list[int], int])
+
+    def nested(lib):
+        class Ex(lib.Struct):
+            values: dict[list[int], int]
+
+        return lib.convert({"values": {(1, 2): 0}}, Ex)
+
+    with pytest.raises(boltwire.ValidationError) as ours:
+        nested(boltwire)
+    with pytest.raises(msgspec.ValidationError) as theirs:
+        nested(msgspec)
+    assert str(ours.value) == str(theirs.value)
+
+
+@pytest.mark.parametrize("value", [1, "a", [1, 2], {"a": 1}])
+def test_raw_field_mismatch_names_raw(value):
+    def run(lib):
+        class Ex(lib.Struct):
+            x: lib.Raw
+
+        try:
+            lib.convert({"x": value}, type=Ex)
+        except lib.ValidationError as e:
+            return str(e)
+
+    assert run(boltwire) == run(msgspec)
+    assert run(boltwire).startswith("Expected `raw`, got")
+
+
+@pytest.mark.parametrize("kw", ["gt", "ge", "lt", "le", "multiple_of"])
+def test_meta_bound_that_no_float_holds_is_refused(kw):
+    for lib in (boltwire, msgspec):
+        with pytest.raises(ValueError, match="out of range"):
+            lib.Meta(**{kw: 10**400})

@@ -246,3 +246,27 @@ def test_weakref_struct_collectable():
     del t
     gc.collect()
     assert ref() is None
+
+
+@pytest.mark.parametrize("make_default", [
+    lambda lib: [1], lambda lib: {"a": 1}, lambda lib: {1}, lambda lib: bytearray(b"x"),
+    lambda lib: [], lambda lib: lib.Raw(), lambda lib: type("Unhashable", (), {"__hash__": None})(),
+    lambda lib: lib.defstruct("Mutable", ["x"])(1), lambda lib: lib.defstruct("Frozen", ["x"], frozen=True)(1),
+], ids=["list", "dict", "set", "bytearray", "empty list", "Raw", "unhashable object", "mutable Struct",
+        "frozen Struct"])
+def test_default_value_rules_match_msgspec(make_default):
+    """Only a non-empty builtin collection or a mutable Struct is refused as a default (msgspec's rule, message
+    included); anything else, unhashable or not, is accepted."""
+    def define(lib):
+        default = make_default(lib)
+
+        class T(lib.Struct):
+            x: object = default
+
+        value = T().x
+        return "same" if value is default else type(value).__name__
+
+    ours, theirs = outcome(lambda: define(boltwire)), outcome(lambda: define(msgspec))
+    if ours[0] == "TypeError":
+        ours = (ours[0], ours[1].replace("boltwire", "msgspec"))
+    assert ours == theirs
