@@ -7,11 +7,10 @@
 #include "json/encode_value.hpp"
 #include "json/foreign_fields.hpp"
 #include "msgpack/encode_value.hpp"
-#include "py/recursion_guard.hpp"
+#include "py/recursion.hpp"
 #include "py/ref.hpp"
 #include "py/unset.hpp"
 #include "struct/struct_meta.hpp"
-#include <cstring>
 #include <new>
 #include <vector>
 
@@ -71,23 +70,21 @@ bool write_pairs(EncodeState &state, const std::vector<PyObject *> &names, const
   return true;
 }
 
-// Rewrites the map header at `start`, written for `written_for` pairs, for `count` pairs (fewer), moving the pairs
-// when the smallest header for `count` is shorter: msgspec's bytes always use the smallest header.
-void patch_map_header(py::BytesWriter &out, size_t start, size_t written_for, size_t count) noexcept {
-  auto header_size = [](size_t n) -> size_t { return n <= 15 ? 1 : n < 65536 ? 3 : 5; };
-  size_t old_size = header_size(written_for), new_size = header_size(count);
-  unsigned char header[5] = {static_cast<unsigned char>(0x80 | count)};
-  for (size_t i = 1; i < new_size; ++i) header[i] = static_cast<unsigned char>(count >> (8 * (new_size - 1 - i)));
-  if (new_size > 1) header[0] = new_size == 3 ? 0xde : 0xdf;
-  size_t body = out.size() - start - old_size;
-  char *base = out.cursor() - (out.size() - start);
-  if (new_size != old_size) std::memmove(base + new_size, base + old_size, body);
-  std::memcpy(base, header, new_size);
-  out.truncate(start + new_size + body);
+// Rewrites the pair count of the map header at `start`, written for `written_for` pairs, to `count` (fewer),
+// keeping the header's form: msgspec sizes a Struct's header by its field count and then fixes the count the
+// same way (16 fields, one UNSET: de 00 0f).
+void patch_map_count(py::BytesWriter &out, size_t start, size_t written_for, size_t count) noexcept {
+  auto *header = reinterpret_cast<unsigned char *>(out.cursor() - (out.size() - start));
+  if (written_for <= 15) {
+    header[0] = static_cast<unsigned char>(0x80 | count);
+    return;
+  }
+  size_t width = written_for < 65536 ? 2 : 4;
+  for (size_t i = 0; i < width; ++i) header[1 + i] = static_cast<unsigned char>(count >> (8 * (width - 1 - i)));
 }
 
 // The common case without a vector, in one pass: no omit_defaults. The header counts every field; an UNSET one
-// is skipped and the header is patched afterwards (rare), so no value is visited twice (an enc_hook runs once).
+// is skipped and the count is patched afterwards (rare), so no value is visited twice (an enc_hook runs once).
 bool encode_struct_map(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
   if (meta->flags & structs::kOmitDefaults || state.options.order == json::Order::kSorted) {
     std::vector<PyObject *> names, values;
@@ -107,7 +104,7 @@ bool encode_struct_map(EncodeState &state, PyObject *obj, const StructMetaObject
     }
     if (!write_str(state.out, PyTuple_GET_ITEM(meta->encode_fields, i)) || !encode_value(state, value)) return false;
   }
-  if (skipped != 0) patch_map_header(state.out, start, pairs, pairs - skipped);
+  if (skipped != 0) patch_map_count(state.out, start, pairs, pairs - skipped);
   return true;
 }
 

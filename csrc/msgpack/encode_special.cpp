@@ -7,7 +7,7 @@
 #include "msgpack/encode_value.hpp"
 #include "msgpack/ext.hpp"
 #include "py/errors.hpp"
-#include "py/recursion_guard.hpp"
+#include "py/recursion.hpp"
 #include "py/ref.hpp"
 #include <datetime.h>
 

@@ -5,7 +5,7 @@
 #include "json/encode_value.hpp"
 #include "json/raw.hpp"
 #include "msgpack/ext.hpp"
-#include "py/recursion_guard.hpp"
+#include "py/recursion.hpp"
 #include "struct/struct_meta.hpp"
 #include <cstring>
 #include <datetime.h>

@@ -1,5 +1,6 @@
 """convert() behaviours fixed for msgspec parity, each compared with msgspec on the same input."""
 
+import builtins
 import datetime
 from typing import Annotated, Literal
 
@@ -7,6 +8,7 @@ import msgspec
 import pytest
 
 import boltwire
+import boltwire.msgpack
 
 
 def outcome(fn):
@@ -94,3 +96,29 @@ def test_meta_bound_that_no_float_holds_is_refused(kw):
     for lib in (boltwire, msgspec):
         with pytest.raises(ValueError, match="out of range"):
             lib.Meta(**{kw: 10**400})
+
+
+@pytest.mark.parametrize("base", ["ValidationError", "DecodeError", "ValueError", "TypeError"])
+def test_hook_errors_wrap_like_msgspec(base):
+    """A TypeError / ValueError from dec_hook becomes a ValidationError with the path; a DecodeError or
+    ValidationError (or a subclass) the hook raises propagates as it is."""
+    def run(lib):
+        error_cls = type("MyError", (getattr(lib, base, None) or getattr(builtins, base),), {})
+
+        class Foo:
+            pass
+
+        def dec_hook(tp, val):
+            raise error_cls("custom message")
+
+        out = []
+        for fn in (lambda: lib.json.Decoder(type=list[Foo], dec_hook=dec_hook).decode(b"[[]]"),
+                   lambda: lib.msgpack.Decoder(type=list[Foo], dec_hook=dec_hook).decode(lib.msgpack.encode([[]])),
+                   lambda: lib.convert([[]], list[Foo], dec_hook=dec_hook)):
+            try:
+                fn()
+            except Exception as e:  # noqa: BLE001
+                out.append((type(e).__name__, str(e)))
+        return out
+
+    assert run(boltwire) == run(msgspec)

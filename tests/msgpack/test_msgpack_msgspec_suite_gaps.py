@@ -91,3 +91,16 @@ def test_decimal_callable_may_not_return_a_decimal(fn):
         assert "callable returned a value containing a Decimal" in ours[2] and theirs[2] in ours[2]
     else:
         assert ours == theirs
+
+
+@pytest.mark.parametrize("make", [lambda lib: lib.msgpack.Ext, lambda lib: list[lib.msgpack.Ext],
+                                  lambda lib: typing.Optional[lib.msgpack.Ext]])
+def test_json_schema_refuses_ext_like_msgspec(make):
+    assert outcome(lambda: boltwire.json.schema(make(boltwire))) == outcome(
+        lambda: msgspec.json.schema(make(msgspec)))
+
+
+def test_decoder_reprs_name_the_module_like_msgspec():
+    for tp in (list[int], dict[str, typing.Optional[float]]):
+        assert repr(boltwire.json.Decoder(tp)) == repr(msgspec.json.Decoder(tp)).replace("msgspec", "boltwire")
+        assert repr(bmsgpack.Decoder(tp)) == repr(msgspec.msgpack.Decoder(tp)).replace("msgspec", "boltwire")
