@@ -101,7 +101,11 @@ PyObject *convert_int(PyObject *obj, const TypePlan *plan, ConvertOptions &o, co
   }
   if (k & sk::kFloat) {
     double d = PyLong_AsDouble(obj);
-    if (d == -1.0 && PyErr_Occurred()) return nullptr;
+    if (d == -1.0 && PyErr_Occurred()) {
+      if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return nullptr;
+      PyErr_Clear();  // an int past a double's range: as JSON's decoder words it
+      return raise_validation(path, "Number out of range");
+    }
     if ((c.flags & Constraints::kFloatAny) && !schema::check_float(c, d, path)) return nullptr;
     return PyFloat_FromDouble(d);
   }

@@ -122,3 +122,12 @@ def test_hook_errors_wrap_like_msgspec(base):
         return out
 
     assert run(boltwire) == run(msgspec)
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_int_past_float_range_is_a_validation_error(strict):
+    for tp, value in ((float, 10**400), (dict[str, float], {"x": 10**400})):
+        ours, theirs = outcome(lambda: boltwire.convert(value, tp, strict=strict)), outcome(
+            lambda: msgspec.convert(value, tp, strict=strict))
+        assert ours == theirs
+        assert "Number out of range" in ours[1]
