@@ -9,13 +9,17 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <new>
+
 namespace boltwire::http::conn {
 
 IoResult Connection::start_connect(const SocketAddress &address, int &error) noexcept {
   close();
   reset_tls();
+  h2_.reset();
   parser_.reset();
   served_ = 0;
+  bytes_sent_ = 0;
   int fd = ::socket(address.storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) {
     error = errno;
@@ -46,6 +50,7 @@ IoResult Connection::send_raw(const char *data, std::size_t size, std::size_t &w
     ssize_t n = ::send(fd_, data, size, MSG_NOSIGNAL);
     if (n >= 0) {
       written = static_cast<std::size_t>(n);
+      bytes_sent_ += written;
       return IoResult::Ok;
     }
     if (errno == EINTR) continue;
@@ -114,6 +119,13 @@ void Connection::watch_writable(bool on) noexcept {
   ev.events = EPOLLIN | EPOLLRDHUP | EPOLLET | (on ? EPOLLOUT : 0u);
   ev.data.ptr = this;
   if (::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, fd_, &ev) == 0) watching_out = on;
+}
+
+bool Connection::start_h2(const h2::Settings &settings) noexcept {
+  h2_.reset(new (std::nothrow) h2::Session());
+  if (h2_ && h2_->start(settings)) return true;
+  h2_.reset();
+  return false;
 }
 
 }  // namespace boltwire::http::conn

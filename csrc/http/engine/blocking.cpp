@@ -7,6 +7,7 @@
 
 #include "http/engine/engine.hpp"
 #include "http/engine/exchange_steps.hpp"
+#include "http/engine/h2_steps.hpp"
 #include "http/engine/resolver.hpp"
 
 namespace boltwire::http::engine {
@@ -56,6 +57,8 @@ void drop(Exchange &ex, bool reusable) {
   if (ex.conn == nullptr) return;
   std::vector<Connection *> discard;
   ex.conn->owner_state = nullptr;
+  // HTTP/2: the stream ends (its RST_STREAM, if any, goes out with the connection's next use), not the connection.
+  if (ex.conn->h2()) reusable = h2_detach(ex);
   ex.pool->release(ex.conn, reusable, now_ns(), discard);
   for (Connection *c : discard) delete c;
   ex.conn = nullptr;
@@ -111,10 +114,11 @@ bool find_addresses(Exchange &ex) {
   return true;
 }
 
-// Checks out a connection (idle or a new slot). False, with the failure set, when none can be had.
-bool check_out(Exchange &ex, pool::Checkout &c) {
+// Checks out a connection (idle or a new slot). False, with the failure set, when none can be had. The pool
+// timeout counts from the call on the first attempt and from the resend on a later one, as in the engine.
+bool check_out(Exchange &ex, pool::Checkout &c, bool first) {
   enter_phase(ex, Phase::Waiting);
-  ex.phase_start_ns = ex.start_ns;  // the pool timeout counts from the call
+  if (first) ex.phase_start_ns = ex.start_ns;
   Failure which;
   std::int64_t deadline = phase_deadline(ex, which);
   std::vector<Connection *> discard;
@@ -167,11 +171,11 @@ Next drive(Exchange &ex, Next next) {
 }
 
 // One attempt on one connection: Finished (success or failure) or Resend.
-Next attempt(Exchange &ex) {
+Next attempt(Exchange &ex, bool first) {
   pool::Checkout c;
-  if (!check_out(ex, c)) return Next::Finished;
+  if (!check_out(ex, c, first)) return Next::Finished;
   Next next;
-  if (c.kind == pool::CheckoutKind::Idle) {
+  if (c.kind == pool::CheckoutKind::Idle || c.kind == pool::CheckoutKind::Shared) {
     ex.conn = c.connection;
     next = start_request(ex);
   } else {
@@ -198,7 +202,7 @@ Next attempt(Exchange &ex) {
 void run_blocking(Exchange &ex) noexcept {
   ex.start_ns = now_ns();
   try {
-    while (attempt(ex) == Next::Resend) {
+    for (bool first = true; attempt(ex, first) == Next::Resend; first = false) {
     }
   } catch (...) {
     if (ex.conn) drop(ex, false);

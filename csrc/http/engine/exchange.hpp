@@ -76,7 +76,8 @@ struct Exchange {
   codec::Method method = codec::Method::Get;
   std::string method_name;  // for messages ("POST")
   std::string request;      // head + body
-  std::size_t written = 0;  // bytes of `request` the kernel accepted on the current connection
+  std::size_t written = 0;  // bytes of `request` write_some took on the current connection (https: into TLS)
+  std::uint64_t sent_mark = 0;  // conn->bytes_sent() when the request started: more now = some of it hit the wire
   Timeouts timeouts;
   std::uint64_t max_body = UINT64_MAX;  // of the body as the caller gets it (decoded)
   bool decode_content = true;            // undo gzip / deflate / br / zstd content codings
@@ -93,6 +94,8 @@ struct Exchange {
   std::size_t address_index = 0;
   std::vector<conn::SocketAddress> addresses;
   conn::Connection *conn = nullptr;
+  std::int32_t stream_id = 0;     // HTTP/2: the stream carrying this exchange on conn (0: none)
+  std::uint32_t field_count = 0;  // HTTP/2: fields of the response head so far (the parser's limit applies)
   std::atomic<bool> cancel_requested{false};
 
   // Blocking path only: polled about every 100 ms while waiting; true aborts with Failure::Interrupted.
@@ -104,6 +107,8 @@ struct Exchange {
   std::string message;
   std::uint16_t status = 0;
   bool http10 = false;
+  tls::TlsVersion tls_version = tls::TlsVersion::Unset;  // of the connection that answered (Unset: plain http)
+  bool http2 = false;
   std::string headers;  // "name: value\r\n" per field, wire order
   std::string body;
 

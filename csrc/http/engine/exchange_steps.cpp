@@ -5,6 +5,7 @@
 
 #include <new>
 
+#include "http/engine/h2_steps.hpp"
 #include "http/engine/response_reader.hpp"
 
 namespace boltwire::http::engine {
@@ -31,6 +32,7 @@ bool is_idempotent(codec::Method m) noexcept {
 Next finished(Exchange &ex, bool reusable) noexcept {
   ex.reusable = reusable && ex.failure == Failure::None;
   if (ex.reusable) ex.conn->note_served();
+  if (const tls::TlsSession *tls = ex.conn->tls_session()) ex.tls_version = tls->version();
   return Next::Finished;
 }
 
@@ -59,13 +61,7 @@ Next tls_failed(Exchange &ex) noexcept {
 // The connection ended (EOF or an error) without a complete response. `read_error` is the errno of a failed read,
 // 0 for EOF (ex.failure may already say what the codec saw).
 Next ended_early(Exchange &ex, int read_error) {
-  if (may_resend(ex)) {
-    ex.retried = true;
-    ex.fresh = true;
-    ex.failure = Failure::None;
-    ex.message.clear();
-    return Next::Resend;
-  }
+  if (may_resend(ex)) return resend(ex);
   bool reused = ex.conn->served() > 0;
   if (reused && !ex.got_bytes && !ex.retried && !is_idempotent(ex.method)) {
     ex.failure = Failure::None;
@@ -82,10 +78,11 @@ Next ended_early(Exchange &ex, int read_error) {
   return finished(ex, false);
 }
 
-// The TCP connection is up: https origins shake hands first (the connect clock keeps running), http ones send.
+// The TCP connection is up: https origins shake hands first (the connect clock keeps running), http ones send
+// (HTTP/2 at once with prior knowledge: an h2c origin is Always from the start and stays so).
 Next connected(Exchange &ex) {
   pool::Origin &o = ex.pool->origin(ex.origin);
-  if (!o.tls) return start_request(ex);
+  if (!o.tls) return o.h2 == pool::H2Mode::Always ? h2_begin(ex) : start_request(ex);
   if (!ex.conn->start_tls(o.tls, o.host, o.tls_key)) return tls_failed(ex);
   ex.phase = Phase::Handshaking;
   ex.last_io_ns = now_ns();
@@ -96,7 +93,18 @@ Next connected(Exchange &ex) {
 
 bool may_resend(const Exchange &ex) noexcept {
   if (ex.retried || ex.got_bytes || ex.conn == nullptr || ex.conn->served() == 0) return false;
-  return ex.written == 0 || is_idempotent(ex.method);
+  // Kernel-accepted bytes, not ex.written: on https, plaintext taken by TLS may still sit in its output queue
+  // (not seen by anyone), and ciphertext of a piece may have gone out before write_some reported the failure.
+  bool reached_wire = ex.conn->bytes_sent() != ex.sent_mark;
+  return !reached_wire || is_idempotent(ex.method);
+}
+
+Next resend(Exchange &ex) noexcept {
+  ex.retried = true;
+  ex.fresh = true;
+  ex.failure = Failure::None;
+  ex.message.clear();
+  return Next::Resend;
 }
 
 void enter_phase(Exchange &ex, Phase phase) noexcept {
@@ -160,7 +168,11 @@ Next on_handshake(Exchange &ex) noexcept {
   try {
     int error = 0;
     switch (ex.conn->handshake(error)) {
-      case conn::HandshakeResult::Done: return start_request(ex);
+      case conn::HandshakeResult::Done:
+        // ALPN decides the protocol (RFC 7301); an origin that offered h2 and got http/1.1 speaks HTTP/1.1 now.
+        if (ex.conn->tls_session()->alpn() == "h2") return h2_begin(ex);
+        ex.pool->settle_http1(ex.conn);
+        return start_request(ex);
       case conn::HandshakeResult::WantRead: return Next::WaitReadable;
       case conn::HandshakeResult::WantWrite: return Next::WaitWritable;
       case conn::HandshakeResult::Failed: ex.fail(Failure::Io, describe_errno("TLS handshake failed", error)); break;
@@ -174,9 +186,11 @@ Next on_handshake(Exchange &ex) noexcept {
 }
 
 Next start_request(Exchange &ex) noexcept {
+  if (ex.conn->h2()) return h2_start_request(ex);
   ex.conn->owner_state = &ex;
   begin_response(ex);
   ex.written = 0;
+  ex.sent_mark = ex.conn->bytes_sent();
   ex.write_failed = false;
   ex.write_error = 0;
   ex.reusable = false;
@@ -258,6 +272,7 @@ Next on_readable(Exchange &ex) noexcept {
 }
 
 Next on_io(Exchange &ex, bool readable, bool writable) noexcept {
+  if (ex.conn != nullptr && ex.conn->h2()) return h2_on_io(ex);
   switch (ex.phase) {
     case Phase::Connecting:
       return writable ? on_connect_ready(ex) : Next::WaitWritable;

@@ -21,6 +21,8 @@ enum class Next : std::uint8_t {
 //   driver: checkout --idle--------------------------------------------> start_request
 //                    --new slot--> [resolve] --> start_connect --Wait--> on_connect_ready --> start_request
 //   https: connected --> on_handshake (Handshaking, WaitReadable/WaitWritable as TLS asks) --done--> start_request
+//   HTTP/2 (ALPN "h2" after the handshake, or h2c prior knowledge after connect; or a shared connection from the
+//   pool): start_request/on_io hand the exchange to h2_steps.hpp, where it becomes a stream of the connection
 //   start_request --> on_writable (Writing) --all sent--> WaitReadable (Reading) --> on_readable --> Finished
 //   Writing + readable -----------------------------> on_readable (the server answers before reading the upload)
 //   a write error ----------------------------------> Reading with write_failed: what the server sent still counts
@@ -28,7 +30,8 @@ enum class Next : std::uint8_t {
 //
 // Resend rule (RFC 9110 §9.2.2): a request goes out again on a new connection only when the connection was a
 // reused keep-alive one, nothing of a response arrived on it, and either no byte of the request was accepted by
-// the kernel (the server cannot have seen it) or the method is idempotent (GET HEAD OPTIONS TRACE PUT DELETE).
+// the kernel (the server cannot have seen it; on https the count is of ciphertext sent, not of plaintext handed to
+// TLS: Connection::bytes_sent) or the method is idempotent (GET HEAD OPTIONS TRACE PUT DELETE).
 // Otherwise the caller gets HTTPConnectionError saying the request was not resent.
 //
 // Every step catches allocation failures and ends the exchange with Failure::Internal.
@@ -50,6 +53,8 @@ Next on_io(Exchange &ex, bool readable, bool writable) noexcept;
 
 // Whether the exchange may be sent again on a new connection (the rule above).
 bool may_resend(const Exchange &ex) noexcept;
+// Uses the exchange's one resend: clears the failure and asks for a fresh connection. Returns Next::Resend.
+Next resend(Exchange &ex) noexcept;
 // Sets the phase and restarts its clocks.
 void enter_phase(Exchange &ex, Phase phase) noexcept;
 

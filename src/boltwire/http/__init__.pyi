@@ -51,9 +51,10 @@ class Response(Generic[_T]):
     data: _T
     status: int
     http_version: str
+    tls_version: str | None
     url: str
     typed_headers: Any
-    def __init__(self, status: int, data: _T = ..., *, headers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None, url: str = "", method: str = "GET", http_version: str = "HTTP/1.1", elapsed: float = 0.0, request: RequestInfo | None = None, typed_headers: Any = None) -> None: ...
+    def __init__(self, status: int, data: _T = ..., *, headers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None, url: str = "", method: str = "GET", http_version: str = "HTTP/1.1", elapsed: float = 0.0, request: RequestInfo | None = None, typed_headers: Any = None, tls_version: str | None = None) -> None: ...
     @property
     def headers(self) -> CaseInsensitiveDict: ...
     @property
@@ -169,6 +170,8 @@ class _ClientBase:
         danger_accept_invalid_certs: bool = False,
         danger_accept_invalid_hostnames: bool = False,
         https_only: bool = False,
+        http2: bool = False,
+        http2_prior_knowledge: bool = False,
         error_type: Any = None,
         raises: type[HTTPResponseError[Any]] | None = None,
         max_retries: int = 0,
@@ -509,6 +512,8 @@ class SyncHTTPClient(_ClientBase):
         danger_accept_invalid_certs: bool = False,
         danger_accept_invalid_hostnames: bool = False,
         https_only: bool = False,
+        http2: bool = False,
+        http2_prior_knowledge: bool = False,
         error_type: Any = None,
         raises: type[HTTPResponseError[Any]] | None = None,
         max_retries: int = 0,
