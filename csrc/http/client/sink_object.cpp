@@ -106,6 +106,7 @@ PyObject *Sink_fileno(SinkObject *self, PyObject *) { return PyLong_FromLong((*s
 // Resolves one call's future. Errors from set_result (a future cancelled behind our back) are swallowed. The call
 // and its future are held across the calls into Python (which may drop every other reference to them).
 void deliver(Exchange *ex) {
+  if (ex->streaming) return deliver_stream(ex);
   auto *call = static_cast<CallObject *>(ex->user);
   if (call == nullptr || ex->cancel_requested.load(std::memory_order_relaxed)) return;
   ex->user = nullptr;
@@ -146,7 +147,8 @@ PyObject *Sink_drain(SinkObject *self, PyObject *) {
   bool nested = self->draining;
   std::vector<Exchange *> &batch = nested ? local : *self->batch;
   (*self->queue)->take(batch);
-  self->outstanding -= static_cast<Py_ssize_t>(batch.size());
+  for (Exchange *ex : batch)
+    if (!ex->streaming) --self->outstanding;  // a stream's wakeups are not submissions
   self->draining = true;
   for (std::size_t i = 0; i < batch.size(); ++i) {
     deliver(batch[i]);
@@ -177,7 +179,7 @@ PyMethodDef Sink_methods[] = {
 
 }  // namespace
 
-bool sink_enqueue(SinkObject *sink, Exchange *ex) {
+bool sink_enqueue(SinkObject *sink, Exchange *ex, bool counted) {
   std::vector<Exchange *> &pending = *sink->pending;
   try {
     pending.push_back(ex);
@@ -185,13 +187,13 @@ bool sink_enqueue(SinkObject *sink, Exchange *ex) {
     PyErr_NoMemory();
     return false;
   }
-  ++sink->outstanding;
+  if (counted) ++sink->outstanding;
   if (pending.size() > 1) return true;
   if (g_flush_method == nullptr) {
     g_flush_method = PyObject_GetAttrString(reinterpret_cast<PyObject *>(&SinkType), "flush");
     if (g_flush_method == nullptr) {
       pending.pop_back();
-      --sink->outstanding;
+      if (counted) --sink->outstanding;
       return false;
     }
   }
@@ -199,7 +201,7 @@ bool sink_enqueue(SinkObject *sink, Exchange *ex) {
   PyObject *handle = PyObject_Vectorcall(sink->call_soon, args, 2, nullptr);
   if (handle == nullptr) {
     pending.pop_back();
-    --sink->outstanding;
+    if (counted) --sink->outstanding;
     return false;
   }
   Py_DECREF(handle);

@@ -1,0 +1,153 @@
+"""sse(): Server-Sent Events over a streamed GET, parsed by the native event-stream parser (csrc/http/sse, WHATWG
+rules), with reconnection (Last-Event-ID, the server's retry:, 204 stops)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, AsyncIterator, Generic, Iterator, TypeVar
+
+from boltwire import _core
+from boltwire.http._errors import HTTPTransportError
+from boltwire.http._streaming import AsyncStream, SyncStream
+
+__all__ = ["SSEEvent", "sse_async", "sse_sync"]
+
+T = TypeVar("T")
+
+
+class SSEEvent(Generic[T]):
+    """One server-sent event: `event` ("message" when the server named none), `data` (str, or decoded into the
+    response_data_type given to sse()), `id` (the last event ID, "" when none was sent)."""
+
+    __slots__ = ("id", "event", "data")
+
+    def __init__(self, data: T, event: str = "message", id: str = "") -> None:
+        self.data = data
+        self.event = event
+        self.id = id
+
+    def __repr__(self) -> str:
+        return f"SSEEvent(id={self.id!r}, event={self.event!r}, data={self.data!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SSEEvent):
+            return NotImplemented
+        return (self.id, self.event, self.data) == (other.id, other.event, other.data)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _Session:
+    """What survives reconnects: the last event ID, the reconnection delay, the count of fruitless reconnects."""
+
+    def __init__(self, client: Any, tp: Any, reconnect_delay: float, max_reconnects: int | None) -> None:
+        self.decode = None if tp is None or tp is str else client._decoder(tp)
+        self.delay = reconnect_delay
+        self.max_reconnects = max_reconnects
+        self.failures = 0
+        self.last_id = ""
+        self.parser: Any = None
+
+    def headers(self, headers: Any) -> list[tuple[str, str]]:
+        out = [("Accept", "text/event-stream"), ("Cache-Control", "no-cache")]
+        if self.last_id:
+            out.append(("Last-Event-ID", self.last_id))
+        if headers:
+            given = list(headers.items()) if hasattr(headers, "items") else list(headers)
+            names = {str(n).lower() for n, _ in given}
+            out = [h for h in out if h[0].lower() not in names] + given
+        return out
+
+    def check(self, stream: Any) -> bool:
+        """False when the server said stop (204); raises for any status but 200 or a wrong media type."""
+        status = stream.status
+        if status == 204:
+            return False
+        if status != 200:
+            raise HTTPTransportError(f"server-sent events: the server answered {status}, not 200")
+        media = (stream.headers.get("content-type") or "").partition(";")[0].strip().lower()
+        if media != "text/event-stream":
+            raise HTTPTransportError(f"server-sent events: Content-Type is {media or 'missing'!r}, "
+                                     "not 'text/event-stream'")
+        self.parser = _core._SseParser()
+        self.parser.last_event_id = self.last_id
+        return True
+
+    def events(self, chunk: bytes) -> list[SSEEvent[Any]]:
+        parser = self.parser
+        found = parser.feed(chunk)
+        self.last_id = parser.last_event_id
+        if parser.retry_ms is not None:
+            self.delay = parser.retry_ms / 1000.0
+        if found:
+            self.failures = 0
+        decode = self.decode
+        return [SSEEvent(data if decode is None else decode(data.encode("utf-8")), kind, event_id)
+                for kind, data, event_id in found]
+
+    def may_retry(self) -> bool:
+        self.failures += 1
+        return self.max_reconnects is None or self.failures <= self.max_reconnects
+
+
+async def sse_async(client: Any, url: str, tp: Any, params: Any, headers: Any, timeout: Any,
+                    error_for_status: bool | None, max_reconnects: int | None, reconnect_delay: float,
+                    reconnect_on_close: bool, skip_auth: bool = False) -> AsyncIterator[SSEEvent[Any]]:
+    session = _Session(client, tp, reconnect_delay, max_reconnects)
+    while True:
+        stream = AsyncStream(client, "GET", url, params, session.headers(headers), None, None, None, None, timeout,
+                             bytes, error_for_status, True, skip_auth)
+        try:
+            async with stream:
+                if not session.check(stream):
+                    return
+                async for chunk in stream._chunks():
+                    for event in session.events(chunk):
+                        yield event
+        except HTTPTransportError as error:
+            if stream._status and not isinstance(error, _DROPS):
+                raise  # the stream was refused (status or media type), not dropped
+            if not session.may_retry():
+                raise
+        else:
+            if not reconnect_on_close:
+                return
+            if not session.may_retry():
+                return
+        await asyncio.sleep(session.delay)
+
+
+def sse_sync(client: Any, url: str, tp: Any, params: Any, headers: Any, timeout: Any,
+             error_for_status: bool | None, max_reconnects: int | None, reconnect_delay: float,
+             reconnect_on_close: bool, skip_auth: bool = False) -> Iterator[SSEEvent[Any]]:
+    session = _Session(client, tp, reconnect_delay, max_reconnects)
+    while True:
+        stream = SyncStream(client, "GET", url, params, session.headers(headers), None, None, None, None, timeout,
+                            bytes, error_for_status, True, skip_auth)
+        try:
+            with stream:
+                if not session.check(stream):
+                    return
+                for chunk in stream._chunks():
+                    yield from session.events(chunk)
+        except HTTPTransportError as error:
+            if stream._status and not isinstance(error, _DROPS):
+                raise
+            if not session.may_retry():
+                raise
+        else:
+            if not reconnect_on_close:
+                return
+            if not session.may_retry():
+                return
+        time.sleep(session.delay)
+
+
+def _drops() -> tuple[type, ...]:
+    from boltwire.http._errors import HTTPConnectionError, HTTPTimeoutError
+
+    return (HTTPConnectionError, HTTPTimeoutError)
+
+
+_DROPS = _drops()

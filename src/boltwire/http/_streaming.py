@@ -1,0 +1,476 @@
+"""Streaming: response bodies read as they arrive (bytes chunks or NDJSON values), request bodies given by
+iterators, and download() to a file. Everything runs on the native transport's one exchange state machine
+(csrc/http/engine/exchange_steps.hpp, "Streaming"); this module only feeds and drains it."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable, Iterator
+
+from boltwire import _core
+from boltwire.http._response import CaseInsensitiveDict
+
+__all__ = ["AsyncStream", "SyncStream", "Upload", "upload_of", "download_async", "download_sync"]
+
+_ERROR_BODY_LIMIT = 1 << 20  # bytes of an error response's body kept for the status error
+
+
+class Upload:
+    """A request body produced in pieces: `source` is an iterable or async iterable of bytes-like (or str, sent as
+    UTF-8); `length` is its size when known (Content-Length), else None (chunked)."""
+
+    __slots__ = ("source", "length", "content_type")
+
+    def __init__(self, source: Any, length: int | None = None, content_type: str | None = None) -> None:
+        self.source = source
+        self.length = length
+        self.content_type = content_type
+
+
+def is_streamed_content(content: Any) -> bool:
+    """Whether content= is an iterator / iterable / async iterable of pieces rather than one bytes or str."""
+    if content is None or isinstance(content, (bytes, bytearray, memoryview, str)):
+        return False
+    return hasattr(content, "__iter__") or hasattr(content, "__aiter__")
+
+
+def upload_of(content: Any, form: Any, infer_mime: bool) -> Upload | None:
+    """The streamed request body of content= (an iterable) or form= (multipart), or None."""
+    if form is not None:
+        if content is not None:
+            raise TypeError("pass at most one of json=, content=, data=, form=")
+        from boltwire.http._multipart import encode_form
+
+        return encode_form(form, infer_mime)
+    if is_streamed_content(content):
+        return Upload(content)
+    return None
+
+
+def _piece(chunk: Any) -> bytes | memoryview:
+    if isinstance(chunk, str):
+        return chunk.encode("utf-8")
+    if isinstance(chunk, (bytes, bytearray, memoryview)):
+        return chunk
+    raise TypeError(f"a streamed request body must yield bytes or str, got {type(chunk).__name__}")
+
+
+class _StreamBase:
+    """What both kinds of stream share: the head, the status check, the line splitting."""
+
+    def __init__(self, client: Any, method: str, url: str, params: Any, headers: Any, json: Any, content: Any,
+                 data: Any, form: Any, timeout: float | None, tp: Any, error_for_status: bool | None,
+                 infer_mime: bool = True, skip_auth: bool = False) -> None:
+        self._client = client
+        self._method = method
+        self._upload = upload_of(content, form, infer_mime)
+        if self._upload is not None:
+            content = None
+        self._request = (url, params, headers, json, content, data, skip_auth)
+        self._timeout = timeout
+        self._decoder = client._decoder(tp)  # None: raw bytes chunks
+        self._raises = client._response_spec(bytes, error_for_status)[1]
+        self._native: Any = None
+        self._status = 0
+        self._headers: Any = None
+        self._block = ""
+        self._http10 = False
+        self._url = ""
+        self._sent_head = b""
+        self._started = time.monotonic()
+        self._pending = b""  # a line not yet complete (NDJSON)
+
+    def _open(self, sink: Any) -> Any:
+        t = self._client._transport
+        if t is None:
+            raise RuntimeError("the client is not open")
+        url, params, headers, json, content, data, skip_auth = self._request
+        up = self._upload
+        framing = None if up is None else (-1 if up.length is None else up.length, up.content_type)
+        origin, head, body, full = self._client._prepare(self._method, url, params, headers, json, content, data,
+                                                         skip_auth, upload=framing)
+        self._url = full
+        self._sent_head = head
+        self._native = t.open_stream(sink, origin, self._method, head, body, self._timeout, up is not None,
+                                     up is not None and up.length is None)
+        return self._native
+
+    def _take_head(self, head: tuple[int, str, bool]) -> None:
+        self._status, self._block, self._http10 = head
+
+    def _check_status(self, body: bytes) -> None:
+        """Raises the status error (HTTPResponseError, or the client's raises=) of an error status."""
+        if self._raises is not False and self._status >= 400:
+            self._finish(body, None, self._raises)
+
+    def _finish(self, body: bytes, decoder: Any, raises: Any) -> Any:
+        return _core._http_finish(self._status, self._block, body, self._method, self._url, self._sent_head, decoder,
+                                  raises, time.monotonic() - self._started)
+
+    @property
+    def status(self) -> int:
+        """The response status (available once the head arrived: after entering the stream or its first item)."""
+        self._need_head()
+        return self._status
+
+    @property
+    def headers(self) -> Any:
+        self._need_head()
+        if self._headers is None:
+            self._headers = CaseInsensitiveDict._from_raw(self._block)
+        return self._headers
+
+    @property
+    def http_version(self) -> str:
+        self._need_head()
+        return "HTTP/1.0" if self._http10 else "HTTP/1.1"
+
+    @property
+    def url(self) -> str:
+        return self._url
+
+    def _need_head(self) -> None:
+        if not self._status:
+            raise RuntimeError("the response head has not arrived yet: enter the stream or read from it first")
+
+    def _lines(self, chunk: bytes) -> list[Any]:
+        """The decoded values of the complete lines in pending + chunk (NDJSON: blank lines skipped)."""
+        data = self._pending + chunk if self._pending else chunk
+        end = data.rfind(b"\n")
+        if end < 0:
+            self._pending = data
+            return []
+        self._pending = data[end + 1:]
+        decode = self._decoder
+        return [decode(line) for line in data[:end].split(b"\n") if line.strip()]
+
+    def _last_line(self) -> list[Any]:
+        rest, self._pending = self._pending, b""
+        return [self._decoder(rest)] if rest.strip() else []
+
+
+class SyncStream(_StreamBase):
+    """A response body read as it arrives, on the calling thread: iterate it for bytes chunks (or, with
+    response_data_type=T, one decoded T per line). `status`, `headers` and `http_version` are available once the
+    head arrived (after `with` or the first item). Leaving the loop early, `close()` or leaving the `with` block ends
+    the exchange; a connection not read to its end is closed, never reused."""
+
+    def __enter__(self) -> "SyncStream":
+        self._start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        native = getattr(self, "_native", None)
+        if native is not None:
+            native.close()
+
+    def close(self) -> None:
+        if self._native is not None:
+            self._native.close()
+
+    def _start(self) -> Any:
+        s = self._native
+        if s is not None:
+            return s
+        s = self._open(None)
+        try:
+            source = None if self._upload is None else iter(self._upload.source)
+            while (head := s.head()) is None:
+                if source is not None and s.needs_upload():
+                    chunk = next(source, None)
+                    s.send(b"" if chunk is None else _piece(chunk), chunk is None)
+                s.pump()
+            self._take_head(head)
+            if self._raises is not False and self._status >= 400:
+                self._check_status(self._read_rest(_ERROR_BODY_LIMIT))
+        except BaseException:
+            s.close()
+            raise
+        return s
+
+    def _read_rest(self, limit: int) -> bytes:
+        parts = []
+        size = 0
+        for chunk in self._chunks():
+            parts.append(chunk)
+            size += len(chunk)
+            if size >= limit:
+                break
+        return b"".join(parts)
+
+    def _chunks(self) -> Iterator[bytes]:
+        s = self._start()
+        while True:
+            chunk = s.take()
+            if chunk is None:
+                return
+            if chunk:
+                yield chunk
+            else:
+                s.pump()
+
+    def __iter__(self) -> Iterator[Any]:
+        try:
+            if self._decoder is None:
+                yield from self._chunks()
+                return
+            for chunk in self._chunks():
+                yield from self._lines(chunk)
+            yield from self._last_line()
+        finally:
+            self.close()
+
+    def read(self) -> bytes:
+        """The rest of the body at once."""
+        try:
+            return b"".join(self._chunks())
+        finally:
+            self.close()
+
+
+class AsyncStream(_StreamBase):
+    """A response body read as it arrives: `async for` it for bytes chunks (or, with response_data_type=T, one
+    decoded T per line). The engine stops reading while a bounded buffer (256 KiB) waits for the consumer. `status`,
+    `headers` and `http_version` are available once the head arrived (after `async with` or the first item).
+    Leaving the loop early, `aclose()` or leaving the `async with` block ends the exchange; a connection not read to
+    its end is closed, never reused."""
+
+    async def __aenter__(self) -> "AsyncStream":
+        await self._start()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        self.close()
+
+    async def aclose(self) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._native is not None:
+            self._native.close()
+
+    def __del__(self) -> None:
+        native = getattr(self, "_native", None)
+        if native is not None:
+            native.close()
+
+    async def _start(self) -> Any:
+        s = self._native
+        if s is not None:
+            return s
+        sink = self._client._current_sink()
+        s = self._open(sink)
+        try:
+            source = None
+            if self._upload is not None:
+                src = self._upload.source
+                source = src.__aiter__() if hasattr(src, "__aiter__") else _aiter_sync(iter(src))
+            while (head := s.head()) is None:
+                if source is not None and s.needs_upload():
+                    try:
+                        chunk = _piece(await source.__anext__())
+                        s.send(chunk, False)
+                    except StopAsyncIteration:
+                        s.send(b"", True)
+                        source = None
+                    continue
+                await s.wait()
+            self._take_head(head)
+            if self._raises is not False and self._status >= 400:
+                self._check_status(await self._read_rest(_ERROR_BODY_LIMIT))
+        except BaseException:
+            s.close()
+            raise
+        return s
+
+    async def _read_rest(self, limit: int) -> bytes:
+        parts = []
+        size = 0
+        async for chunk in self._chunks():
+            parts.append(chunk)
+            size += len(chunk)
+            if size >= limit:
+                break
+        return b"".join(parts)
+
+    async def _chunks(self) -> AsyncIterator[bytes]:
+        s = await self._start()
+        while True:
+            chunk = s.take()
+            if chunk is None:
+                return
+            if chunk:
+                yield chunk
+            else:
+                await s.wait()
+
+    def __aiter__(self) -> AsyncIterator[Any]:
+        return self._items()
+
+    async def _items(self) -> AsyncIterator[Any]:
+        try:
+            if self._decoder is None:
+                async for chunk in self._chunks():
+                    yield chunk
+                return
+            async for chunk in self._chunks():
+                for value in self._lines(chunk):
+                    yield value
+            for value in self._last_line():
+                yield value
+        finally:
+            self.close()
+
+    async def read(self) -> bytes:
+        """The rest of the body at once."""
+        try:
+            return b"".join([chunk async for chunk in self._chunks()])
+        finally:
+            self.close()
+
+
+async def _aiter_sync(it: Iterator[Any]) -> AsyncIterator[Any]:
+    for item in it:
+        yield item
+
+
+# ---- request bodies for the ordinary verbs ----------------------------------------------------------------------
+
+
+def send_sync(client: Any, method: str, url: str, params: Any, headers: Any, content: Any, form: Any,
+              timeout: Any, tp: Any, error_for_status: bool | None, infer_mime: bool = True,
+              skip_auth: bool = False) -> Any:
+    """A verb whose body is streamed (content= iterable, form=): the Response, decoded as the verbs do."""
+    stream = SyncStream(client, method, url, params, headers, None, content, None, form, timeout, bytes,
+                        error_for_status, infer_mime, skip_auth)
+    with stream:
+        body = b"".join(stream._chunks())
+    return stream._finish(body, client._decoder(tp), stream._raises)
+
+
+async def send_async(client: Any, method: str, url: str, params: Any, headers: Any, content: Any, form: Any,
+                     timeout: Any, tp: Any, error_for_status: bool | None, infer_mime: bool = True,
+                     skip_auth: bool = False) -> Any:
+    stream = AsyncStream(client, method, url, params, headers, None, content, None, form, timeout, bytes,
+                         error_for_status, infer_mime, skip_auth)
+    async with stream:
+        body = b"".join([chunk async for chunk in stream._chunks()])
+    return stream._finish(body, client._decoder(tp), stream._raises)
+
+
+# ---- download ---------------------------------------------------------------------------------------------------
+
+
+class _AtomicFile:
+    """A temporary file beside `dest`: committed (flushed, fsync'ed, renamed over dest, directory fsync'ed) or
+    removed; never a partial file at `dest`."""
+
+    def __init__(self, dest: Path) -> None:
+        self.dest = dest
+        directory = dest.parent
+        fd, name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=directory)
+        self.path = Path(name)
+        self.file = os.fdopen(fd, "wb", buffering=0)
+
+    def write(self, chunk: bytes) -> None:
+        view = memoryview(chunk)
+        while view:
+            n = self.file.write(view)
+            view = view[n:]
+
+    def commit(self) -> None:
+        self.file.flush()
+        os.fsync(self.file.fileno())
+        self.file.close()
+        os.replace(self.path, self.dest)
+        try:
+            dir_fd = os.open(self.dest.parent, os.O_RDONLY)
+        except OSError:
+            return
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+    def discard(self) -> None:
+        self.file.close()
+        try:
+            os.unlink(self.path)
+        except FileNotFoundError:
+            pass
+
+
+def _total_of(stream: _StreamBase) -> int | None:
+    value = stream.headers.get("content-length")
+    try:
+        return int(value) if value is not None and "content-encoding" not in stream.headers else None
+    except ValueError:
+        return None
+
+
+def download_sync(client: Any, url: str, dest: Any, params: Any, headers: Any, timeout: Any,
+                  error_for_status: bool | None, progress: Callable[[int, int | None], Any] | None,
+                  skip_auth: bool = False) -> Any:
+    stream = SyncStream(client, "GET", url, params, headers, None, None, None, None, timeout, bytes,
+                        error_for_status, True, skip_auth)
+    with stream:
+        total = _total_of(stream)
+        done = 0
+        if dest is None:
+            parts = []
+            for chunk in stream._chunks():
+                parts.append(chunk)
+                done += len(chunk)
+                if progress is not None:
+                    progress(done, total)
+            return stream._finish(b"".join(parts), None, False)
+        path = Path(dest)
+        out = _AtomicFile(path)
+        try:
+            for chunk in stream._chunks():
+                out.write(chunk)
+                done += len(chunk)
+                if progress is not None:
+                    progress(done, total)
+            out.commit()
+        except BaseException:
+            out.discard()
+            raise
+    return stream._finish(b"", lambda _body: path, False)
+
+
+async def download_async(client: Any, url: str, dest: Any, params: Any, headers: Any, timeout: Any,
+                         error_for_status: bool | None, progress: Callable[[int, int | None], Any] | None,
+                         skip_auth: bool = False) -> Any:
+    stream = AsyncStream(client, "GET", url, params, headers, None, None, None, None, timeout, bytes,
+                         error_for_status, True, skip_auth)
+    async with stream:
+        total = _total_of(stream)
+        done = 0
+        if dest is None:
+            parts = []
+            async for chunk in stream._chunks():
+                parts.append(chunk)
+                done += len(chunk)
+                if progress is not None:
+                    progress(done, total)
+            return stream._finish(b"".join(parts), None, False)
+        path = Path(dest)
+        out = _AtomicFile(path)
+        try:
+            async for chunk in stream._chunks():
+                out.write(chunk)
+                done += len(chunk)
+                if progress is not None:
+                    progress(done, total)
+            out.commit()
+        except BaseException:
+            out.discard()
+            raise
+    return stream._finish(b"", lambda _body: path, False)
