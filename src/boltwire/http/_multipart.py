@@ -9,22 +9,11 @@ import mimetypes
 import os
 import secrets
 from pathlib import Path
-from typing import Any, Iterator, Union
+from typing import Any, Iterator
 
 from boltwire.http._codecs import encode_json
 
-__all__ = ["File", "Form", "encode_form"]
-
-# A form value: text (str, int, float, bool), bytes, a JSON value (list, dict, Struct, ...) or a File; a tuple
-# repeats the part name once per element.
-File = Union[
-    Path,
-    io.BufferedIOBase,
-    "tuple[str, bytes | Path | io.BufferedIOBase]",
-    "tuple[str, bytes | Path | io.BufferedIOBase, str]",
-    "tuple[Path, str]",
-]
-Form = dict
+__all__ = ["encode_form"]
 
 _PIECE = 256 * 1024  # bytes read from a file at a time
 _OCTET = "application/octet-stream"
@@ -83,13 +72,16 @@ class _FilePart:
 
 def _file_part(value: Any, infer: bool) -> tuple[str | None, Any, str]:
     """(filename, bytes or _FilePart, content type) of a File value."""
-    if isinstance(value, Path):
+    if isinstance(value, os.PathLike):
+        value = Path(value)
         return value.name, _FilePart(value), _mime(value.name, infer)
     if isinstance(value, tuple):
         if len(value) == 2 and isinstance(value[0], Path) and isinstance(value[1], str):
             return value[0].name, _FilePart(value[0]), value[1]
         if len(value) in (2, 3) and isinstance(value[0], str):
             filename, content = value[0], value[1]
+            if isinstance(content, os.PathLike):
+                content = Path(content)
             ctype = value[2] if len(value) == 3 else _mime(filename, infer)
             if not isinstance(ctype, str):
                 raise TypeError("a form file's content type must be str")
@@ -105,7 +97,7 @@ def _file_part(value: Any, infer: bool) -> tuple[str | None, Any, str]:
 
 def _is_file(value: Any) -> bool:
     """Whether a value is a File (a tuple of plain values is a repeat instead)."""
-    if isinstance(value, (Path, io.IOBase)):
+    if isinstance(value, (os.PathLike, io.IOBase)):
         return True
     if not isinstance(value, tuple) or len(value) not in (2, 3):
         return False

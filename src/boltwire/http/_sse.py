@@ -5,38 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, AsyncIterator, Generic, Iterator, TypeVar
+from typing import Any, AsyncIterator, Iterator
 
 from boltwire import _core
 from boltwire.http._errors import HTTPTransportError
 from boltwire.http._streaming import AsyncStream, SyncStream
+from boltwire.http._types import SSEEvent
 
-__all__ = ["SSEEvent", "sse_async", "sse_sync"]
-
-T = TypeVar("T")
-
-
-class SSEEvent(Generic[T]):
-    """One server-sent event: `event` ("message" when the server named none), `data` (str, or decoded into the
-    response_data_type given to sse()), `id` (the last event ID, "" when none was sent)."""
-
-    __slots__ = ("id", "event", "data")
-
-    def __init__(self, data: T, event: str = "message", id: str = "") -> None:
-        self.data = data
-        self.event = event
-        self.id = id
-
-    def __repr__(self) -> str:
-        return f"SSEEvent(id={self.id!r}, event={self.event!r}, data={self.data!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SSEEvent):
-            return NotImplemented
-        return (self.id, self.event, self.data) == (other.id, other.event, other.data)
-
-    __hash__ = None  # type: ignore[assignment]
-
+__all__ = ["sse_async", "sse_sync"]
 
 class _Session:
     """What survives reconnects: the last event ID, the reconnection delay, the count of fruitless reconnects."""
@@ -83,7 +59,8 @@ class _Session:
         if found:
             self.failures = 0
         decode = self.decode
-        return [SSEEvent(data if decode is None else decode(data.encode("utf-8")), kind, event_id)
+        retry = parser.retry_ms
+        return [SSEEvent(data if decode is None else decode(data.encode("utf-8")), kind, event_id, retry)
                 for kind, data, event_id in found]
 
     def may_retry(self) -> bool:
