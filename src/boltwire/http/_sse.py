@@ -23,6 +23,7 @@ class _Session:
         self.max_reconnects = max_reconnects
         self.failures = 0
         self.last_id = ""
+        self.retry_ms: int | None = None  # the last retry: the server sent, on any connection
         self.parser: Any = None
 
     def headers(self, headers: Any) -> list[tuple[str, str]]:
@@ -55,11 +56,12 @@ class _Session:
         found = parser.feed(chunk)
         self.last_id = parser.last_event_id
         if parser.retry_ms is not None:
+            self.retry_ms = parser.retry_ms
             self.delay = parser.retry_ms / 1000.0
         if found:
             self.failures = 0
         decode = self.decode
-        retry = parser.retry_ms
+        retry = self.retry_ms
         return [SSEEvent(data if decode is None else decode(data.encode("utf-8")), kind, event_id, retry)
                 for kind, data, event_id in found]
 
