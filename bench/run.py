@@ -28,6 +28,7 @@ SECTIONS = {
     "gc": "bench_gc",
     "library": "bench_library",
     "http": "bench_http",
+    "download": "bench_download",
     "encode": "bench_encode",
     "msgpack": "bench_msgpack",
 }

@@ -10,6 +10,7 @@ Routes:
   /cut?size=N             Content-Length N, sends half of it, then drops the connection
   /sse?scenario=...       server-sent events (see sse_route)
   /status/N               an empty response with status N
+  /reject                 413 with Connection: close, without reading the request body
 """
 
 from __future__ import annotations
@@ -136,6 +137,10 @@ async def status_route(request: Request) -> Response:
     return Response(b"no", status_code=int(request.path_params["code"]))
 
 
+async def reject(request: Request) -> Response:
+    return Response(b"too large", status_code=413, headers={"Connection": "close"})
+
+
 async def asgi_wrapper(scope, receive, send):
     if scope["type"] == "http" and scope["path"] == "/cut":
         return await cut(scope, receive, send)
@@ -151,5 +156,6 @@ starlette_app = Starlette(routes=[
     Route("/echo-body", echo_body, methods=["POST"]),
     Route("/sse", sse_route),
     Route("/status/{code:int}", status_route),
+    Route("/reject", reject, methods=["POST"]),
 ])
 app = asgi_wrapper

@@ -5,7 +5,6 @@ iterator uploads (chunked), error statuses and leak loops."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import hashlib
 import json
 import os
@@ -14,30 +13,30 @@ import time
 import pytest
 
 from boltwire import HTTPClient, Struct, SyncHTTPClient, _core
-from boltwire.http import AsyncStream, HTTPConnectionError, HTTPResponseError, SyncStream
+from boltwire.http import (
+    AsyncStream,
+    HTTPConnectionError,
+    HTTPResponseError,
+    HTTPTimeoutError,
+    HTTPTransportError,
+    SyncStream,
+)
+from test_client_leaks import live_exchanges_settle
 
 
 class Line(Struct):
     i: int
 
 
-def settle_stats(server, key: str, want: int, seconds: float = 5.0) -> dict:
+def closed_streams(server, at_least: int, seconds: float = 5.0) -> dict:
+    """The app's counters once at least `at_least` /endless streams were left by their client and none is open
+    (the server notices a closed connection a moment later)."""
     deadline = time.monotonic() + seconds
     while True:
         stats = server.stats()
-        if stats[key] == want or time.monotonic() > deadline:
+        if (stats["endless_closed"] >= at_least and stats["endless_open"] == 0) or time.monotonic() > deadline:
             return stats
         time.sleep(0.02)
-
-
-def live_exchanges_settle(baseline: int, seconds: float = 5.0) -> int:
-    deadline = time.monotonic() + seconds
-    while True:
-        gc.collect()
-        live = _core._http_live_exchanges()
-        if live <= baseline or time.monotonic() > deadline:
-            return live
-        time.sleep(0.01)
 
 
 # ---- responses ------------------------------------------------------------------------------------------------
@@ -110,8 +109,8 @@ def test_sync_break_closes_the_connection_and_the_server_sees_it(stream_server):
                 break
         endless_port = int(stream.headers["x-peer"])
         assert client._stats()[0] == 0  # the half-read connection was closed, not pooled
-        stats = settle_stats(stream_server, "endless_closed", closed_before + 1)
-        assert stats["endless_closed"] == closed_before + 1 and stats["endless_open"] == 0
+        stats = closed_streams(stream_server, closed_before + 1)
+        assert stats["endless_closed"] >= closed_before + 1 and stats["endless_open"] == 0
         port = client.get(stream_server.url + "/peer", response_data_type=dict).data["port"]
         assert port != endless_port  # a new connection
 
@@ -132,8 +131,8 @@ def test_async_break_closes_the_connection_and_the_server_sees_it(stream_server)
             assert port != endless_port
 
     asyncio.run(main())
-    stats = settle_stats(stream_server, "endless_closed", closed_before + 1)
-    assert stats["endless_closed"] == closed_before + 1
+    stats = closed_streams(stream_server, closed_before + 1)
+    assert stats["endless_closed"] >= closed_before + 1 and stats["endless_open"] == 0
 
 
 def test_a_stream_read_to_its_end_leaves_its_connection_reusable(stream_server):
@@ -173,6 +172,7 @@ def test_stream_leak_loop(stream_server):
                 break
             with client.stream_get(stream_server.url + "/ndjson?n=2", response_data_type=Line) as s:
                 assert len(list(s)) == 2
+        del s  # the last stream (and its exchange) would live on in this frame
 
     async def main():
         async with HTTPClient() as client:
@@ -233,3 +233,100 @@ def test_failing_body_iterator_propagates_and_drops_the_connection(stream_server
     with SyncHTTPClient() as client:
         with pytest.raises(TypeError, match="must yield bytes or str"):
             client.post(stream_server.url + "/upload", content=iter([1, 2]))
+
+
+def test_max_response_size_bounds_the_whole_stream(stream_server):
+    with SyncHTTPClient(max_response_size=300_000) as client:
+        got = 0
+        with pytest.raises(HTTPTransportError, match="max_response_size"):
+            for chunk in client.stream_get(stream_server.url + "/endless"):
+                got += len(chunk)
+        assert got <= 300_000
+
+
+def test_an_early_answer_to_a_streamed_upload_is_returned(stream_server):
+    def endless_body():
+        for _ in range(2000):  # 20 MB unless the client stops sending
+            yield b"x" * 10_000
+
+    with SyncHTTPClient(timeout=20) as client:
+        with pytest.raises(HTTPResponseError) as info:
+            client.post(stream_server.url + "/reject", content=endless_body())
+        assert info.value.status == 413
+
+    async def main():
+        async with HTTPClient(timeout=20) as client:
+            r = await client.post(stream_server.url + "/reject", content=endless_body(), error_for_status=False)
+            assert r.status == 413 and r.data == b"too large"
+
+    asyncio.run(main())
+
+
+def test_timeouts_of_a_stream(stream_server):
+    """timeout= bounds the wait for the head only; read_timeout bounds silence from the server, but never a consumer
+    that takes its time (a paused stream has no read deadline)."""
+    url = stream_server.url
+    with SyncHTTPClient(timeout=0.5) as client:
+        assert len(list(client.stream_get(url + "/ndjson?n=4&delay=0.3"))) >= 1  # 0.9 s in all: no total timeout
+    with SyncHTTPClient(read_timeout=0.1) as client:
+        with pytest.raises(HTTPTimeoutError) as info:
+            list(client.stream_get(url + "/ndjson?n=3&delay=0.5"))
+        assert info.value.kind == "read"
+
+    async def main():
+        async with HTTPClient(read_timeout=0.2) as client:
+            async with client.stream_get(url + "/endless") as stream:
+                items = stream.__aiter__()
+                await items.__anext__()
+                await asyncio.sleep(0.6)  # the engine paused: the read timeout does not run
+                for _ in range(10):
+                    await items.__anext__()
+                await items.aclose()
+            with pytest.raises(HTTPTimeoutError):
+                async for _ in client.stream_get(url + "/ndjson?n=3&delay=0.5"):
+                    pass
+
+    asyncio.run(main())
+    with SyncHTTPClient(read_timeout=0.2) as client:
+        stream = client.stream_get(url + "/endless")
+        it = iter(stream)
+        next(it)
+        time.sleep(0.5)
+        assert len(next(it)) > 0
+        stream.close()
+
+
+def test_cancelling_a_consumer_task_closes_its_stream(stream_server):
+    closed_before = stream_server.stats()["endless_closed"]
+
+    async def consume(client):
+        async for _ in client.stream_get(stream_server.url + "/endless"):
+            await asyncio.sleep(0.01)
+
+    async def main():
+        async with HTTPClient() as client:
+            task = asyncio.create_task(consume(client))
+            await asyncio.sleep(0.3)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            assert (await client.get(stream_server.url + "/peer")).status == 200
+
+    asyncio.run(main())
+    stats = closed_streams(stream_server, closed_before + 1)
+    assert stats["endless_closed"] >= closed_before + 1 and stats["endless_open"] == 0
+
+
+def test_streams_refuse_auth_providers_and_middleware_rather_than_skip_them(stream_server):
+    with SyncHTTPClient(bearer_auth=lambda: "token") as client:
+        with pytest.raises(NotImplementedError, match="bearer_auth"):
+            client.stream_get(stream_server.url + "/peer")
+        with pytest.raises(NotImplementedError):
+            client.post(stream_server.url + "/upload", content=iter([b"x"]))
+        assert client.stream_get(stream_server.url + "/peer", skip_auth=True).read()
+    with SyncHTTPClient(middleware=[lambda request, call_next: call_next(request)]) as client:
+        with pytest.raises(NotImplementedError, match="middleware"):
+            client.download(stream_server.url + "/peer")
+    with SyncHTTPClient(bearer_token="static") as client:  # a static header is simply sent
+        doc = client.post(stream_server.url + "/echo-body", content=iter([b"{}"]), headers={"Content-Type": "a/b"})
+        assert doc.data == b"{}" and doc.headers["content-type"] == "a/b"

@@ -129,7 +129,10 @@ PyObject *Stream_take(StreamObject *self, PyObject *) {
     if (e != nullptr) engine::engine_resume(e, &ex);
   }
   if (!chunk.empty()) return PyBytes_FromStringAndSize(chunk.data(), static_cast<Py_ssize_t>(chunk.size()));
-  if (!ended) return PyBytes_FromStringAndSize(nullptr, 0);
+  if (!ended) {
+    if (self->closed) return PyErr_Format(PyExc_RuntimeError, "the stream is closed");
+    return PyBytes_FromStringAndSize(nullptr, 0);
+  }
   if (ex.failure != engine::Failure::None) return raise_failure(ex);
   Py_RETURN_NONE;
 }
@@ -208,7 +211,14 @@ PyObject *Stream_wait(StreamObject *self, PyObject *) {
 
 PyObject *Stream_close(StreamObject *self, PyObject *) {
   close_stream(self);
-  Py_CLEAR(self->waiter);
+  if (self->waiter != nullptr) {
+    // A task waiting on this stream (another one than the closer) wakes up and finds it closed.
+    py::Object waiter = py::Object::steal(self->waiter);
+    self->waiter = nullptr;
+    PyObject *r = PyObject_CallMethod(waiter.get(), "set_result", "O", Py_None);
+    if (r == nullptr) PyErr_Clear();
+    Py_XDECREF(r);
+  }
   Py_RETURN_NONE;
 }
 

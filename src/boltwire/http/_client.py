@@ -131,6 +131,8 @@ class _Route:
 
 class _ClientBase:
     _is_async = False
+    _stream_class: Any = None
+    _sse_function: Any = None
 
     def __init__(
         self,
@@ -381,6 +383,58 @@ class _ClientBase:
         except TypeError:  # unhashable type spec
             return resolve_decoder(tp)
 
+    # ---- streaming (_streaming.py, _sse.py): each client names its own stream class and sse driver ------------
+
+    def stream(
+        self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+        content: Any = None, data: Any = None, form: Any = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+    ) -> Any:
+        """The response body as it arrives (an AsyncStream or SyncStream): iterate it for bytes chunks, or with
+        response_data_type=T for one T per line (NDJSON). `timeout` bounds the wait for the head; after it only
+        read_timeout applies."""
+        if into is not None:
+            response_data_type = _use_into(response_data_type, into)
+        return self._stream_class(self, method.upper(), url, params, headers, json, content, data, form, timeout,
+                                  response_data_type, error_for_status, infer_mime_type_from_file_extension,
+                                  skip_auth)
+
+    def stream_get(
+        self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
+        skip_auth: bool = False,
+    ) -> Any:
+        return self.stream("GET", url, params=params, headers=headers, timeout=timeout,
+                           error_for_status=error_for_status, response_data_type=response_data_type, into=into,
+                           skip_auth=skip_auth)
+
+    def stream_post(
+        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
+        data: Any = None, form: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, infer_mime_type_from_file_extension: bool = True,
+        skip_auth: bool = False,
+    ) -> Any:
+        return self.stream("POST", url, params=params, headers=headers, json=json, content=content, data=data,
+                           form=form, timeout=timeout, error_for_status=error_for_status,
+                           response_data_type=response_data_type, into=into,
+                           infer_mime_type_from_file_extension=infer_mime_type_from_file_extension,
+                           skip_auth=skip_auth)
+
+    def sse(
+        self, url: str, response_data_type: Any = None, *, params: Any = None, headers: Any = None,
+        timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
+        reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: Any = None, skip_auth: bool = False,
+    ) -> Any:
+        """Server-sent events as they arrive (SSEEvent: id, event, data decoded into response_data_type when given,
+        retry); an async iterator on HTTPClient. A dropped connection reconnects after the server's retry: (else
+        reconnect_delay) seconds with Last-Event-ID; max_reconnects bounds reconnects in a row without an event;
+        204 ends the stream."""
+        if into is not None:
+            response_data_type = into
+        return self._sse_function(self, url, response_data_type, params, headers, timeout, error_for_status,
+                                  max_reconnects, reconnect_delay, reconnect_on_close, skip_auth)
+
     def _new_transport(self) -> Any:
         self._routes.clear()
         self._origins.clear()
@@ -444,6 +498,8 @@ class HTTPClient(_ClientBase):
     completion sink, watched by that loop; closing the client closes them all."""
 
     _is_async = True
+    _stream_class = _streaming.AsyncStream
+    _sse_function = staticmethod(sse_async)
 
     def _init_async(self) -> None:
         self._sinks: dict[Any, Any] = {}  # loop -> its _HttpSink
@@ -692,40 +748,6 @@ class HTTPClient(_ClientBase):
 
     # ---- streaming (_streaming.py, _sse.py) --------------------------------------------------------------------
 
-    def stream(
-        self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
-        content: Any = None, data: Any = None, form: Any = None, timeout: float | None = None,
-        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
-        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
-    ) -> _streaming.AsyncStream:
-        """The response body as it arrives: iterate the stream for bytes chunks, or with response_data_type=T for
-        one T per line (NDJSON). `timeout` bounds the wait for the head; after it only read_timeout applies."""
-        if into is not None:
-            response_data_type = _use_into(response_data_type, into)
-        return _streaming.AsyncStream(self, method.upper(), url, params, headers, json, content, data, form, timeout,
-                     response_data_type, error_for_status, infer_mime_type_from_file_extension, skip_auth)
-
-    def stream_get(
-        self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
-        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
-        skip_auth: bool = False,
-    ) -> _streaming.AsyncStream:
-        return self.stream("GET", url, params=params, headers=headers, timeout=timeout,
-                           error_for_status=error_for_status, response_data_type=response_data_type, into=into,
-                           skip_auth=skip_auth)
-
-    def stream_post(
-        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
-        data: Any = None, form: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: Any = bytes, into: Any = None, infer_mime_type_from_file_extension: bool = True,
-        skip_auth: bool = False,
-    ) -> _streaming.AsyncStream:
-        return self.stream("POST", url, params=params, headers=headers, json=json, content=content, data=data,
-                           form=form, timeout=timeout, error_for_status=error_for_status,
-                           response_data_type=response_data_type, into=into,
-                           infer_mime_type_from_file_extension=infer_mime_type_from_file_extension,
-                           skip_auth=skip_auth)
-
     async def download(
         self, url: str, dest: Any = None, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, progress: Callable[[int, int | None], Any] | None = None,
@@ -734,21 +756,8 @@ class HTTPClient(_ClientBase):
         """The body of a GET streamed into a temporary file beside `dest`, fsync'ed and renamed over `dest` (a
         failure leaves no partial file); Response.data is then `dest` as a Path. Without `dest`, the bytes.
         `progress(received, total or None)` is called after each piece."""
-        return await _streaming.download_async(self, url, dest, params, headers, timeout, error_for_status, progress,
-                                    skip_auth)
-
-    def sse(
-        self, url: str, response_data_type: Any = None, *, params: Any = None, headers: Any = None,
-        timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
-        reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: Any = None, skip_auth: bool = False,
-    ) -> Any:
-        """Server-sent events as they arrive (SSEEvent: id, event, data decoded into response_data_type when
-        given). A dropped connection reconnects after the server's retry: (else reconnect_delay) seconds with
-        Last-Event-ID; max_reconnects bounds reconnects in a row without an event; 204 ends the stream."""
-        if into is not None:
-            response_data_type = into
-        return sse_async(self, url, response_data_type, params, headers, timeout, error_for_status, max_reconnects,
-                        reconnect_delay, reconnect_on_close, skip_auth)
+        return await _streaming.download_async(self, url, dest, params, headers, timeout, error_for_status,
+                                               progress, skip_auth)
 
     def _current_sink(self) -> Any:
         """The completion sink of the running loop (made on the loop's first call)."""
@@ -763,6 +772,8 @@ class SyncHTTPClient(_ClientBase):
     """A blocking HTTP/1.1 client; each calling thread does its own I/O with the GIL released. Thread-safe."""
 
     _is_async = False
+    _stream_class = _streaming.SyncStream
+    _sse_function = staticmethod(sse_sync)
 
     def __enter__(self) -> "SyncHTTPClient":
         self.open()
@@ -924,40 +935,6 @@ class SyncHTTPClient(_ClientBase):
 
     # ---- streaming (_streaming.py, _sse.py) --------------------------------------------------------------------
 
-    def stream(
-        self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
-        content: Any = None, data: Any = None, form: Any = None, timeout: float | None = None,
-        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
-        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
-    ) -> _streaming.SyncStream:
-        """The response body as it arrives: iterate the stream for bytes chunks, or with response_data_type=T for
-        one T per line (NDJSON). `timeout` bounds the wait for the head; after it only read_timeout applies."""
-        if into is not None:
-            response_data_type = _use_into(response_data_type, into)
-        return _streaming.SyncStream(self, method.upper(), url, params, headers, json, content, data, form, timeout,
-                     response_data_type, error_for_status, infer_mime_type_from_file_extension, skip_auth)
-
-    def stream_get(
-        self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
-        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
-        skip_auth: bool = False,
-    ) -> _streaming.SyncStream:
-        return self.stream("GET", url, params=params, headers=headers, timeout=timeout,
-                           error_for_status=error_for_status, response_data_type=response_data_type, into=into,
-                           skip_auth=skip_auth)
-
-    def stream_post(
-        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
-        data: Any = None, form: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: Any = bytes, into: Any = None, infer_mime_type_from_file_extension: bool = True,
-        skip_auth: bool = False,
-    ) -> _streaming.SyncStream:
-        return self.stream("POST", url, params=params, headers=headers, json=json, content=content, data=data,
-                           form=form, timeout=timeout, error_for_status=error_for_status,
-                           response_data_type=response_data_type, into=into,
-                           infer_mime_type_from_file_extension=infer_mime_type_from_file_extension,
-                           skip_auth=skip_auth)
-
     def download(
         self, url: str, dest: Any = None, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, progress: Callable[[int, int | None], Any] | None = None,
@@ -967,17 +944,5 @@ class SyncHTTPClient(_ClientBase):
         failure leaves no partial file); Response.data is then `dest` as a Path. Without `dest`, the bytes.
         `progress(received, total or None)` is called after each piece."""
         return _streaming.download_sync(self, url, dest, params, headers, timeout, error_for_status, progress,
-                                    skip_auth)
+                                        skip_auth)
 
-    def sse(
-        self, url: str, response_data_type: Any = None, *, params: Any = None, headers: Any = None,
-        timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
-        reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: Any = None, skip_auth: bool = False,
-    ) -> Any:
-        """Server-sent events as they arrive (SSEEvent: id, event, data decoded into response_data_type when
-        given). A dropped connection reconnects after the server's retry: (else reconnect_delay) seconds with
-        Last-Event-ID; max_reconnects bounds reconnects in a row without an event; 204 ends the stream."""
-        if into is not None:
-            response_data_type = into
-        return sse_sync(self, url, response_data_type, params, headers, timeout, error_for_status, max_reconnects,
-                        reconnect_delay, reconnect_on_close, skip_auth)

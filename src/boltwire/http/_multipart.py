@@ -20,8 +20,8 @@ _OCTET = "application/octet-stream"
 
 
 def _quote(value: str) -> str:
-    """A name or filename inside a quoted-string of Content-Disposition (the HTML form encoding rules: ", CR and
-    LF percent-encoded)."""
+    """A name or filename inside the quoted-string of Content-Disposition, as browsers write it (the HTML standard's
+    multipart/form-data encoding): ", CR and LF percent-encoded, everything else (a backslash too) as it is."""
     return value.replace("\r", "%0D").replace("\n", "%0A").replace('"', "%22")
 
 

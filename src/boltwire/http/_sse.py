@@ -51,7 +51,7 @@ class _Session:
         self.parser.last_event_id = self.last_id
         return True
 
-    def events(self, chunk: bytes) -> list[SSEEvent[Any]]:
+    def events(self, chunk: bytes) -> list[SSEEvent]:
         parser = self.parser
         found = parser.feed(chunk)
         self.last_id = parser.last_event_id
@@ -69,10 +69,22 @@ class _Session:
         self.failures += 1
         return self.max_reconnects is None or self.failures <= self.max_reconnects
 
+    def on_error(self, stream: Any, error: BaseException) -> None:
+        """After a transport error: raise it when the stream was refused (status, media type) or reconnects ran
+        out; otherwise the caller sleeps `delay` and reconnects."""
+        if stream._status and not isinstance(error, _DROPS):
+            raise error
+        if not self.may_retry():
+            raise error
+
+    def on_close(self, reconnect_on_close: bool) -> bool:
+        """After a clean end of the body: whether to reconnect."""
+        return reconnect_on_close and self.may_retry()
+
 
 async def sse_async(client: Any, url: str, tp: Any, params: Any, headers: Any, timeout: Any,
                     error_for_status: bool | None, max_reconnects: int | None, reconnect_delay: float,
-                    reconnect_on_close: bool, skip_auth: bool = False) -> AsyncIterator[SSEEvent[Any]]:
+                    reconnect_on_close: bool, skip_auth: bool = False) -> AsyncIterator[SSEEvent]:
     session = _Session(client, tp, reconnect_delay, max_reconnects)
     while True:
         stream = AsyncStream(client, "GET", url, params, session.headers(headers), None, None, None, None, timeout,
@@ -85,21 +97,16 @@ async def sse_async(client: Any, url: str, tp: Any, params: Any, headers: Any, t
                     for event in session.events(chunk):
                         yield event
         except HTTPTransportError as error:
-            if stream._status and not isinstance(error, _DROPS):
-                raise  # the stream was refused (status or media type), not dropped
-            if not session.may_retry():
-                raise
+            session.on_error(stream, error)
         else:
-            if not reconnect_on_close:
-                return
-            if not session.may_retry():
+            if not session.on_close(reconnect_on_close):
                 return
         await asyncio.sleep(session.delay)
 
 
 def sse_sync(client: Any, url: str, tp: Any, params: Any, headers: Any, timeout: Any,
              error_for_status: bool | None, max_reconnects: int | None, reconnect_delay: float,
-             reconnect_on_close: bool, skip_auth: bool = False) -> Iterator[SSEEvent[Any]]:
+             reconnect_on_close: bool, skip_auth: bool = False) -> Iterator[SSEEvent]:
     session = _Session(client, tp, reconnect_delay, max_reconnects)
     while True:
         stream = SyncStream(client, "GET", url, params, session.headers(headers), None, None, None, None, timeout,
@@ -111,14 +118,9 @@ def sse_sync(client: Any, url: str, tp: Any, params: Any, headers: Any, timeout:
                 for chunk in stream._chunks():
                     yield from session.events(chunk)
         except HTTPTransportError as error:
-            if stream._status and not isinstance(error, _DROPS):
-                raise
-            if not session.may_retry():
-                raise
+            session.on_error(stream, error)
         else:
-            if not reconnect_on_close:
-                return
-            if not session.may_retry():
+            if not session.on_close(reconnect_on_close):
                 return
         time.sleep(session.delay)
 

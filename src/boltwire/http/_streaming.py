@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Iterator
 
@@ -16,6 +17,7 @@ from boltwire.http._response import CaseInsensitiveDict
 __all__ = ["AsyncStream", "SyncStream", "Upload", "upload_of", "download_async", "download_sync"]
 
 _ERROR_BODY_LIMIT = 1 << 20  # bytes of an error response's body kept for the status error
+_END = object()  # the end of an upload's iterator
 
 
 class Upload:
@@ -64,6 +66,12 @@ class _StreamBase:
     def __init__(self, client: Any, method: str, url: str, params: Any, headers: Any, json: Any, content: Any,
                  data: Any, form: Any, timeout: float | None, tp: Any, error_for_status: bool | None,
                  infer_mime: bool = True, skip_auth: bool = False) -> None:
+        policy = client._policy
+        if policy is not None and (policy.middleware or (policy.auth is not None and not skip_auth)):
+            # Sent without them, the request would silently lack its credentials or its middleware's changes.
+            raise NotImplementedError("streams and streamed request bodies (content= iterables, form=) do not go "
+                                      "through bearer_auth, digest_auth or middleware yet: give the Authorization "
+                                      "header yourself (with skip_auth=True), or use a client without them")
         self._client = client
         self._method = method
         self._upload = upload_of(content, form, infer_mime)
@@ -82,6 +90,9 @@ class _StreamBase:
         self._sent_head = b""
         self._started = time.monotonic()
         self._pending = b""  # a line not yet complete (NDJSON)
+        self._source: Any = None  # the upload's iterator while it has pieces left
+        self._ready: deque[Any] = deque()  # decoded values not yet handed out
+        self._done = False  # the body was read to its end
 
     def _open(self, sink: Any) -> Any:
         t = self._client._transport
@@ -147,9 +158,13 @@ class _StreamBase:
         decode = self._decoder
         return [decode(line) for line in data[:end].split(b"\n") if line.strip()]
 
-    def _last_line(self) -> list[Any]:
+    def _end(self) -> None:
+        """The body is complete: the last line (without its LF) is a value too; the stream is closed."""
+        self._done = True
         rest, self._pending = self._pending, b""
-        return [self._decoder(rest)] if rest.strip() else []
+        if self._decoder is not None and rest.strip():
+            self._ready.append(self._decoder(rest))
+        self.close()
 
 
 class SyncStream(_StreamBase):
@@ -180,12 +195,10 @@ class SyncStream(_StreamBase):
             return s
         s = self._open(None)
         try:
-            source = None if self._upload is None else iter(self._upload.source)
+            if self._upload is not None:
+                self._source = iter(self._upload.source)
             while (head := s.head()) is None:
-                if source is not None and s.needs_upload():
-                    chunk = next(source, None)
-                    s.send(b"" if chunk is None else _piece(chunk), chunk is None)
-                s.pump()
+                self._advance(s)
             self._take_head(head)
             if self._raises is not False and self._status >= 400:
                 self._check_status(self._read_rest(_ERROR_BODY_LIMIT))
@@ -204,6 +217,18 @@ class SyncStream(_StreamBase):
                 break
         return b"".join(parts)
 
+    def _advance(self, s: Any) -> None:
+        """Gives the transport the next piece of the request body when it waits for one (the server may answer
+        before it read the whole body), else reads on."""
+        if self._source is not None and s.needs_upload():
+            chunk = next(self._source, _END)
+            if chunk is _END:
+                self._source = None
+                s.send(b"", True)
+            else:
+                s.send(_piece(chunk), False)
+        s.pump()
+
     def _chunks(self) -> Iterator[bytes]:
         s = self._start()
         while True:
@@ -213,18 +238,42 @@ class SyncStream(_StreamBase):
             if chunk:
                 yield chunk
             else:
-                s.pump()
+                self._advance(s)
 
     def __iter__(self) -> Iterator[Any]:
+        """A fresh iterator over the items; a loop that leaves early drops it, which closes the stream."""
         try:
-            if self._decoder is None:
-                yield from self._chunks()
-                return
-            for chunk in self._chunks():
-                yield from self._lines(chunk)
-            yield from self._last_line()
+            while True:
+                try:
+                    item = self.__next__()
+                except StopIteration:
+                    return
+                yield item
         finally:
             self.close()
+
+    def __next__(self) -> Any:
+        # A method on the stream (for next(stream)), and what __iter__ loops over; the stream never holds a generator
+        # of its own, which would be a cycle that only the collector could break.
+        try:
+            while True:
+                if self._ready:
+                    return self._ready.popleft()
+                if self._done:
+                    raise StopIteration
+                s = self._start()
+                chunk = s.take()
+                if chunk is None:
+                    self._end()
+                elif chunk:
+                    if self._decoder is None:
+                        return chunk
+                    self._ready.extend(self._lines(chunk))
+                else:
+                    self._advance(s)
+        except BaseException:
+            self.close()
+            raise
 
     def read(self) -> bytes:
         """The rest of the body at once."""
@@ -267,20 +316,11 @@ class AsyncStream(_StreamBase):
         sink = self._client._current_sink()
         s = self._open(sink)
         try:
-            source = None
             if self._upload is not None:
                 src = self._upload.source
-                source = src.__aiter__() if hasattr(src, "__aiter__") else _aiter_sync(iter(src))
+                self._source = src.__aiter__() if hasattr(src, "__aiter__") else _aiter_sync(iter(src))
             while (head := s.head()) is None:
-                if source is not None and s.needs_upload():
-                    try:
-                        chunk = _piece(await source.__anext__())
-                        s.send(chunk, False)
-                    except StopAsyncIteration:
-                        s.send(b"", True)
-                        source = None
-                    continue
-                await s.wait()
+                await self._advance(s)
             self._take_head(head)
             if self._raises is not False and self._status >= 400:
                 self._check_status(await self._read_rest(_ERROR_BODY_LIMIT))
@@ -299,6 +339,20 @@ class AsyncStream(_StreamBase):
                 break
         return b"".join(parts)
 
+    async def _advance(self, s: Any) -> None:
+        """Gives the transport the next piece of the request body when it waits for one (the server may answer
+        before it read the whole body), else waits for the engine's next news."""
+        if self._source is not None and s.needs_upload():
+            try:
+                chunk = _piece(await self._source.__anext__())
+            except StopAsyncIteration:
+                self._source = None
+                s.send(b"", True)
+            else:
+                s.send(chunk, False)
+            return
+        await s.wait()
+
     async def _chunks(self) -> AsyncIterator[bytes]:
         s = await self._start()
         while True:
@@ -308,24 +362,44 @@ class AsyncStream(_StreamBase):
             if chunk:
                 yield chunk
             else:
-                await s.wait()
+                await self._advance(s)
 
     def __aiter__(self) -> AsyncIterator[Any]:
+        """A fresh async iterator over the items; a loop that leaves early drops it, which closes the stream."""
         return self._items()
 
     async def _items(self) -> AsyncIterator[Any]:
         try:
-            if self._decoder is None:
-                async for chunk in self._chunks():
-                    yield chunk
-                return
-            async for chunk in self._chunks():
-                for value in self._lines(chunk):
-                    yield value
-            for value in self._last_line():
-                yield value
+            while True:
+                try:
+                    item = await self.__anext__()
+                except StopAsyncIteration:
+                    return
+                yield item
         finally:
             self.close()
+
+    async def __anext__(self) -> Any:
+        # See SyncStream.__next__.
+        try:
+            while True:
+                if self._ready:
+                    return self._ready.popleft()
+                if self._done:
+                    raise StopAsyncIteration
+                s = await self._start()
+                chunk = s.take()
+                if chunk is None:
+                    self._end()
+                elif chunk:
+                    if self._decoder is None:
+                        return chunk
+                    self._ready.extend(self._lines(chunk))
+                else:
+                    await self._advance(s)
+        except BaseException:
+            self.close()
+            raise
 
     async def read(self) -> bytes:
         """The rest of the body at once."""
@@ -414,35 +488,54 @@ def _total_of(stream: _StreamBase) -> int | None:
         return None
 
 
+class _Download:
+    """Where download() puts the body: a list of pieces (no dest) or an _AtomicFile; reports progress."""
+
+    def __init__(self, stream: _StreamBase, dest: Any, progress: Callable[[int, int | None], Any] | None) -> None:
+        self.stream = stream
+        self.total = _total_of(stream)
+        self.done = 0
+        self.progress = progress
+        self.path = None if dest is None else Path(dest)
+        self.parts: list[bytes] = []
+        self.file = None if self.path is None else _AtomicFile(self.path)
+
+    def add(self, chunk: bytes) -> None:
+        if self.file is None:
+            self.parts.append(chunk)
+        else:
+            self.file.write(chunk)
+        self.done += len(chunk)
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+    def finish(self) -> Any:
+        """The Response: data is the bytes, or the path once the file is committed."""
+        if self.file is None:
+            return self.stream._finish(b"".join(self.parts), None, False)
+        self.file.commit()
+        path = self.path
+        return self.stream._finish(b"", lambda _body: path, False)
+
+    def discard(self) -> None:
+        if self.file is not None:
+            self.file.discard()
+
+
 def download_sync(client: Any, url: str, dest: Any, params: Any, headers: Any, timeout: Any,
                   error_for_status: bool | None, progress: Callable[[int, int | None], Any] | None,
                   skip_auth: bool = False) -> Any:
     stream = SyncStream(client, "GET", url, params, headers, None, None, None, None, timeout, bytes,
                         error_for_status, True, skip_auth)
     with stream:
-        total = _total_of(stream)
-        done = 0
-        if dest is None:
-            parts = []
-            for chunk in stream._chunks():
-                parts.append(chunk)
-                done += len(chunk)
-                if progress is not None:
-                    progress(done, total)
-            return stream._finish(b"".join(parts), None, False)
-        path = Path(dest)
-        out = _AtomicFile(path)
+        target = _Download(stream, dest, progress)
         try:
             for chunk in stream._chunks():
-                out.write(chunk)
-                done += len(chunk)
-                if progress is not None:
-                    progress(done, total)
-            out.commit()
+                target.add(chunk)
+            return target.finish()
         except BaseException:
-            out.discard()
+            target.discard()
             raise
-    return stream._finish(b"", lambda _body: path, False)
 
 
 async def download_async(client: Any, url: str, dest: Any, params: Any, headers: Any, timeout: Any,
@@ -451,26 +544,11 @@ async def download_async(client: Any, url: str, dest: Any, params: Any, headers:
     stream = AsyncStream(client, "GET", url, params, headers, None, None, None, None, timeout, bytes,
                          error_for_status, True, skip_auth)
     async with stream:
-        total = _total_of(stream)
-        done = 0
-        if dest is None:
-            parts = []
-            async for chunk in stream._chunks():
-                parts.append(chunk)
-                done += len(chunk)
-                if progress is not None:
-                    progress(done, total)
-            return stream._finish(b"".join(parts), None, False)
-        path = Path(dest)
-        out = _AtomicFile(path)
+        target = _Download(stream, dest, progress)
         try:
             async for chunk in stream._chunks():
-                out.write(chunk)
-                done += len(chunk)
-                if progress is not None:
-                    progress(done, total)
-            out.commit()
+                target.add(chunk)
+            return target.finish()
         except BaseException:
-            out.discard()
+            target.discard()
             raise
-    return stream._finish(b"", lambda _body: path, False)
