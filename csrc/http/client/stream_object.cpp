@@ -108,9 +108,13 @@ PyObject *Stream_head(StreamObject *self, PyObject *) {
                        static_cast<Py_ssize_t>(ex.headers.size()), ex.http10 ? Py_True : Py_False);
 }
 
-// take() -> the body bytes received since the last take (b"" when none yet), None at the end of a complete body;
-// raises the transport error of a stream that failed (once its received bytes were taken).
-PyObject *Stream_take(StreamObject *self, PyObject *) {
+// take(view=False) -> the body bytes received since the last take (b"" when none yet), None at the end of a complete
+// body; raises the transport error of a stream that failed (once its received bytes were taken). With view=True a
+// non-empty piece is a read-only buffer object that owns the transport's bytes (no copy).
+PyObject *Stream_take(StreamObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  int view = 0;
+  if (nargs > 1) return PyErr_Format(PyExc_TypeError, "take(view=False)");
+  if (nargs == 1 && (view = PyObject_IsTrue(args[0])) < 0) return nullptr;
   Exchange &ex = *self->exchange;
   std::string chunk;
   bool ended, resume = false;
@@ -128,7 +132,10 @@ PyObject *Stream_take(StreamObject *self, PyObject *) {
     engine::Engine *e = engine::engine_instance(error);
     if (e != nullptr) engine::engine_resume(e, &ex);
   }
-  if (!chunk.empty()) return PyBytes_FromStringAndSize(chunk.data(), static_cast<Py_ssize_t>(chunk.size()));
+  if (!chunk.empty()) {
+    if (view) return make_body(std::move(chunk));
+    return PyBytes_FromStringAndSize(chunk.data(), static_cast<Py_ssize_t>(chunk.size()));
+  }
   if (!ended) {
     if (self->closed) return PyErr_Format(PyExc_RuntimeError, "the stream is closed");
     return PyBytes_FromStringAndSize(nullptr, 0);
@@ -231,8 +238,8 @@ PyObject *Stream_ended(StreamObject *self, void *) {
 PyMethodDef Stream_methods[] = {
     {"head", reinterpret_cast<PyCFunction>(Stream_head), METH_NOARGS,
      "None until the head arrived, then (status, header block, http10)."},
-    {"take", reinterpret_cast<PyCFunction>(Stream_take), METH_NOARGS,
-     "Body bytes received since the last take (b'' when none yet); None at the end."},
+    {"take", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Stream_take)), METH_FASTCALL,
+     "take(view=False): body bytes received since the last take (b'' when none yet); None at the end."},
     {"needs_upload", reinterpret_cast<PyCFunction>(Stream_needs_upload), METH_NOARGS,
      "Whether the transport waits for more request body."},
     {"send", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Stream_send)), METH_FASTCALL,

@@ -118,7 +118,8 @@ struct Exchange {
   // request body may arrive in pieces from a producer.
   bool streaming = false;
   bool upload_stream = false;    // the request body is still being produced (streaming only)
-  bool pause_on_news = false;    // blocking driver: hand control back at every head / body / upload need
+  bool pause_on_news = false;    // blocking driver: hand control back when news (head, body) waits and the
+                                 // socket would block, or when more request body is needed
   bool paused = false;           // driver side: waiting for the consumer (no I/O, no read or write deadline)
   bool stream_news = false;      // driver side: something was published since the consumer was last told
   std::size_t stream_limit = 256 * 1024;  // stop reading while this much body waits for the consumer

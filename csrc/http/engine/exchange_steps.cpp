@@ -258,7 +258,14 @@ Next on_readable(Exchange &ex) noexcept {
         bool complete_request = ex.phase == Phase::Reading && !ex.write_failed;
         return finished(ex, fr == FeedResult::CompleteReusable && complete_request);
       }
-      if (r == IoResult::WouldBlock) return ex.phase == Phase::Writing ? Next::WaitWritable : Next::WaitReadable;
+      if (r == IoResult::WouldBlock) {
+        if (ex.pause_on_news && ex.stream_news && ex.phase == Phase::Reading) {
+          ex.stream_news = false;  // the blocking consumer gets what arrived rather than wait for more
+          ex.paused = true;
+          return Next::Paused;
+        }
+        return ex.phase == Phase::Writing ? Next::WaitWritable : Next::WaitReadable;
+      }
       if (r == IoResult::Eof) {
         if (ex.phase == Phase::Writing) {
           // The server closed while we were still sending: what it sent is complete only if the codec says so.

@@ -36,9 +36,9 @@ enum class Next : std::uint8_t {
 // Every step catches allocation failures and ends the exchange with Failure::Internal.
 //
 // Streaming (ex.streaming): the same steps with the body handed over as it arrives (stream_handoff.hpp).
-//   on_readable publishes each read's body; when the consumer's buffer is full (or, for the blocking driver, at
-//   any news) it returns Paused instead of reading on: back-pressure, since the kernel's buffer then fills and TCP
-//   stops the sender. The consumer takes the buffer and calls resume_stream(). After the head, only read_timeout
+//   on_readable publishes each read's body; when the consumer's buffer is full (or, for the blocking driver, when
+//   news waits and the socket would block) it returns Paused instead of reading on: back-pressure, since the
+//   kernel's buffer then fills and TCP stops the sender. The consumer takes the buffer and calls resume_stream(). After the head, only read_timeout
 //   applies (a stream may last for hours); a paused exchange has no read or write deadline.
 //   An upload stream (ex.upload_stream) writes what ex.request holds, then takes the next piece from the
 //   producer; with none yet, on_writable returns Paused until the producer gives more and resumes.

@@ -22,7 +22,7 @@ bool publish_stream(Exchange &ex) {
     news = true;
   }
   if (news) ex.stream_news = true;
-  bool pause = (news && ex.pause_on_news) || s.body.size() >= ex.stream_limit;
+  bool pause = s.body.size() >= ex.stream_limit;
   if (pause) s.paused = true;
   return pause;
 }

@@ -7,7 +7,8 @@ namespace boltwire::http::engine {
 
 // Driver side. Moves the decoded body bytes of ex.body (and the news that the head arrived) to the consumer;
 // sets ex.stream_news when there was something new. True when the driver should stop reading: the consumer's
-// buffer holds ex.stream_limit bytes or more, or (ex.pause_on_news) there was news at all.
+// buffer holds ex.stream_limit bytes or more. (A blocking driver also pauses when the socket would block and there
+// was news: on_readable.)
 bool publish_stream(Exchange &ex);
 
 enum class UploadStep : std::uint8_t {

@@ -229,10 +229,11 @@ class SyncStream(_StreamBase):
                 s.send(_piece(chunk), False)
         s.pump()
 
-    def _chunks(self) -> Iterator[bytes]:
+    def _chunks(self, view: bool = False) -> Iterator[Any]:
+        """The body's pieces as they arrive: bytes, or (view) buffer objects owning the transport's bytes."""
         s = self._start()
         while True:
-            chunk = s.take()
+            chunk = s.take(view)
             if chunk is None:
                 return
             if chunk:
@@ -353,10 +354,11 @@ class AsyncStream(_StreamBase):
             return
         await s.wait()
 
-    async def _chunks(self) -> AsyncIterator[bytes]:
+    async def _chunks(self, view: bool = False) -> AsyncIterator[Any]:
+        """See SyncStream._chunks."""
         s = await self._start()
         while True:
-            chunk = s.take()
+            chunk = s.take(view)
             if chunk is None:
                 return
             if chunk:
@@ -452,7 +454,7 @@ class _AtomicFile:
         self.path = Path(name)
         self.file = os.fdopen(fd, "wb", buffering=0)
 
-    def write(self, chunk: bytes) -> None:
+    def write(self, chunk: Any) -> None:
         view = memoryview(chunk)
         while view:
             n = self.file.write(view)
@@ -497,15 +499,16 @@ class _Download:
         self.done = 0
         self.progress = progress
         self.path = None if dest is None else Path(dest)
-        self.parts: list[bytes] = []
+        self.parts: list[Any] = []
         self.file = None if self.path is None else _AtomicFile(self.path)
 
-    def add(self, chunk: bytes) -> None:
+    def add(self, chunk: Any) -> None:
+        """One piece (a buffer object owning the transport's bytes: written or kept without a copy)."""
         if self.file is None:
             self.parts.append(chunk)
         else:
             self.file.write(chunk)
-        self.done += len(chunk)
+        self.done += memoryview(chunk).nbytes
         if self.progress is not None:
             self.progress(self.done, self.total)
 
@@ -525,12 +528,15 @@ class _Download:
 def download_sync(client: Any, url: str, dest: Any, params: Any, headers: Any, timeout: Any,
                   error_for_status: bool | None, progress: Callable[[int, int | None], Any] | None,
                   skip_auth: bool = False) -> Any:
+    if dest is None and progress is None:  # the body whole in memory: the plain GET path is the shortest way
+        return client.get(url, params=params, headers=headers, timeout=timeout, error_for_status=error_for_status,
+                          skip_auth=skip_auth)
     stream = SyncStream(client, "GET", url, params, headers, None, None, None, None, timeout, bytes,
                         error_for_status, True, skip_auth)
     with stream:
         target = _Download(stream, dest, progress)
         try:
-            for chunk in stream._chunks():
+            for chunk in stream._chunks(view=True):
                 target.add(chunk)
             return target.finish()
         except BaseException:
@@ -541,12 +547,15 @@ def download_sync(client: Any, url: str, dest: Any, params: Any, headers: Any, t
 async def download_async(client: Any, url: str, dest: Any, params: Any, headers: Any, timeout: Any,
                          error_for_status: bool | None, progress: Callable[[int, int | None], Any] | None,
                          skip_auth: bool = False) -> Any:
+    if dest is None and progress is None:  # see download_sync
+        return await client.get(url, params=params, headers=headers, timeout=timeout,
+                                error_for_status=error_for_status, skip_auth=skip_auth)
     stream = AsyncStream(client, "GET", url, params, headers, None, None, None, None, timeout, bytes,
                          error_for_status, True, skip_auth)
     async with stream:
         target = _Download(stream, dest, progress)
         try:
-            async for chunk in stream._chunks():
+            async for chunk in stream._chunks(view=True):
                 target.add(chunk)
             return target.finish()
         except BaseException:
