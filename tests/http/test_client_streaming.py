@@ -317,7 +317,7 @@ def test_cancelling_a_consumer_task_closes_its_stream(stream_server):
     assert stats["endless_closed"] >= closed_before + 1 and stats["endless_open"] == 0
 
 
-def test_streams_refuse_auth_providers_and_middleware_rather_than_skip_them(stream_server):
+def test_streams_refuse_auth_providers_and_middleware_rather_than_skip_them(stream_server, tmp_path):
     with SyncHTTPClient(bearer_auth=lambda: "token") as client:
         with pytest.raises(NotImplementedError, match="bearer_auth"):
             client.stream_get(stream_server.url + "/peer")
@@ -326,7 +326,10 @@ def test_streams_refuse_auth_providers_and_middleware_rather_than_skip_them(stre
         assert client.stream_get(stream_server.url + "/peer", skip_auth=True).read()
     with SyncHTTPClient(middleware=[lambda request, call_next: call_next(request)]) as client:
         with pytest.raises(NotImplementedError, match="middleware"):
-            client.download(stream_server.url + "/peer")
+            client.download(stream_server.url + "/peer", tmp_path / "peer.json")
+        assert list(tmp_path.iterdir()) == []
+        # without dest or progress, download() is a plain GET, which goes through the middleware
+        assert client.download(stream_server.url + "/peer").status == 200
     with SyncHTTPClient(bearer_token="static") as client:  # a static header is simply sent
         doc = client.post(stream_server.url + "/echo-body", content=iter([b"{}"]), headers={"Content-Type": "a/b"})
         assert doc.data == b"{}" and doc.headers["content-type"] == "a/b"

@@ -34,20 +34,29 @@ struct TransportObject {
   bool is_async;
   bool closed;
   bool decode_content;  // undo content codings (gzip, deflate, br, zstd) of response bodies
+  // The verbs' native path (fast_path.cpp), switched on by a client without a policy: its own route cache
+  // ((method, url) -> (origin, head, full url)), the client's decoder cache, the status-error policies for
+  // error_for_status=True and for None (the client's default), and the (loop, sink) of the last async call.
+  PyObject *routes;  // nullptr while the native path is off
+  PyObject *decoders;
+  PyObject *errors;
+  PyObject *default_raises;
+  PyObject *loop;
+  PyObject *sink;
 };
 
-// The completion queue of one asyncio loop, watched with loop.add_reader(fileno(), drain).
+// The completion queue of one asyncio loop, watched with loop.add_reader(fileno(), on_ready).
 struct SinkObject {
   PyObject_HEAD
   std::shared_ptr<engine::CompletionQueue> *queue;
-  PyObject *create_future;  // the loop's bound create_future
-  PyObject *call_soon;      // the loop's bound call_soon
+  PyObject *loop;       // the loop this sink serves (the calls' get_loop())
+  PyObject *call_soon;  // the loop's bound call_soon
   std::vector<engine::Exchange *> *batch;
   // Submissions of this loop iteration, handed to the engine together by one call_soon(flush) callback: one lock
   // and at most one wakeup per batch instead of one per request.
   std::vector<engine::Exchange *> *pending;
   Py_ssize_t outstanding;  // submitted and not yet drained
-  bool draining;           // a drain() is delivering results (a nested drain uses its own batch)
+  bool draining;           // a drain is delivering results (a nested drain uses its own batch)
 };
 
 // How a finished exchange becomes what the caller gets (owned references in a call, borrowed in send(); decoder
@@ -62,14 +71,32 @@ struct ResponseSpec {
   bool raise_for_status;
 };
 
-// The Python handle of one async exchange: awaiting it awaits its future, which the drain resolves with the
-// Response; cancel() aborts the request.
+// The Python handle of one async exchange, and its own asyncio future: it speaks the protocol a Task uses to wait
+// (`_asyncio_future_blocking`, get_loop, add_done_callback, result, cancel), so no asyncio.Future is made per
+// request. The sink finishes it with the Response or the error; cancel() aborts the request in the engine.
+enum class CallState : std::uint8_t { Pending, Finished, Cancelled };
+
 struct CallObject {
   PyObject_HEAD
   engine::Exchange *exchange;
-  PyObject *future;
   ResponseSpec spec;
+  SinkObject *sink;            // strong: its loop is get_loop(), its call_soon schedules callbacks
+  PyObject *result;            // Finished: the Response (nullptr when `exception` is set)
+  PyObject *exception;         // Finished with an error
+  PyObject *cancel_message;    // Cancelled: the message given to cancel(), or nullptr
+  PyObject *callback;          // the first done-callback (the awaiting task's wakeup), or nullptr
+  PyObject *callback_context;  // its contextvars.Context
+  PyObject *more_callbacks;    // a list of (callback, context) after the first, or nullptr
+  CallState state;
+  bool blocking;  // asyncio's _asyncio_future_blocking: a task is waiting on this call
 };
+
+// A new pending call of `sink` for `ex` (spec references added); nullptr with an exception set.
+CallObject *new_call(SinkObject *sink, engine::Exchange *ex, const ResponseSpec &spec);
+// Finishes a pending call with `value` (a Response) or `error` (one of them, a new reference, stolen), then runs
+// its done-callbacks at once (`direct`, from the loop's reader callback: no task is running) or schedules them
+// with call_soon. False when a callback raised KeyboardInterrupt or SystemExit (left set for the caller).
+bool finish_call(CallObject *call, PyObject *value, PyObject *error, bool direct);
 
 // Response: one HTTP response (public type boltwire.http.Response).
 struct ResponseObject {
@@ -77,6 +104,7 @@ struct ResponseObject {
   PyObject *data;
   PyObject *status;
   PyObject *http_version;
+  PyObject *tls_version;  // "TLSv1.3" / "TLSv1.2" (interned), or nullptr (None to Python) for plain http
   PyObject *url;
   PyObject *method;
   PyObject *raw;      // the header block (_HttpHead), or nullptr for a hand-made response
@@ -108,6 +136,15 @@ PyObject *set_response_hooks(PyObject *self, PyObject *const *args, Py_ssize_t n
 // The Response for a successful exchange (body decoded per `spec`), or nullptr with the exception to raise set.
 PyObject *finish_response(engine::Exchange &ex, const ResponseSpec &spec);
 PyObject *finish_detached(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+
+// submit/send of _HttpTransport (transport_object.cpp), also called by the verbs' native path.
+PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *Transport_send(TransportObject *self, PyObject *const *args, Py_ssize_t nargs);
+// The verbs' native path (fast_path.cpp).
+extern PyMethodDef fast_path_functions[];
+PyObject *Transport_enable_fast_path(TransportObject *self, PyObject *const *args, Py_ssize_t nargs);
+void clear_fast_path(TransportObject *self);
+int traverse_fast_path(TransportObject *self, visitproc visit, void *arg);
 
 // Transport failures (results.cpp): the exception to raise for a failed exchange.
 PyObject *build_exception(engine::Exchange &ex);

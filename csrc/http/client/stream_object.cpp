@@ -27,14 +27,14 @@ struct StreamObject {
   PyObject_HEAD
   Exchange *exchange;
   PyObject *waiter;         // async: the future the consumer awaits, or nullptr
-  PyObject *create_future;  // async: the loop's create_future; nullptr for a blocking stream
+  PyObject *loop;           // async: the loop of the sink (its create_future makes waiters); nullptr when blocking
   bool chunked;             // request body pieces are framed with the chunked coding
   bool closed;
 };
 
 PyObject *g_set_result = nullptr;
 
-bool is_async(const StreamObject *self) { return self->create_future != nullptr; }
+bool is_async(const StreamObject *self) { return self->loop != nullptr; }
 
 // Ends the exchange early (its connection is closed, never pooled). Idempotent.
 void close_stream(StreamObject *self) {
@@ -69,13 +69,13 @@ PyObject *raise_failure(Exchange &ex) {
 
 int Stream_traverse(StreamObject *self, visitproc visit, void *arg) {
   Py_VISIT(self->waiter);
-  Py_VISIT(self->create_future);
+  Py_VISIT(self->loop);
   return 0;
 }
 
 int Stream_clear(StreamObject *self) {
   Py_CLEAR(self->waiter);
-  Py_CLEAR(self->create_future);
+  Py_CLEAR(self->loop);
   return 0;
 }
 
@@ -210,7 +210,7 @@ PyObject *Stream_pump(StreamObject *self, PyObject *) {
 PyObject *Stream_wait(StreamObject *self, PyObject *) {
   if (!is_async(self)) return PyErr_Format(PyExc_RuntimeError, "wait() is for async streams");
   if (self->waiter == nullptr) {
-    self->waiter = PyObject_CallNoArgs(self->create_future);
+    self->waiter = PyObject_CallMethod(self->loop, "create_future", nullptr);
     if (self->waiter == nullptr) return nullptr;
   }
   return Py_NewRef(self->waiter);
@@ -299,7 +299,7 @@ PyObject *open_stream(TransportObject *self, PyObject *const *args, Py_ssize_t n
   }
   stream->exchange = ex;
   stream->waiter = nullptr;
-  stream->create_future = nullptr;
+  stream->loop = nullptr;
   stream->chunked = chunked != 0;
   stream->closed = false;
   if (!async) {
@@ -317,7 +317,7 @@ PyObject *open_stream(TransportObject *self, PyObject *const *args, Py_ssize_t n
     return reinterpret_cast<PyObject *>(stream);
   }
   auto *sink = reinterpret_cast<SinkObject *>(args[0]);
-  stream->create_future = Py_NewRef(sink->create_future);
+  stream->loop = Py_NewRef(sink->loop);
   PyObject_GC_Track(stream);
   ex->user = stream;
   ex->sink = *sink->queue;

@@ -93,6 +93,7 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
 void close_transport(TransportObject *self) {
   if (self->closed || self->pool == nullptr) return;
   self->closed = true;
+  clear_fast_path(self);
   if (engine::fork_generation() != self->generation) return;
   if (self->is_async) {
     const char *error = nullptr;
@@ -105,8 +106,19 @@ void close_transport(TransportObject *self) {
   }
 }
 
+int Transport_traverse(TransportObject *self, visitproc visit, void *arg) {
+  return traverse_fast_path(self, visit, arg);
+}
+
+int Transport_clear(TransportObject *self) {
+  clear_fast_path(self);
+  return 0;
+}
+
 void Transport_dealloc(TransportObject *self) {
+  PyObject_GC_UnTrack(self);
   close_transport(self);
+  clear_fast_path(self);
   delete self->pool;
   delete self->limits;
   delete self->origins;
@@ -192,8 +204,6 @@ Exchange *make_exchange(TransportObject *self, PyObject *const *args) {
   return ex;
 }
 
-namespace {
-
 PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssize_t nargs) {
   if (BW_UNLIKELY(nargs != 9 || !PyObject_TypeCheck(args[0], &SinkType)))
     return PyErr_Format(PyExc_TypeError,
@@ -203,22 +213,13 @@ PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssiz
   if (!parse_spec(args + 6, spec)) return nullptr;
   Exchange *ex = make_exchange(self, args + 1);
   if (ex == nullptr) return nullptr;
-  PyObject *future = PyObject_CallNoArgs(sink->create_future);
-  if (future == nullptr) {
-    delete ex;
-    return nullptr;
-  }
-  auto *call = PyObject_GC_New(CallObject, &CallType);
+  spec.method = args[2];
+  spec.head = args[3];
+  CallObject *call = new_call(sink, ex, spec);
   if (call == nullptr) {
-    Py_DECREF(future);
     delete ex;
     return nullptr;
   }
-  call->exchange = ex;
-  call->future = future;
-  call->spec = {Py_NewRef(spec.decoder), Py_NewRef(args[2]),        Py_NewRef(spec.url),
-                Py_NewRef(spec.raises),  Py_NewRef(args[3]),        spec.raise_for_status};
-  PyObject_GC_Track(call);
   ex->user = call;
   ex->sink = *sink->queue;
   ex->refs.store(2, std::memory_order_relaxed);  // the call's and the engine's
@@ -234,16 +235,12 @@ PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssiz
 
 // Runs pending signal handlers from inside a blocking request (GIL taken for the check only). True when one
 // raised (KeyboardInterrupt): the exception stays set for send() to return.
-}  // namespace
-
 bool check_signals(void *) {
   PyGILState_STATE state = PyGILState_Ensure();
   bool raised = PyErr_CheckSignals() != 0;
   PyGILState_Release(state);
   return raised;
 }
-
-namespace {
 
 PyObject *Transport_send(TransportObject *self, PyObject *const *args, Py_ssize_t nargs) {
   if (BW_UNLIKELY(nargs != 8))
@@ -276,6 +273,8 @@ PyObject *Transport_send(TransportObject *self, PyObject *const *args, Py_ssize_
   return result;
 }
 
+namespace {
+
 PyObject *Transport_close(TransportObject *self, PyObject *) {
   close_transport(self);
   Py_RETURN_NONE;
@@ -300,6 +299,8 @@ PyMethodDef Transport_methods[] = {
      "(sink None) until the head or a need for request body"},
     {"close", reinterpret_cast<PyCFunction>(Transport_close), METH_NOARGS, "Close the pools."},
     {"stats", reinterpret_cast<PyCFunction>(Transport_stats), METH_NOARGS, "(open connections, idle connections)"},
+    {"enable_fast_path", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Transport_enable_fast_path)),
+     METH_FASTCALL, "enable_fast_path(decoders, errors, default_raises): the verbs' native path (no policy)"},
     {},
 };
 
@@ -309,9 +310,11 @@ PyTypeObject TransportType = [] {
   PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
   t.tp_name = "boltwire._core._HttpTransport";
   t.tp_basicsize = sizeof(TransportObject);
-  t.tp_flags = Py_TPFLAGS_DEFAULT;
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC;
   t.tp_new = Transport_new;
   t.tp_dealloc = reinterpret_cast<destructor>(Transport_dealloc);
+  t.tp_traverse = reinterpret_cast<traverseproc>(Transport_traverse);
+  t.tp_clear = reinterpret_cast<inquiry>(Transport_clear);
   t.tp_methods = Transport_methods;
   t.tp_doc = "The native transport of one HTTP client (internal).";
   return t;
@@ -349,7 +352,7 @@ bool add_http_types(PyObject *module) {
          PyModule_AddObjectRef(module, "_HttpCall", reinterpret_cast<PyObject *>(&CallType)) == 0 &&
          PyModule_AddObjectRef(module, "_SseParser", reinterpret_cast<PyObject *>(&SseParserType)) == 0 &&
          PyModule_AddObjectRef(module, "Response", reinterpret_cast<PyObject *>(&ResponseType)) == 0 &&
-         PyModule_AddFunctions(module, http_functions) == 0;
+         PyModule_AddFunctions(module, http_functions) == 0 && PyModule_AddFunctions(module, fast_path_functions) == 0;
 }
 
 }  // namespace boltwire::http::client

@@ -112,10 +112,11 @@ bool find_addresses(Exchange &ex) {
   return true;
 }
 
-// Checks out a connection (idle or a new slot). False, with the failure set, when none can be had.
-bool check_out(Exchange &ex, pool::Checkout &c) {
+// Checks out a connection (idle or a new slot). False, with the failure set, when none can be had. The pool
+// timeout counts from the call on the first attempt and from the resend on a later one, as in the engine.
+bool check_out(Exchange &ex, pool::Checkout &c, bool first) {
   enter_phase(ex, Phase::Waiting);
-  ex.phase_start_ns = ex.start_ns;  // the pool timeout counts from the call
+  if (first) ex.phase_start_ns = ex.start_ns;
   Failure which;
   std::int64_t deadline = phase_deadline(ex, which);
   std::vector<Connection *> discard;
@@ -168,9 +169,9 @@ Next drive(Exchange &ex, Next next) {
 }
 
 // One attempt on one connection: Finished (success or failure) or Resend.
-Next attempt(Exchange &ex) {
+Next attempt(Exchange &ex, bool first) {
   pool::Checkout c;
-  if (!check_out(ex, c)) return Next::Finished;
+  if (!check_out(ex, c, first)) return Next::Finished;
   Next next;
   if (c.kind == pool::CheckoutKind::Idle) {
     ex.conn = c.connection;
@@ -195,9 +196,10 @@ Next attempt(Exchange &ex) {
   return next;
 }
 
-// Ends the exchange (or leaves it Paused for the streaming caller) after `next`, the outcome of the first try.
-void settle(Exchange &ex, Next next) {
-  while (next == Next::Resend) next = attempt(ex);
+// Ends the exchange (or leaves it Paused for the streaming caller) after `next`, the outcome of the last try
+// (Resend: make one; `first`: no try was made yet).
+void settle(Exchange &ex, Next next, bool first) {
+  for (; next == Next::Resend; first = false) next = attempt(ex, first);
   if (next == Next::Paused) return;
   ex.phase = Phase::Done;
   ex.end_ns = now_ns();
@@ -221,7 +223,7 @@ void fail_internal(Exchange &ex) noexcept {
 void run_blocking(Exchange &ex) noexcept {
   ex.start_ns = now_ns();
   try {
-    settle(ex, Next::Resend);
+    settle(ex, Next::Resend, true);
   } catch (...) {
     fail_internal(ex);
   }
@@ -232,7 +234,7 @@ void pump_blocking(Exchange &ex) noexcept {
   try {
     Next next = drive(ex, resume_stream(ex));
     if (next != Next::Paused) drop(ex, next == Next::Finished && ex.reusable);
-    settle(ex, next);
+    settle(ex, next, false);
   } catch (...) {
     fail_internal(ex);
   }

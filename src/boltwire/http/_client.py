@@ -32,12 +32,15 @@ _core._http_set_hooks(CaseInsensitiveDict._from_raw, CaseInsensitiveDict, dateti
 _Transport = _core._HttpTransport
 _Sink = _core._HttpSink
 _get_running_loop = asyncio.get_running_loop
-_CancelledError = asyncio.CancelledError
 
 _http_head = _core._http_head  # request heads: validated and written by the codec's request writer (csrc/http/codec)
 _ACCEPT_ENCODING = "gzip, deflate, br, zstd"
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})  # sent with Content-Length: 0 when they have no body
 _http_url = _core._http_url  # URL grammar, joining and encoding: csrc/http/url
+# The verbs' native path (csrc/http/client/fast_path.cpp): a request with a cached route and decoder is submitted
+# without a Python frame of ours; anything else comes back to _call / _send.
+_http_call = _core._http_call
+_http_send = _core._http_send
 _MAX_ROUTES = 4096
 _VERSION = "0.1.0"
 _TLS_VERSIONS = {"TLSv1.2": 12, "TLSv1.3": 13}
@@ -438,7 +441,11 @@ class _ClientBase:
     def _new_transport(self) -> Any:
         self._routes.clear()
         self._origins.clear()
-        return _Transport(**self._settings)
+        transport = _Transport(**self._settings)
+        # Without a policy, plain requests skip _call / _send (not with the mocker's stand-in transport).
+        if self._policy is None and type(transport) is _core._HttpTransport:
+            transport.enable_fast_path(self._decoders, self._errors, self._errors if self._error_for_status else False)
+        return transport
 
     @property
     def is_open(self) -> bool:
@@ -463,21 +470,6 @@ def _use_into(tp: Any, into: Any) -> Any:
     if tp is not bytes:
         raise TypeError("pass response_data_type= or into=, not both (into= is lothc's spelling)")
     return into
-
-
-class _Pending:
-    """What _call returns on the policy path: awaits the policy coroutine (which cancels its own in-flight call)."""
-
-    __slots__ = ("_coro",)
-
-    def __init__(self, coro: Any) -> None:
-        self._coro = coro
-
-    def __await__(self) -> Any:
-        return self._coro.__await__()
-
-    def cancel(self) -> None:
-        pass
 
 
 async def _retire_sink(loop: Any, sink: Any) -> None:
@@ -530,7 +522,7 @@ class HTTPClient(_ClientBase):
             for old in [lp for lp in self._sinks if lp.is_closed()]:
                 del self._sinks[old]  # a closed loop's reader went away with the loop
             sink = _Sink(loop)
-            loop.add_reader(sink.fileno(), sink.drain)
+            loop.add_reader(sink.fileno(), sink.on_ready)
             self._sinks[loop] = sink
         current = self._current = (loop, sink)
         return current
@@ -567,17 +559,21 @@ class HTTPClient(_ClientBase):
         if into is not None:
             tp = _use_into(tp, into)
         if content is not None and _streaming.is_streamed_content(content):  # an iterable body goes out in pieces
-            return _Pending(_streaming.send_async(self, method, url, params, headers, content, None, timeout, tp,
-                                                  error_for_status, True, skip_auth))
+            return _streaming.send_async(self, method, url, params, headers, content, None, timeout, tp,
+                                         error_for_status, True, skip_auth)
         if self._policy is not None or headers_type is not None or error_type is not None or raises is not None \
                 or skip_auth:
-            return _Pending(run_async(self, method, url, params, headers, json, content, data, timeout, tp,
-                                      error_for_status, headers_type, error_type, raises, skip_auth))
+            return run_async(self, method, url, params, headers, json, content, data, timeout, tp, error_for_status,
+                             headers_type, error_type, raises, skip_auth)
         loop = _get_running_loop()
         current = self._current
         if current[0] is not loop:
             current = self._bind(loop)
-        dec, raises = self._response_spec(tp, error_for_status)
+        try:  # _response_spec, inlined: this is the per-request path
+            dec = self._decoders[tp]
+        except (KeyError, TypeError):
+            dec = self._decoder(tp)
+        raises = self._errors if (self._error_for_status if error_for_status is None else error_for_status) else False
         if params is None and headers is None and json is None and content is None and data is None:
             route = self._routes.get((method, url)) or self._route(method, url)
             return t.submit(current[1], route.origin, method, route.head, None, timeout, dec, raises, route.url)
@@ -609,60 +605,40 @@ class HTTPClient(_ClientBase):
                 self, method.upper(), url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
                 infer_mime_type_from_file_extension, skip_auth)
-        call = self._call(
-            method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+        return await _http_call(
+            self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
             into, response_headers_type, error_type, raises, skip_auth
         )
-        try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
 
     async def get(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
-            "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+        return await _http_call(
+            self, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
-        try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
 
     async def head(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
-            "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+        return await _http_call(
+            self, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
-        try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
 
     async def options(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
-            "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+        return await _http_call(
+            self, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
-        try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
 
     async def delete(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -670,15 +646,10 @@ class HTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
-            "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+        return await _http_call(
+            self, "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
-        try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
 
     async def post(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -692,15 +663,10 @@ class HTTPClient(_ClientBase):
                 self, "POST", url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
                 infer_mime_type_from_file_extension, skip_auth)
-        call = self._call(
-            "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+        return await _http_call(
+            self, "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
-        try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
 
     async def put(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -714,15 +680,10 @@ class HTTPClient(_ClientBase):
                 self, "PUT", url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
                 infer_mime_type_from_file_extension, skip_auth)
-        call = self._call(
-            "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+        return await _http_call(
+            self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
-        try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
 
     async def patch(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -736,15 +697,10 @@ class HTTPClient(_ClientBase):
                 self, "PATCH", url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
                 infer_mime_type_from_file_extension, skip_auth)
-        call = self._call(
-            "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+        return await _http_call(
+            self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
-        try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
 
     # ---- streaming (_streaming.py, _sse.py) --------------------------------------------------------------------
 
@@ -808,7 +764,11 @@ class SyncHTTPClient(_ClientBase):
                 or skip_auth:
             return run_sync(self, method, url, params, headers, json, content, data, timeout, tp, error_for_status,
                             headers_type, error_type, raises, skip_auth)
-        dec, raises = self._response_spec(tp, error_for_status)
+        try:  # _response_spec, inlined: this is the per-request path
+            dec = self._decoders[tp]
+        except (KeyError, TypeError):
+            dec = self._decoder(tp)
+        raises = self._errors if (self._error_for_status if error_for_status is None else error_for_status) else False
         if params is None and headers is None and json is None and content is None and data is None:
             route = self._routes.get((method, url)) or self._route(method, url)
             return t.send(route.origin, method, route.head, None, timeout, dec, raises, route.url)
@@ -836,8 +796,8 @@ class SyncHTTPClient(_ClientBase):
                 self, method.upper(), url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
                 infer_mime_type_from_file_extension, skip_auth)
-        return self._send(
-            method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+        return _http_send(
+            self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
             into, response_headers_type, error_type, raises, skip_auth
         )
 
@@ -846,8 +806,8 @@ class SyncHTTPClient(_ClientBase):
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+        return _http_send(
+            self, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
@@ -856,8 +816,8 @@ class SyncHTTPClient(_ClientBase):
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+        return _http_send(
+            self, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
@@ -866,8 +826,8 @@ class SyncHTTPClient(_ClientBase):
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+        return _http_send(
+            self, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
@@ -877,8 +837,8 @@ class SyncHTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+        return _http_send(
+            self, "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
@@ -894,8 +854,8 @@ class SyncHTTPClient(_ClientBase):
                 self, "POST", url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
                 infer_mime_type_from_file_extension, skip_auth)
-        return self._send(
-            "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+        return _http_send(
+            self, "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
@@ -911,8 +871,8 @@ class SyncHTTPClient(_ClientBase):
                 self, "PUT", url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
                 infer_mime_type_from_file_extension, skip_auth)
-        return self._send(
-            "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+        return _http_send(
+            self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
@@ -928,8 +888,8 @@ class SyncHTTPClient(_ClientBase):
                 self, "PATCH", url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
                 infer_mime_type_from_file_extension, skip_auth)
-        return self._send(
-            "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+        return _http_send(
+            self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
 
