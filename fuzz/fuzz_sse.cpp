@@ -42,9 +42,10 @@ Outcome run(std::string_view input, std::size_t limit, const std::vector<std::si
 bool same(const Outcome &a, const Outcome &b) {
   if (a.failed != b.failed || a.last_id != b.last_id || a.retry != b.retry || a.events.size() != b.events.size())
     return false;
-  for (std::size_t i = 0; i < a.events.size(); ++i)
-    if (a.events[i].type != b.events[i].type || a.events[i].data != b.events[i].data || a.events[i].id != b.events[i].id)
-      return false;
+  for (std::size_t i = 0; i < a.events.size(); ++i) {
+    const sse::SseEvent &x = a.events[i], &y = b.events[i];
+    if (x.type != y.type || x.data != y.data || x.id != y.id) return false;
+  }
   return true;
 }
 

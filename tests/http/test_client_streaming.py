@@ -163,7 +163,7 @@ def test_backpressure_stops_the_sender_while_the_consumer_lags(stream_server):
     asyncio.run(main())
 
 
-def test_stream_leak_loop(stream_server):
+def test_stream_leak_loop(stream_server, tmp_path):
     baseline = _core._http_live_exchanges()
     fds = len(os.listdir("/proc/self/fd"))
     with SyncHTTPClient() as client:
@@ -182,6 +182,14 @@ def test_stream_leak_loop(stream_server):
                 assert len([x async for x in client.stream_get(stream_server.url + "/ndjson?n=2")]) >= 1
 
     asyncio.run(main())
+    with SyncHTTPClient() as client:  # failures and SSE too: interrupted downloads, refused and parsed streams
+        for i in range(30):
+            with pytest.raises(HTTPConnectionError):
+                client.download(stream_server.url + "/cut?size=200000", tmp_path / f"d{i}")
+            assert len(list(client.sse(stream_server.url + "/sse?scenario=parse"))) == 4
+            with pytest.raises(HTTPResponseError):
+                list(client.stream_get(stream_server.url + "/status/500"))
+    assert list(tmp_path.iterdir()) == []
     assert live_exchanges_settle(baseline) <= baseline
     assert len(os.listdir("/proc/self/fd")) <= fds + 4
 
@@ -333,3 +341,22 @@ def test_streams_refuse_auth_providers_and_middleware_rather_than_skip_them(stre
     with SyncHTTPClient(bearer_token="static") as client:  # a static header is simply sent
         doc = client.post(stream_server.url + "/echo-body", content=iter([b"{}"]), headers={"Content-Type": "a/b"})
         assert doc.data == b"{}" and doc.headers["content-type"] == "a/b"
+
+
+def test_per_call_raises_and_error_type_on_streams(stream_server, tmp_path):
+    from boltwire.http import HTTPResponseError
+
+    class Teapot(HTTPResponseError):
+        pass
+
+    with SyncHTTPClient() as client:
+        with pytest.raises(Teapot) as info:
+            list(client.stream_get(stream_server.url + "/status/418", raises=Teapot))
+        assert info.value.status == 418 and info.value.body == b"no"
+        with pytest.raises(Teapot):
+            client.download(stream_server.url + "/status/418", tmp_path / "x", raises=Teapot)
+        with pytest.raises(Teapot):
+            list(client.sse(stream_server.url + "/status/418", raises=Teapot))
+        with pytest.raises(TypeError):
+            client.stream_get(stream_server.url + "/peer", raises=int)
+    assert list(tmp_path.iterdir()) == []

@@ -34,9 +34,10 @@ SseParser::Status SseParser::feed(std::string_view in, std::vector<SseEvent> &ou
     // The run of bytes up to the next line end goes into the line at once.
     const char *start = in.data() + i;
     std::size_t left = in.size() - i;
-    const void *lf = std::memchr(start, '\n', left);
-    const void *cr = std::memchr(start, '\r', lf ? static_cast<std::size_t>(static_cast<const char *>(lf) - start) : left);
-    const char *end = static_cast<const char *>(cr ? cr : lf);
+    const char *lf = static_cast<const char *>(std::memchr(start, '\n', left));
+    std::size_t before_lf = lf ? static_cast<std::size_t>(lf - start) : left;
+    const char *cr = static_cast<const char *>(std::memchr(start, '\r', before_lf));
+    const char *end = cr ? cr : lf;
     std::size_t n = end ? static_cast<std::size_t>(end - start) : left;
     if (line_.size() + n > max_event_) {
       failed_ = true;

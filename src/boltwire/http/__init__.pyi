@@ -549,6 +549,7 @@ class HTTPClient(_ClientBase):
         content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: None = None,
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncStream[bytes]: ...
     @overload
     def stream(
@@ -556,6 +557,7 @@ class HTTPClient(_ClientBase):
         content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: type[_T], into: None = None,
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncStream[_T]: ...
     @overload
     def stream(
@@ -563,6 +565,7 @@ class HTTPClient(_ClientBase):
         content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: type[_T],
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncStream[_T]: ...
     @overload
     def stream(
@@ -570,6 +573,7 @@ class HTTPClient(_ClientBase):
         content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: _Decoder[_T], into: None = None,
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncStream[_T]: ...
     @overload
     def stream(
@@ -577,31 +581,37 @@ class HTTPClient(_ClientBase):
         content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = ..., into: Any = None,
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncStream[Any]: ...
     @overload
     def stream_get(
         self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncStream[bytes]: ...
     @overload
     def stream_get(
         self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: type[_T], into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncStream[_T]: ...
     @overload
     def stream_get(
         self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: type[_T], skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncStream[_T]: ...
     @overload
     def stream_get(
         self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: _Decoder[_T], into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncStream[_T]: ...
     @overload
     def stream_get(
         self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = ..., into: Any = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncStream[Any]: ...
     @overload
     def stream_post(
@@ -609,6 +619,7 @@ class HTTPClient(_ClientBase):
         content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: None = None,
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncStream[bytes]: ...
     @overload
     def stream_post(
@@ -616,6 +627,7 @@ class HTTPClient(_ClientBase):
         content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: type[_T], into: None = None,
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncStream[_T]: ...
     @overload
     def stream_post(
@@ -623,6 +635,7 @@ class HTTPClient(_ClientBase):
         content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: type[_T],
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncStream[_T]: ...
     @overload
     def stream_post(
@@ -630,6 +643,7 @@ class HTTPClient(_ClientBase):
         content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: _Decoder[_T], into: None = None,
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncStream[_T]: ...
     @overload
     def stream_post(
@@ -637,54 +651,63 @@ class HTTPClient(_ClientBase):
         content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = ..., into: Any = None,
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncStream[Any]: ...
     @overload
     async def download(
         self, url: str, dest: None = None, *, params: _Params | None = None, headers: _Headers | None = None,
         timeout: float | None = None, error_for_status: bool | None = None,
         progress: Callable[[int, int | None], object] | None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> Response[bytes]: ...
     @overload
     async def download(
         self, url: str, dest: str | os.PathLike[str], *, params: _Params | None = None, headers: _Headers | None = None,
         timeout: float | None = None, error_for_status: bool | None = None,
         progress: Callable[[int, int | None], object] | None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> Response[Path]: ...
     @overload
     async def download(
         self, url: str, dest: str | os.PathLike[str] | None = None, *, params: _Params | None = None, headers: _Headers | None = None,
         timeout: float | None = None, error_for_status: bool | None = None,
         progress: Callable[[int, int | None], object] | None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> Response[Any]: ...
     @overload
     def sse(
         self, url: str, response_data_type: None = None, *, params: _Params | None = None, headers: _Headers | None = None,
         timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
         reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncIterator[SSEEvent[str]]: ...
     @overload
     def sse(
         self, url: str, response_data_type: type[_T], *, params: _Params | None = None, headers: _Headers | None = None,
         timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
         reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncIterator[SSEEvent[_T]]: ...
     @overload
     def sse(
         self, url: str, response_data_type: None = None, *, params: _Params | None = None, headers: _Headers | None = None,
         timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
         reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: type[_T], skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncIterator[SSEEvent[_T]]: ...
     @overload
     def sse(
         self, url: str, response_data_type: _Decoder[_T], *, params: _Params | None = None, headers: _Headers | None = None,
         timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
         reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncIterator[SSEEvent[_T]]: ...
     @overload
     def sse(
         self, url: str, response_data_type: Any = None, *, params: _Params | None = None, headers: _Headers | None = None,
         timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
         reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: Any = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> AsyncIterator[SSEEvent[Any]]: ...
 
 class SyncHTTPClient(_ClientBase):
@@ -1054,6 +1077,7 @@ class SyncHTTPClient(_ClientBase):
         content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: None = None,
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> SyncStream[bytes]: ...
     @overload
     def stream(
@@ -1061,6 +1085,7 @@ class SyncHTTPClient(_ClientBase):
         content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: type[_T], into: None = None,
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> SyncStream[_T]: ...
     @overload
     def stream(
@@ -1068,6 +1093,7 @@ class SyncHTTPClient(_ClientBase):
         content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: type[_T],
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> SyncStream[_T]: ...
     @overload
     def stream(
@@ -1075,6 +1101,7 @@ class SyncHTTPClient(_ClientBase):
         content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: _Decoder[_T], into: None = None,
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> SyncStream[_T]: ...
     @overload
     def stream(
@@ -1082,31 +1109,37 @@ class SyncHTTPClient(_ClientBase):
         content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = ..., into: Any = None,
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> SyncStream[Any]: ...
     @overload
     def stream_get(
         self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> SyncStream[bytes]: ...
     @overload
     def stream_get(
         self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: type[_T], into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> SyncStream[_T]: ...
     @overload
     def stream_get(
         self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: type[_T], skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> SyncStream[_T]: ...
     @overload
     def stream_get(
         self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: _Decoder[_T], into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> SyncStream[_T]: ...
     @overload
     def stream_get(
         self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = ..., into: Any = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> SyncStream[Any]: ...
     @overload
     def stream_post(
@@ -1114,6 +1147,7 @@ class SyncHTTPClient(_ClientBase):
         content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: None = None,
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> SyncStream[bytes]: ...
     @overload
     def stream_post(
@@ -1121,6 +1155,7 @@ class SyncHTTPClient(_ClientBase):
         content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: type[_T], into: None = None,
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> SyncStream[_T]: ...
     @overload
     def stream_post(
@@ -1128,6 +1163,7 @@ class SyncHTTPClient(_ClientBase):
         content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: type[_T],
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> SyncStream[_T]: ...
     @overload
     def stream_post(
@@ -1135,6 +1171,7 @@ class SyncHTTPClient(_ClientBase):
         content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: _Decoder[_T], into: None = None,
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> SyncStream[_T]: ...
     @overload
     def stream_post(
@@ -1142,52 +1179,61 @@ class SyncHTTPClient(_ClientBase):
         content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = ..., into: Any = None,
         infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> SyncStream[Any]: ...
     @overload
     def download(
         self, url: str, dest: None = None, *, params: _Params | None = None, headers: _Headers | None = None,
         timeout: float | None = None, error_for_status: bool | None = None,
         progress: Callable[[int, int | None], object] | None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> Response[bytes]: ...
     @overload
     def download(
         self, url: str, dest: str | os.PathLike[str], *, params: _Params | None = None, headers: _Headers | None = None,
         timeout: float | None = None, error_for_status: bool | None = None,
         progress: Callable[[int, int | None], object] | None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> Response[Path]: ...
     @overload
     def download(
         self, url: str, dest: str | os.PathLike[str] | None = None, *, params: _Params | None = None, headers: _Headers | None = None,
         timeout: float | None = None, error_for_status: bool | None = None,
         progress: Callable[[int, int | None], object] | None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> Response[Any]: ...
     @overload
     def sse(
         self, url: str, response_data_type: None = None, *, params: _Params | None = None, headers: _Headers | None = None,
         timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
         reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> Iterator[SSEEvent[str]]: ...
     @overload
     def sse(
         self, url: str, response_data_type: type[_T], *, params: _Params | None = None, headers: _Headers | None = None,
         timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
         reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> Iterator[SSEEvent[_T]]: ...
     @overload
     def sse(
         self, url: str, response_data_type: None = None, *, params: _Params | None = None, headers: _Headers | None = None,
         timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
         reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: type[_T], skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> Iterator[SSEEvent[_T]]: ...
     @overload
     def sse(
         self, url: str, response_data_type: _Decoder[_T], *, params: _Params | None = None, headers: _Headers | None = None,
         timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
         reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> Iterator[SSEEvent[_T]]: ...
     @overload
     def sse(
         self, url: str, response_data_type: Any = None, *, params: _Params | None = None, headers: _Headers | None = None,
         timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
         reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: Any = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> Iterator[SSEEvent[Any]]: ...

@@ -136,6 +136,7 @@ class _ClientBase:
     _is_async = False
     _stream_class: Any = None
     _sse_function: Any = None
+    _download_function: Any = None
 
     def __init__(
         self,
@@ -386,13 +387,14 @@ class _ClientBase:
         except TypeError:  # unhashable type spec
             return resolve_decoder(tp)
 
-    # ---- streaming (_streaming.py, _sse.py): each client names its own stream class and sse driver ------------
+    # ---- streaming (_streaming.py, _sse.py): each client names its own stream class, download and sse drivers --
 
     def stream(
         self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
         content: Any = None, data: Any = None, form: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
-        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False, raises: Any = None,
+        error_type: Any = None,
     ) -> Any:
         """The response body as it arrives (an AsyncStream or SyncStream): iterate it for bytes chunks, or with
         response_data_type=T for one T per line (NDJSON). `timeout` bounds the wait for the head; after it only
@@ -401,33 +403,45 @@ class _ClientBase:
             response_data_type = _use_into(response_data_type, into)
         return self._stream_class(self, method.upper(), url, params, headers, json, content, data, form, timeout,
                                   response_data_type, error_for_status, infer_mime_type_from_file_extension,
-                                  skip_auth)
+                                  skip_auth, raises, error_type)
 
     def stream_get(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
-        skip_auth: bool = False,
+        skip_auth: bool = False, raises: Any = None, error_type: Any = None,
     ) -> Any:
         return self.stream("GET", url, params=params, headers=headers, timeout=timeout,
                            error_for_status=error_for_status, response_data_type=response_data_type, into=into,
-                           skip_auth=skip_auth)
+                           skip_auth=skip_auth, raises=raises, error_type=error_type)
 
     def stream_post(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
         data: Any = None, form: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: Any = bytes, into: Any = None, infer_mime_type_from_file_extension: bool = True,
-        skip_auth: bool = False,
+        skip_auth: bool = False, raises: Any = None, error_type: Any = None,
     ) -> Any:
         return self.stream("POST", url, params=params, headers=headers, json=json, content=content, data=data,
                            form=form, timeout=timeout, error_for_status=error_for_status,
                            response_data_type=response_data_type, into=into,
                            infer_mime_type_from_file_extension=infer_mime_type_from_file_extension,
-                           skip_auth=skip_auth)
+                           skip_auth=skip_auth, raises=raises, error_type=error_type)
+
+    def download(
+        self, url: str, dest: Any = None, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+        error_for_status: bool | None = None, progress: Callable[[int, int | None], Any] | None = None,
+        skip_auth: bool = False, raises: Any = None, error_type: Any = None,
+    ) -> Any:
+        """The body of a GET streamed into a temporary file beside `dest`, fsync'ed and renamed over `dest` (a
+        failure leaves no partial file); Response.data is then `dest` as a Path. Without `dest`, the bytes.
+        `progress(received, total or None)` is called after each piece. Awaitable on HTTPClient."""
+        return self._download_function(self, url, dest, params, headers, timeout, error_for_status, progress,
+                                       skip_auth, raises, error_type)
 
     def sse(
         self, url: str, response_data_type: Any = None, *, params: Any = None, headers: Any = None,
         timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
         reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: Any = None, skip_auth: bool = False,
+        raises: Any = None, error_type: Any = None,
     ) -> Any:
         """Server-sent events as they arrive (SSEEvent: id, event, data decoded into response_data_type when given,
         retry); an async iterator on HTTPClient. A dropped connection reconnects after the server's retry: (else
@@ -436,7 +450,7 @@ class _ClientBase:
         if into is not None:
             response_data_type = into
         return self._sse_function(self, url, response_data_type, params, headers, timeout, error_for_status,
-                                  max_reconnects, reconnect_delay, reconnect_on_close, skip_auth)
+                                  max_reconnects, reconnect_delay, reconnect_on_close, skip_auth, raises, error_type)
 
     def _new_transport(self) -> Any:
         self._routes.clear()
@@ -492,6 +506,7 @@ class HTTPClient(_ClientBase):
     _is_async = True
     _stream_class = _streaming.AsyncStream
     _sse_function = staticmethod(sse_async)
+    _download_function = staticmethod(_streaming.download_async)
 
     def _init_async(self) -> None:
         self._sinks: dict[Any, Any] = {}  # loop -> its _HttpSink
@@ -560,7 +575,7 @@ class HTTPClient(_ClientBase):
             tp = _use_into(tp, into)
         if content is not None and _streaming.is_streamed_content(content):  # an iterable body goes out in pieces
             return _streaming.send_async(self, method, url, params, headers, content, None, timeout, tp,
-                                         error_for_status, True, skip_auth)
+                                         error_for_status, True, skip_auth, raises, error_type)
         if self._policy is not None or headers_type is not None or error_type is not None or raises is not None \
                 or skip_auth:
             return run_async(self, method, url, params, headers, json, content, data, timeout, tp, error_for_status,
@@ -604,7 +619,7 @@ class HTTPClient(_ClientBase):
             return await _streaming.send_async(
                 self, method.upper(), url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
-                infer_mime_type_from_file_extension, skip_auth)
+                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
         return await _http_call(
             self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
             into, response_headers_type, error_type, raises, skip_auth
@@ -662,7 +677,7 @@ class HTTPClient(_ClientBase):
             return await _streaming.send_async(
                 self, "POST", url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
-                infer_mime_type_from_file_extension, skip_auth)
+                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
         return await _http_call(
             self, "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
@@ -679,7 +694,7 @@ class HTTPClient(_ClientBase):
             return await _streaming.send_async(
                 self, "PUT", url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
-                infer_mime_type_from_file_extension, skip_auth)
+                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
         return await _http_call(
             self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
@@ -696,24 +711,11 @@ class HTTPClient(_ClientBase):
             return await _streaming.send_async(
                 self, "PATCH", url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
-                infer_mime_type_from_file_extension, skip_auth)
+                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
         return await _http_call(
             self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
-
-    # ---- streaming (_streaming.py, _sse.py) --------------------------------------------------------------------
-
-    async def download(
-        self, url: str, dest: Any = None, *, params: Any = None, headers: Any = None, timeout: float | None = None,
-        error_for_status: bool | None = None, progress: Callable[[int, int | None], Any] | None = None,
-        skip_auth: bool = False,
-    ) -> Any:
-        """The body of a GET streamed into a temporary file beside `dest`, fsync'ed and renamed over `dest` (a
-        failure leaves no partial file); Response.data is then `dest` as a Path. Without `dest`, the bytes.
-        `progress(received, total or None)` is called after each piece."""
-        return await _streaming.download_async(self, url, dest, params, headers, timeout, error_for_status,
-                                               progress, skip_auth)
 
     def _current_sink(self) -> Any:
         """The completion sink of the running loop (made on the loop's first call)."""
@@ -730,6 +732,7 @@ class SyncHTTPClient(_ClientBase):
     _is_async = False
     _stream_class = _streaming.SyncStream
     _sse_function = staticmethod(sse_sync)
+    _download_function = staticmethod(_streaming.download_sync)
 
     def __enter__(self) -> "SyncHTTPClient":
         self.open()
@@ -759,7 +762,7 @@ class SyncHTTPClient(_ClientBase):
             tp = _use_into(tp, into)
         if content is not None and _streaming.is_streamed_content(content):  # an iterable body goes out in pieces
             return _streaming.send_sync(self, method, url, params, headers, content, None, timeout, tp,
-                                        error_for_status, True, skip_auth)
+                                        error_for_status, True, skip_auth, raises, error_type)
         if self._policy is not None or headers_type is not None or error_type is not None or raises is not None \
                 or skip_auth:
             return run_sync(self, method, url, params, headers, json, content, data, timeout, tp, error_for_status,
@@ -795,7 +798,7 @@ class SyncHTTPClient(_ClientBase):
             return _streaming.send_sync(
                 self, method.upper(), url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
-                infer_mime_type_from_file_extension, skip_auth)
+                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
         return _http_send(
             self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
             into, response_headers_type, error_type, raises, skip_auth
@@ -853,7 +856,7 @@ class SyncHTTPClient(_ClientBase):
             return _streaming.send_sync(
                 self, "POST", url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
-                infer_mime_type_from_file_extension, skip_auth)
+                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
         return _http_send(
             self, "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
@@ -870,7 +873,7 @@ class SyncHTTPClient(_ClientBase):
             return _streaming.send_sync(
                 self, "PUT", url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
-                infer_mime_type_from_file_extension, skip_auth)
+                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
         return _http_send(
             self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
@@ -887,22 +890,8 @@ class SyncHTTPClient(_ClientBase):
             return _streaming.send_sync(
                 self, "PATCH", url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
-                infer_mime_type_from_file_extension, skip_auth)
+                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
         return _http_send(
             self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
-
-    # ---- streaming (_streaming.py, _sse.py) --------------------------------------------------------------------
-
-    def download(
-        self, url: str, dest: Any = None, *, params: Any = None, headers: Any = None, timeout: float | None = None,
-        error_for_status: bool | None = None, progress: Callable[[int, int | None], Any] | None = None,
-        skip_auth: bool = False,
-    ) -> Any:
-        """The body of a GET streamed into a temporary file beside `dest`, fsync'ed and renamed over `dest` (a
-        failure leaves no partial file); Response.data is then `dest` as a Path. Without `dest`, the bytes.
-        `progress(received, total or None)` is called after each piece."""
-        return _streaming.download_sync(self, url, dest, params, headers, timeout, error_for_status, progress,
-                                        skip_auth)
-

@@ -84,11 +84,12 @@ class _Session:
 
 async def sse_async(client: Any, url: str, tp: Any, params: Any, headers: Any, timeout: Any,
                     error_for_status: bool | None, max_reconnects: int | None, reconnect_delay: float,
-                    reconnect_on_close: bool, skip_auth: bool = False) -> AsyncIterator[SSEEvent]:
+                    reconnect_on_close: bool, skip_auth: bool = False, raises: Any = None,
+                    error_type: Any = None) -> AsyncIterator[SSEEvent]:
     session = _Session(client, tp, reconnect_delay, max_reconnects)
     while True:
         stream = AsyncStream(client, "GET", url, params, session.headers(headers), None, None, None, None, timeout,
-                             bytes, error_for_status, True, skip_auth)
+                             bytes, error_for_status, True, skip_auth, raises, error_type)
         try:
             async with stream:
                 if not session.check(stream):
@@ -106,11 +107,12 @@ async def sse_async(client: Any, url: str, tp: Any, params: Any, headers: Any, t
 
 def sse_sync(client: Any, url: str, tp: Any, params: Any, headers: Any, timeout: Any,
              error_for_status: bool | None, max_reconnects: int | None, reconnect_delay: float,
-             reconnect_on_close: bool, skip_auth: bool = False) -> Iterator[SSEEvent]:
+             reconnect_on_close: bool, skip_auth: bool = False, raises: Any = None,
+             error_type: Any = None) -> Iterator[SSEEvent]:
     session = _Session(client, tp, reconnect_delay, max_reconnects)
     while True:
         stream = SyncStream(client, "GET", url, params, session.headers(headers), None, None, None, None, timeout,
-                            bytes, error_for_status, True, skip_auth)
+                            bytes, error_for_status, True, skip_auth, raises, error_type)
         try:
             with stream:
                 if not session.check(stream):

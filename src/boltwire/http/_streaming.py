@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Iterator
 
 from boltwire import _core
+from boltwire.http._codecs import resolve_decoder
+from boltwire.http._policy import error_spec
 from boltwire.http._response import CaseInsensitiveDict
 
 __all__ = ["AsyncStream", "SyncStream", "Upload", "upload_of", "download_async", "download_sync"]
@@ -65,7 +67,8 @@ class _StreamBase:
 
     def __init__(self, client: Any, method: str, url: str, params: Any, headers: Any, json: Any, content: Any,
                  data: Any, form: Any, timeout: float | None, tp: Any, error_for_status: bool | None,
-                 infer_mime: bool = True, skip_auth: bool = False) -> None:
+                 infer_mime: bool = True, skip_auth: bool = False, raises: Any = None,
+                 error_type: Any = None) -> None:
         policy = client._policy
         if policy is not None and (policy.middleware or (policy.auth is not None and not skip_auth)):
             # Sent without them, the request would silently lack its credentials or its middleware's changes.
@@ -80,7 +83,11 @@ class _StreamBase:
         self._request = (url, params, headers, json, content, data, skip_auth)
         self._timeout = timeout
         self._decoder = client._decoder(tp)  # None: raw bytes chunks
-        self._raises = client._response_spec(bytes, error_for_status)[1]
+        # The status-error policy: the call's raises= / error_type= (checked now: a bad class is a TypeError before
+        # anything is sent), else the client's; False when error_for_status is off.
+        spec = error_spec(raises, error_type, resolve_decoder)
+        on = client._error_for_status if error_for_status is None else error_for_status
+        self._raises = (spec or client._errors) if on else False
         self._native: Any = None
         self._status = 0
         self._headers: Any = None
@@ -421,10 +428,10 @@ async def _aiter_sync(it: Iterator[Any]) -> AsyncIterator[Any]:
 
 def send_sync(client: Any, method: str, url: str, params: Any, headers: Any, content: Any, form: Any,
               timeout: Any, tp: Any, error_for_status: bool | None, infer_mime: bool = True,
-              skip_auth: bool = False) -> Any:
+              skip_auth: bool = False, raises: Any = None, error_type: Any = None) -> Any:
     """A verb whose body is streamed (content= iterable, form=): the Response, decoded as the verbs do."""
     stream = SyncStream(client, method, url, params, headers, None, content, None, form, timeout, bytes,
-                        error_for_status, infer_mime, skip_auth)
+                        error_for_status, infer_mime, skip_auth, raises, error_type)
     with stream:
         body = b"".join(stream._chunks())
     return stream._finish(body, client._decoder(tp), stream._raises)
@@ -432,9 +439,9 @@ def send_sync(client: Any, method: str, url: str, params: Any, headers: Any, con
 
 async def send_async(client: Any, method: str, url: str, params: Any, headers: Any, content: Any, form: Any,
                      timeout: Any, tp: Any, error_for_status: bool | None, infer_mime: bool = True,
-                     skip_auth: bool = False) -> Any:
+                     skip_auth: bool = False, raises: Any = None, error_type: Any = None) -> Any:
     stream = AsyncStream(client, method, url, params, headers, None, content, None, form, timeout, bytes,
-                         error_for_status, infer_mime, skip_auth)
+                         error_for_status, infer_mime, skip_auth, raises, error_type)
     async with stream:
         body = b"".join([chunk async for chunk in stream._chunks()])
     return stream._finish(body, client._decoder(tp), stream._raises)
@@ -527,12 +534,12 @@ class _Download:
 
 def download_sync(client: Any, url: str, dest: Any, params: Any, headers: Any, timeout: Any,
                   error_for_status: bool | None, progress: Callable[[int, int | None], Any] | None,
-                  skip_auth: bool = False) -> Any:
+                  skip_auth: bool = False, raises: Any = None, error_type: Any = None) -> Any:
     if dest is None and progress is None:  # the body whole in memory: the plain GET path is the shortest way
         return client.get(url, params=params, headers=headers, timeout=timeout, error_for_status=error_for_status,
-                          skip_auth=skip_auth)
+                          skip_auth=skip_auth, raises=raises, error_type=error_type)
     stream = SyncStream(client, "GET", url, params, headers, None, None, None, None, timeout, bytes,
-                        error_for_status, True, skip_auth)
+                        error_for_status, True, skip_auth, raises, error_type)
     with stream:
         target = _Download(stream, dest, progress)
         try:
@@ -546,12 +553,13 @@ def download_sync(client: Any, url: str, dest: Any, params: Any, headers: Any, t
 
 async def download_async(client: Any, url: str, dest: Any, params: Any, headers: Any, timeout: Any,
                          error_for_status: bool | None, progress: Callable[[int, int | None], Any] | None,
-                         skip_auth: bool = False) -> Any:
+                         skip_auth: bool = False, raises: Any = None, error_type: Any = None) -> Any:
     if dest is None and progress is None:  # see download_sync
         return await client.get(url, params=params, headers=headers, timeout=timeout,
-                                error_for_status=error_for_status, skip_auth=skip_auth)
+                                error_for_status=error_for_status, skip_auth=skip_auth, raises=raises,
+                                error_type=error_type)
     stream = AsyncStream(client, "GET", url, params, headers, None, None, None, None, timeout, bytes,
-                         error_for_status, True, skip_auth)
+                         error_for_status, True, skip_auth, raises, error_type)
     async with stream:
         target = _Download(stream, dest, progress)
         try:
