@@ -113,6 +113,8 @@ struct Exchange {
   std::size_t address_index = 0;
   std::vector<conn::SocketAddress> addresses;
   conn::Connection *conn = nullptr;
+  std::int32_t stream_id = 0;     // HTTP/2: the stream carrying this exchange on conn (0: none)
+  std::uint32_t field_count = 0;  // HTTP/2: fields of the response head so far (the parser's limit applies)
   std::atomic<bool> cancel_requested{false};
 
   // Streaming (exchange_steps.hpp, "Streaming"): the body goes to the consumer in pieces as it arrives, and the
@@ -136,6 +138,7 @@ struct Exchange {
   std::uint16_t status = 0;
   bool http10 = false;
   tls::TlsVersion tls_version = tls::TlsVersion::Unset;  // of the connection that answered (Unset: plain http)
+  bool http2 = false;
   std::string headers;  // "name: value\r\n" per field, wire order
   std::string body;
 
