@@ -307,6 +307,7 @@ Next on_readable(Exchange &ex) noexcept {
 Next resume_stream(Exchange &ex) noexcept {
   ex.paused = false;
   ex.last_io_ns = now_ns();
+  if (ex.conn != nullptr && ex.conn->h2()) return h2_on_io(ex);
   if (ex.phase == Phase::Writing) return on_writable(ex);
   if (ex.phase == Phase::Reading) return on_readable(ex);  // the kernel (or TLS) may hold bytes already
   return ex.failure == Failure::None ? Next::WaitReadable : Next::Finished;
