@@ -425,6 +425,13 @@ PyObject *convert_tuple_subclass(PyObject *obj, const TypePlan *plan, ConvertOpt
 
 PyObject *convert_value(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
   uint64_t k = plan->kinds;
+  if (BW_LIKELY(plan->constraints.flags == 0)) {
+    // The values most fields hold, already of the exact type the plan asks for, pass through as they are.
+    PyTypeObject *tp = Py_TYPE(obj);
+    if ((tp == &PyUnicode_Type && (k & sk::kStr)) || (tp == &PyLong_Type && (k & sk::kInt)) ||
+        (tp == &PyFloat_Type && (k & sk::kFloat)) || (obj == Py_None && (k & sk::kNone)) || (k & sk::kAny))
+      return Py_NewRef(obj);
+  }
   if (k & sk::kAny) return check_validator(Py_NewRef(obj), plan, path);
   if (++o.depth > kMaxDepth) {
     o.depth--;

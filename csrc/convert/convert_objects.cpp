@@ -7,6 +7,7 @@
 #include "py/ref.hpp"
 #include "py/utf8.hpp"
 #include "struct/field_spec.hpp"
+#include "struct/finish_decoded.hpp"
 #include "struct/struct_meta.hpp"
 #include "struct/struct_object.hpp"
 #include <cstring>
@@ -21,6 +22,20 @@ using schema::PathNode;
 using schema::raise_validation;
 using schema::TypePlan;
 namespace sk = schema;
+
+// Index of the field whose encoded name is the very object `key`, or -1.
+inline Py_ssize_t find_interned_name(const ObjectPlan *op, PyObject *key, Py_ssize_t &hint) noexcept {
+  PyObject *const *names = &PyTuple_GET_ITEM(op->encode_names, 0);
+  Py_ssize_t n = PyTuple_GET_SIZE(op->encode_names);
+  if (hint < n && names[hint] == key) return hint++;
+  for (Py_ssize_t i = 0; i < n; i++) {
+    if (names[i] == key) {
+      hint = i + 1;
+      return i;
+    }
+  }
+  return -1;
+}
 
 Py_ssize_t find_name(const ObjectPlan *op, const char *key, size_t size) {
   for (const auto &e : op->names)
@@ -65,10 +80,25 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
   Py_ssize_t pos = 0;
   PyObject *key_ref, *value_ref;
   PathNode key_node{path, nullptr, PathNode::kDictKey};
+  Py_ssize_t hint = 0;
   while (PyDict_Next(obj, &pos, &key_ref, &value_ref)) {
     // Strong references: hooks and validators run while the entry is converted and may mutate the dict.
     Object key_held = Object::steal(Py_NewRef(key_ref)), value_held = Object::steal(Py_NewRef(value_ref));
     PyObject *key = key_held.get(), *value = value_held.get();
+    // Keys written in source are interned, like the encoded names: a pointer comparison, trying the field
+    // after the previous match first (keys usually arrive in declared order), settles most of them.
+    Py_ssize_t index = find_interned_name(op, key, hint);
+    if (index >= 0) {
+      PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
+      PyObject *converted = convert_value(value, op->field_plans[index], o, &node);
+      if (converted == nullptr) {
+        Py_DECREF(self);
+        return nullptr;
+      }
+      Py_XSETREF(*structs::field_slot(self, meta, index), converted);
+      track |= structs::may_be_tracked(converted);
+      continue;
+    }
     if (!PyUnicode_CheckExact(key)) {
       Py_DECREF(self);
       return raise_validation(&key_node, "Expected `str`");
@@ -80,7 +110,7 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
       Py_DECREF(self);
       return nullptr;
     }
-    Py_ssize_t index = find_name(op, text, static_cast<size_t>(size));
+    index = find_name(op, text, static_cast<size_t>(size));
     if (index >= 0) {
       PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
       PyObject *converted = convert_value(value, op->field_plans[index], o, &node);
@@ -101,7 +131,7 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
       return raise_validation(path, "Object contains unknown field `%U`", key);
     }
   }
-  return json::finish_struct(self, track, path);
+  return structs::finish_decoded_struct(self, track, path);
 }
 
 // Reads attribute `name` (then, for mappings, item `name`). New reference, nullptr when absent (no error), or
@@ -184,7 +214,7 @@ PyObject *struct_from_values(std::vector<Object> &values, const ObjectPlan *op, 
     track |= structs::may_be_tracked(values[i].get());
     *structs::field_slot(self, meta, i) = values[i].release();
   }
-  return json::finish_struct(self, track, path);
+  return structs::finish_decoded_struct(self, track, path);
 }
 
 // dataclass / attrs / TypedDict from a dict (by name) or, with from_attributes, from attributes.
@@ -212,7 +242,7 @@ PyObject *class_from(PyObject *obj, const TypePlan *plan, ConvertOptions &o, con
   } else if (values_from_attributes(obj, op, o, path, values) == nullptr) {
     return nullptr;
   }
-  return json::finish_class_object(plan, values, path);
+  return structs::finish_decoded_object(plan, values, path);
 }
 
 // NamedTuple or array_like Struct from a list / tuple (a list is copied first: user code may mutate it).

@@ -2,45 +2,10 @@
 #include "json/decode_any.hpp"
 #include "json/decode_number.hpp"
 #include "json/decode_string.hpp"
+#include "py/item_buffer.hpp"
 #include <cstring>
 
 namespace boltwire::json {
-namespace {
-
-// ---- object key cache ---------------------------------------------------------------------------------
-// Documents repeat the same short keys; a small direct-mapped cache turns them into one hash and a memcmp
-// instead of a new str each time. Entries hold strong references; the GIL guards the table.
-constexpr size_t kKeyCacheSize = 512;
-constexpr size_t kMaxCachedKey = 24;
-PyObject *key_cache[kKeyCacheSize];
-
-}  // namespace
-
-PyObject *decode_key(Reader &r) {
-  const unsigned char *content = r.pos + 1;
-  const unsigned char *p = content;
-  const unsigned char *limit = r.end - content > static_cast<ptrdiff_t>(kMaxCachedKey) ? content + kMaxCachedKey : r.end;
-  uint32_t hash = 2166136261u;
-  while (p < limit && *p != '"' && *p != '\\' && *p >= 0x20 && *p < 0x80) {
-    hash = (hash ^ *p) * 16777619u;
-    p++;
-  }
-  if (p >= limit || *p != '"') return decode_string(r);  // long, escaped or non-ASCII: the general path
-  size_t size = static_cast<size_t>(p - content);
-  PyObject *&slot = key_cache[hash & (kKeyCacheSize - 1)];
-  if (slot != nullptr && static_cast<size_t>(PyUnicode_GET_LENGTH(slot)) == size &&
-      memcmp(PyUnicode_DATA(slot), content, size) == 0) {
-    r.pos = p + 1;
-    return Py_NewRef(slot);
-  }
-  PyObject *key = PyUnicode_New(static_cast<Py_ssize_t>(size), 127);
-  if (key == nullptr) return nullptr;
-  memcpy(PyUnicode_DATA(key), content, size);
-  Py_XSETREF(slot, Py_NewRef(key));
-  r.pos = p + 1;
-  return key;
-}
-
 namespace {
 
 // ---- literals, arrays, objects ------------------------------------------------------------------------
@@ -50,123 +15,61 @@ PyObject *decode_literal(Reader &r, const char *text, size_t size, PyObject *val
   return Py_NewRef(value);
 }
 
-bool enter(Reader &r) {
-  if (++r.depth > kMaxDepth) {
-    raise_malformed(r, "maximum nesting depth exceeded");
-    return false;
-  }
-  return true;
-}
-
 PyObject *decode_array(Reader &r, const schema::PathNode *path) {
-  if (!enter(r)) return nullptr;
-  r.pos++;
-  PyObject *list = PyList_New(0);
-  if (list == nullptr) return nullptr;
-  r.skip_whitespace();
-  if (r.pos < r.end && *r.pos == ']') {
-    r.pos++;
-    r.depth--;
-    return list;
-  }
+  bool done;
+  if (!open_array(r, done)) return nullptr;
+  py::ItemBuffer items;
   schema::PathNode node{path, nullptr, 0};
-  while (true) {
-    r.skip_whitespace();
-    if (r.pos < r.end && *r.pos == ']') {
-      Py_DECREF(list);
-      return raise_malformed(r, "trailing comma in array");
-    }
+  while (!done) {
     PyObject *item = decode_any(r, &node);
-    if (item == nullptr || PyList_Append(list, item) < 0) {
-      Py_XDECREF(item);
-      Py_DECREF(list);
-      return nullptr;
-    }
-    Py_DECREF(item);
+    if (item == nullptr || !items.push(item)) return nullptr;
     node.index++;
-    r.skip_whitespace();
-    if (r.pos < r.end && *r.pos == ',') {
-      r.pos++;
-      continue;
-    }
-    if (r.pos < r.end && *r.pos == ']') {
-      r.pos++;
-      r.depth--;
-      return list;
-    }
-    Py_DECREF(list);
-    return raise_malformed(r, "expected ',' or ']'");
+    int more = next_element(r);
+    if (more < 0) return nullptr;
+    done = more == 0;
   }
+  return items.to_list();
 }
 
 PyObject *decode_object(Reader &r, const schema::PathNode *path) {
-  if (!enter(r)) return nullptr;
-  r.pos++;
+  bool done;
+  if (!open_object(r, done)) return nullptr;
   PyObject *dict = PyDict_New();
-  if (dict == nullptr) return nullptr;
-  r.skip_whitespace();
-  if (r.pos < r.end && *r.pos == '}') {
-    r.pos++;
-    r.depth--;
-    return dict;
-  }
+  if (dict == nullptr || done) return dict;
   const schema::PathNode node{path, nullptr, schema::PathNode::kDictValue};
-  while (true) {
-    r.skip_whitespace();
-    if (r.pos >= r.end || *r.pos != '"') {
-      Py_DECREF(dict);
-      return raise_malformed(r, r.pos < r.end && *r.pos == '}' ? "trailing comma in object" : "object keys must be strings");
-    }
-    PyObject *key = decode_key(r);
-    if (key == nullptr) {
+  while (!done) {
+    PyObject *key = decode_string_cached(r);
+    if (key == nullptr || !read_colon(r)) {
+      Py_XDECREF(key);
       Py_DECREF(dict);
       return nullptr;
     }
-    r.skip_whitespace();
-    if (r.pos >= r.end || *r.pos != ':') {
-      Py_DECREF(key);
-      Py_DECREF(dict);
-      return raise_malformed(r, "expected ':'");
-    }
-    r.pos++;
-    r.skip_whitespace();
     PyObject *value = decode_any(r, &node);
     int failed = value == nullptr || PyDict_SetItem(dict, key, value) < 0;
     Py_DECREF(key);
     Py_XDECREF(value);
-    if (failed) {
+    if (failed || !next_member(r, done)) {
       Py_DECREF(dict);
       return nullptr;
     }
-    r.skip_whitespace();
-    if (r.pos < r.end && *r.pos == ',') {
-      r.pos++;
-      continue;
-    }
-    if (r.pos < r.end && *r.pos == '}') {
-      r.pos++;
-      r.depth--;
-      return dict;
-    }
-    Py_DECREF(dict);
-    return raise_malformed(r, "expected ',' or '}'");
   }
+  return dict;
 }
 
 }  // namespace
 
 PyObject *decode_any(Reader &r, const schema::PathNode *path) {
-  if (r.pos >= r.end) return raise_malformed(r, "expected a value");
+  if (r.pos >= r.end) return raise_malformed(r, msg::kExpectedValue);
   switch (*r.pos) {
     case '{': return decode_object(r, path);
     case '[': return decode_array(r, path);
-    case '"': return decode_string(r);
+    case '"': return decode_string(r);  // values vary more than keys: the cache would mostly miss
     case 't': return decode_literal(r, "true", 4, Py_True);
     case 'f': return decode_literal(r, "false", 5, Py_False);
     case 'n': return decode_literal(r, "null", 4, Py_None);
     case '-': case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
       return decode_number(r, path);
-    default: return raise_malformed(r, "invalid character");
+    default: return raise_malformed(r, msg::kInvalidCharacter);
   }
 }
 
@@ -177,90 +80,42 @@ PyObject *decode_any(Reader &r, const schema::PathNode *path) {
 
 namespace {
 
-bool skip_literal(Reader &r, const char *text, size_t size) {
-  if (static_cast<size_t>(r.end - r.pos) < size) return raise_truncated(), false;
-  if (memcmp(r.pos, text, size) != 0) return raise_invalid_at(r, r.offset() + 1, "invalid character"), false;
-  r.pos += size;
-  return true;
-}
-
 bool skip_array(Reader &r) {
-  if (!enter(r)) return false;
-  r.pos++;
-  r.skip_whitespace();
-  if (r.pos < r.end && *r.pos == ']') {
-    r.pos++;
-    r.depth--;
-    return true;
-  }
+  bool done;
+  if (!open_array(r, done)) return false;
+  if (done) return true;
   while (true) {
-    r.skip_whitespace();
-    if (r.pos < r.end && *r.pos == ']') return raise_malformed(r, "trailing comma in array"), false;
     if (!skip_any(r)) return false;
-    r.skip_whitespace();
-    if (r.pos < r.end && *r.pos == ',') {
-      r.pos++;
-      continue;
-    }
-    if (r.pos < r.end && *r.pos == ']') {
-      r.pos++;
-      r.depth--;
-      return true;
-    }
-    return raise_malformed(r, "expected ',' or ']'"), false;
+    int more = next_element(r);
+    if (more <= 0) return more == 0;
   }
 }
 
 bool skip_object(Reader &r) {
-  if (!enter(r)) return false;
-  r.pos++;
-  r.skip_whitespace();
-  if (r.pos < r.end && *r.pos == '}') {
-    r.pos++;
-    r.depth--;
-    return true;
+  bool done;
+  if (!open_object(r, done, Walk::kSkip)) return false;
+  while (!done) {
+    if (!skip_string(r) || !read_colon(r) || !skip_any(r) || !next_member(r, done, Walk::kSkip)) return false;
   }
-  while (true) {
-    r.skip_whitespace();
-    if (r.pos >= r.end || *r.pos != '"') {
-      return raise_malformed(r, r.pos < r.end && *r.pos == '}' ? "trailing comma in object" : "expected '\"'"), false;
-    }
-    if (!skip_string(r)) return false;
-    r.skip_whitespace();
-    if (r.pos >= r.end || *r.pos != ':') return raise_malformed(r, "expected ':'"), false;
-    r.pos++;
-    r.skip_whitespace();
-    if (!skip_any(r)) return false;
-    r.skip_whitespace();
-    if (r.pos < r.end && *r.pos == ',') {
-      r.pos++;
-      continue;
-    }
-    if (r.pos < r.end && *r.pos == '}') {
-      r.pos++;
-      r.depth--;
-      return true;
-    }
-    return raise_malformed(r, "expected ',' or '}'"), false;
-  }
+  return true;
 }
 
 }  // namespace
 
 bool skip_any(Reader &r) {
-  if (r.pos >= r.end) return raise_malformed(r, "expected a value"), false;
+  if (r.pos >= r.end) return raise_malformed(r, msg::kExpectedValue), false;
   switch (*r.pos) {
     case '{': return skip_object(r);
     case '[': return skip_array(r);
     case '"': return skip_string(r);
-    case 't': return skip_literal(r, "true", 4);
-    case 'f': return skip_literal(r, "false", 5);
-    case 'n': return skip_literal(r, "null", 4);
+    case 't': return read_literal(r, "true", 4, LiteralError::kSkip);
+    case 'f': return read_literal(r, "false", 5, LiteralError::kSkip);
+    case 'n': return read_literal(r, "null", 4, LiteralError::kSkip);
     case '-': case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9': {
       NumberToken t;
       return scan_number(r, t);
     }
-    default: return raise_malformed(r, "invalid character"), false;
+    default: return raise_malformed(r, msg::kInvalidCharacter), false;
   }
 }
 
@@ -272,7 +127,7 @@ PyObject *decode_document_any(const unsigned char *data, size_t size) {
   r.skip_whitespace();
   if (!r.at_end()) {
     Py_DECREF(value);
-    return raise_malformed(r, "trailing characters");
+    return raise_trailing(r);
   }
   return value;
 }

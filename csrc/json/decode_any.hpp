@@ -14,9 +14,6 @@ PyObject *decode_any(Reader &r, const schema::PathNode *path = nullptr);
 // DecodeError set.
 bool skip_any(Reader &r);
 
-// Parses an object key (a string at r.pos) through a small cache of recent short ASCII keys.
-PyObject *decode_key(Reader &r);
-
 // Decodes a whole document: one value surrounded by optional whitespace, nothing after it.
 PyObject *decode_document_any(const unsigned char *data, size_t size);
 

@@ -13,6 +13,11 @@ struct NumberToken {
   int digits;  // digits in the integer part
   bool negative;
   bool is_float;  // has a fraction or an exponent
+  // For floats: every digit (integer and fraction part) as one integer, exact when all_digits <= 19, and the
+  // power of ten it is scaled by (the exponent minus the fraction's length, clamped far outside double's range).
+  uint64_t mantissa;
+  int all_digits;
+  int exp10;
 
   bool fits_int64() const noexcept { return !is_float && digits <= 18; }
   int64_t as_int64() const noexcept {

@@ -1,4 +1,4 @@
-// csrc/json/decode_reader.cpp: DecodeError lookup and the malformed-input messages.
+// csrc/json/decode_reader.cpp: DecodeError lookup and the reader's malformed-input errors.
 #include "json/decode_reader.hpp"
 #include <cstring>
 
@@ -39,20 +39,37 @@ PyObject *raise_invalid_at(const Reader &, size_t offset, const char *what) {
 
 PyObject *raise_malformed_at(const Reader &r, size_t offset, const char *what) {
   if (offset >= static_cast<size_t>(r.end - r.start)) return raise_truncated();
-  // msgspec consumes the offending byte before it reports trailing characters.
-  if (strcmp(what, "trailing characters") == 0) offset++;
   return raise_invalid_at(r, offset, what);
 }
 
 PyObject *raise_malformed(const Reader &r, const char *what) { return raise_malformed_at(r, r.offset(), what); }
 
-bool fail_literal(const Reader &r, size_t size) {
-  if (static_cast<size_t>(r.end - r.pos) < size) {
-    raise_truncated();
-  } else {
-    raise_invalid_at(r, r.offset() + size, "invalid character");
+PyObject *raise_trailing(const Reader &r) {
+  if (r.at_end()) return raise_truncated();
+  return raise_invalid_at(r, r.offset() + 1, msg::kTrailing);
+}
+
+bool fail_literal(const Reader &r, const char *text, size_t size, LiteralError style) {
+  size_t left = static_cast<size_t>(r.end - r.pos);
+  switch (style) {
+    case LiteralError::kDecode:
+      if (left < size) return raise_truncated(), false;
+      return raise_invalid_at(r, r.offset() + size, msg::kInvalidCharacter), false;
+    case LiteralError::kSkip:
+      if (left < size) return raise_truncated(), false;
+      return raise_invalid_at(r, r.offset() + 1, msg::kInvalidCharacter), false;
+    case LiteralError::kFormat:
+    default: {
+      size_t i = 0;
+      while (i < left && i < size && r.pos[i] == static_cast<unsigned char>(text[i])) i++;
+      return raise_malformed_at(r, r.offset() + i, msg::kInvalidCharacter), false;
+    }
   }
-  return false;
+}
+
+bool fail_key(const Reader &r, Walk walk, bool after_comma) {
+  if (after_comma && r.at('}')) return raise_malformed(r, msg::kObjectTrailingComma), false;
+  return raise_malformed(r, walk == Walk::kSkip ? msg::kSkippedKeyNotString : msg::kKeyNotString), false;
 }
 
 }  // namespace boltwire::json

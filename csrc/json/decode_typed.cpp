@@ -5,6 +5,7 @@
 #include "json/decode_string.hpp"
 #include "json/raw.hpp"
 #include "json/str_values.hpp"
+#include "py/item_buffer.hpp"
 #include "py/ref.hpp"
 #include "struct/field_spec.hpp"
 #include <cmath>
@@ -25,19 +26,7 @@ PyObject *raise_expected(const TypePlan *plan, const char *got, const PathNode *
   return raise_validation(path, "Expected `%s`, got `%s`", expected.c_str(), got);
 }
 
-bool enter_nested(Reader &r) {
-  if (++r.depth > kMaxDepth) {
-    raise_malformed(r, "maximum nesting depth exceeded");
-    return false;
-  }
-  return true;
-}
-
-bool skip_value(Reader &r) { return skip_any(r); }  // msgspec skips unknown fields without converting them
-
 namespace {
-
-bool match_literal(Reader &r, const char *text, size_t size) { return read_literal(r, text, size); }
 
 PyObject *custom_from(TypedReader &r, const TypePlan *plan, PyObject *value, const char *got, const PathNode *path) {
   // msgspec's rule: the hook's result (or the raw value when there is no hook) must be an instance.
@@ -145,44 +134,42 @@ PyObject *decode_typed_number(TypedReader &r, const TypePlan *plan, const PathNo
   return raise_expected(plan, as_float ? "float" : "int", path);
 }
 
-// list / set / frozenset / tuple from a JSON array.
+// list / set / frozenset / tuple from a JSON array. Lists and tuples are made at their final size.
 PyObject *decode_typed_sequence(TypedReader &r, const TypePlan *plan, const PathNode *path) {
   uint64_t k = plan->kinds;
-  if (!enter_nested(r)) return nullptr;
-  r.pos++;
-  Object out = Object::steal((k & (sk::kSet | sk::kFrozenSet)) ? (k & sk::kSet ? PySet_New(nullptr) : PyFrozenSet_New(nullptr))
-                                                               : PyList_New(0));
-  if (!out) return nullptr;
+  bool done;
+  if (!open_array(r, done)) return nullptr;
+  bool is_set = k & (sk::kSet | sk::kFrozenSet);
+  Object set;
+  if (is_set && !(set = Object::steal(k & sk::kSet ? PySet_New(nullptr) : PyFrozenSet_New(nullptr)))) return nullptr;
+  py::ItemBuffer items;
   const TypePlan *item_plan = plan->item;
   PathNode node{path, nullptr, 0};
-  r.skip_whitespace();
-  if (r.pos < r.end && *r.pos == ']') {
-    r.pos++;
-  } else {
-    while (true) {
-      r.skip_whitespace();
-      PyObject *item = decode_typed(r, item_plan, &node);
-      if (item == nullptr) return nullptr;
-      int rc = PyList_CheckExact(out.get()) ? PyList_Append(out.get(), item) : PySet_Add(out.get(), item);
-      if (rc < 0 && PyErr_ExceptionMatches(PyExc_TypeError) && !PyList_CheckExact(out.get())) {
+  while (!done) {
+    PyObject *item = decode_typed(r, item_plan, &node);
+    if (item == nullptr) return nullptr;
+    if (is_set) {
+      int rc = PySet_Add(set.get(), item);
+      if (rc < 0 && PyErr_ExceptionMatches(PyExc_TypeError)) {
         PyErr_Clear();
         raise_validation(&node, "Expected a hashable value, got `%s`", Py_TYPE(item)->tp_name);
       }
       Py_DECREF(item);
       if (rc < 0) return nullptr;
-      node.index++;
-      int more = next_element(r);
-      if (more < 0) return nullptr;
-      if (more == 0) break;
+    } else if (!items.push(item)) {
+      return nullptr;
     }
+    node.index++;
+    int more = next_element(r);
+    if (more < 0) return nullptr;
+    done = more == 0;
   }
-  r.depth--;
   const Constraints &c = plan->constraints;
   // Sets are measured after duplicates collapse, as msgspec measures them.
-  Py_ssize_t length = PyList_CheckExact(out.get()) ? node.index : PySet_GET_SIZE(out.get());
+  Py_ssize_t length = is_set ? PySet_GET_SIZE(set.get()) : node.index;
   if (c.any() && !schema::check_array_length(c, length, path)) return nullptr;
-  if (k & sk::kVarTuple) return PyList_AsTuple(out.get());
-  return out.release();
+  if (is_set) return set.release();
+  return (k & sk::kVarTuple) ? items.to_tuple() : items.to_list();
 }
 
 // A fixed-length tuple or a NamedTuple from a JSON array.
@@ -200,30 +187,23 @@ PyObject *decode_fixed_array(TypedReader &r, const TypePlan *plan, const PathNod
     if (min == max) return raise_validation(path, "Expected `array` of length %zd", max);
     return raise_validation(path, "Expected `array` of length %zd to %zd", min, max);
   };
-  if (!enter_nested(r)) return nullptr;
-  r.pos++;
+  bool done;
+  if (!open_array(r, done)) return nullptr;
   Object out = Object::steal(PyTuple_New(max));
   if (!out) return nullptr;
   PathNode node{path, nullptr, 0};
-  r.skip_whitespace();
-  if (r.pos < r.end && *r.pos == ']') {
-    r.pos++;
-  } else {
-    while (true) {
-      r.skip_whitespace();
-      if (r.pos >= r.end) return raise_malformed(r, "expected a value");
-      if (node.index >= max) return length_error();
-      const TypePlan *ip = named ? op->field_plans[node.index] : plan->items[node.index];
-      PyObject *item = decode_typed(r, ip, &node);
-      if (item == nullptr) return nullptr;
-      PyTuple_SET_ITEM(out.get(), node.index, item);
-      node.index++;
-      int more = next_element(r);
-      if (more < 0) return nullptr;
-      if (more == 0) break;
-    }
+  while (!done) {
+    if (r.at_end()) return raise_malformed(r, msg::kExpectedValue);  // truncation wins over the length error
+    if (node.index >= max) return length_error();
+    const TypePlan *ip = named ? op->field_plans[node.index] : plan->items[node.index];
+    PyObject *item = decode_typed(r, ip, &node);
+    if (item == nullptr) return nullptr;
+    PyTuple_SET_ITEM(out.get(), node.index, item);
+    node.index++;
+    int more = next_element(r);
+    if (more < 0) return nullptr;
+    done = more == 0;
   }
-  r.depth--;
   if (node.index < min) return length_error();
   if (!named) return out.release();
   for (Py_ssize_t i = node.index; i < max; i++) PyTuple_SET_ITEM(out.get(), i, Py_NewRef(PyTuple_GET_ITEM(op->defaults, i)));
@@ -244,16 +224,49 @@ PyObject *decode_typed_array(TypedReader &r, const TypePlan *plan, const PathNod
 
 }  // namespace
 
+namespace {
+// The shapes most fields have, a plain str, int or float without constraints, read without the general
+// dispatch. Returns nullptr with no error set when the value is something else (r.pos unchanged).
+[[gnu::always_inline]] inline PyObject *decode_common(TypedReader &r, uint64_t k, bool &handled) {
+  unsigned char c = *r.pos;
+  if (c == '"') {
+    if (!(k & sk::kStr)) return nullptr;
+    handled = true;
+    return decode_string_cached(r);
+  }
+  if (!(k & (sk::kInt | sk::kFloat)) || !(c == '-' || (c >= '0' && c <= '9'))) return nullptr;
+  NumberToken t;
+  handled = true;
+  if (!scan_number(r, t)) return nullptr;
+  if (!t.is_float && t.fits_int64()) {
+    if (k & sk::kInt) return PyLong_FromLongLong(t.as_int64());
+    if (!(k & sk::kDecimal)) return PyFloat_FromDouble(static_cast<double>(t.as_int64()));
+  } else if (t.is_float && (k & sk::kFloat) && !(k & sk::kDecimal)) {
+    double d;
+    if (!number_to_double(r, t, d)) return nullptr;
+    if (BW_LIKELY(std::isfinite(d))) return PyFloat_FromDouble(d);
+  }
+  handled = false;  // the general path reads the token again and reports what applies
+  r.pos = t.begin;
+  return nullptr;
+}
+}  // namespace
+
 PyObject *decode_typed(TypedReader &r, const TypePlan *plan, const PathNode *path) {
   uint64_t k = plan->kinds;
-  if (r.pos >= r.end) return raise_malformed(r, "expected a value");
+  if (r.pos >= r.end) return raise_malformed(r, msg::kExpectedValue);
+  if (BW_LIKELY(plan->constraints.flags == 0 && !(k & (sk::kAny | sk::kRaw)))) {
+    bool handled = false;
+    PyObject *value = decode_common(r, k, handled);
+    if (handled) return value;
+  }
   PyObject *result;
   if (BW_UNLIKELY(k & sk::kAny)) {
     result = decode_any(r, path);
   } else if (BW_UNLIKELY(k & sk::kRaw)) {
     // Raw: the value's exact bytes, checked but not converted.
     const unsigned char *begin = r.pos;
-    if (!skip_value(r)) return nullptr;
+    if (!skip_any(r)) return nullptr;
     PyObject *bytes = PyBytes_FromStringAndSize(reinterpret_cast<const char *>(begin), r.pos - begin);
     if (bytes == nullptr) return nullptr;
     result = PyObject_CallOneArg(reinterpret_cast<PyObject *>(&RawType), bytes);
@@ -272,7 +285,7 @@ PyObject *decode_typed(TypedReader &r, const TypePlan *plan, const PathNode *pat
       case 't':
       case 'f': {
         bool value = *r.pos == 't';
-        if (!match_literal(r, value ? "true" : "false", value ? 4 : 5)) return nullptr;
+        if (!read_literal(r, value ? "true" : "false", value ? 4 : 5)) return nullptr;
         if (k & sk::kBool) {
           result = schema::bool_value(plan, value, path);
         } else if (k & sk::kCustom) {
@@ -283,7 +296,7 @@ PyObject *decode_typed(TypedReader &r, const TypePlan *plan, const PathNode *pat
         break;
       }
       case 'n':
-        if (!match_literal(r, "null", 4)) return nullptr;
+        if (!read_literal(r, "null", 4)) return nullptr;
         if (k & sk::kNone) return Py_NewRef(Py_None);
         if (k & sk::kCustom) {
           result = custom_from(r, plan, Py_NewRef(Py_None), "null", path);
@@ -294,7 +307,7 @@ PyObject *decode_typed(TypedReader &r, const TypePlan *plan, const PathNode *pat
         result = decode_typed_number(r, plan, path);
         break;
       default:
-        return raise_malformed(r, "invalid character");
+        return raise_malformed(r, msg::kInvalidCharacter);
     }
   }
   if (BW_UNLIKELY(plan->constraints.flags & Constraints::kValidator) && result != nullptr &&
@@ -311,7 +324,7 @@ PyObject *decode_document_typed(TypedReader &r, const TypePlan *plan) {
   r.skip_whitespace();
   if (!r.at_end()) {
     Py_DECREF(value);
-    return raise_malformed(r, "trailing characters");
+    return raise_trailing(r);
   }
   return value;
 }

@@ -8,7 +8,6 @@
 #include "py/ref.hpp"
 #include "schema/error_path.hpp"
 #include "schema/type_plan.hpp"
-#include <vector>
 
 namespace boltwire::json {
 
@@ -28,36 +27,7 @@ PyObject *decode_document_typed(TypedReader &r, const schema::TypePlan *plan);
 PyObject *decode_typed_object(TypedReader &r, const schema::TypePlan *plan, const schema::PathNode *path);
 PyObject *decode_struct_array(TypedReader &r, const schema::TypePlan *plan, const schema::PathNode *path);
 
-// Completes a Struct whose fields were set from input: fills unset fields from defaults (missing required
-// ones are a ValidationError), starts GC tracking when a value needs it, runs __post_init__. Steals `self`.
-PyObject *finish_struct(PyObject *self, bool track, const schema::PathNode *path);
-
-// Completes a TypedDict (a dict) or a dataclass / attrs instance from one value per field (unset entries take
-// their defaults; missing required ones are a ValidationError). Used by the decoder and by convert.
-PyObject *finish_class_object(const schema::TypePlan *plan, std::vector<py::Object> &values,
-                              const schema::PathNode *path);
-
 // Helpers shared by the readers.
 [[gnu::cold]] PyObject *raise_expected(const schema::TypePlan *plan, const char *got, const schema::PathNode *path);
-bool enter_nested(Reader &r);
-
-// After an array element: consumes ',' (returns 1, more follows) or ']' (returns 0, depth closed); -1 with
-// DecodeError set for anything else, a trailing comma included.
-inline int next_element(Reader &r) {
-  r.skip_whitespace();
-  if (r.pos < r.end && *r.pos == ',') {
-    r.pos++;
-    r.skip_whitespace();
-    if (r.pos < r.end && *r.pos == ']') return raise_malformed(r, "trailing comma in array"), -1;
-    return 1;
-  }
-  if (r.pos < r.end && *r.pos == ']') {
-    r.pos++;
-    return 0;
-  }
-  return raise_malformed(r, "expected ',' or ']'"), -1;
-}
-// Skips one value (validating it); false with DecodeError set.
-bool skip_value(Reader &r);
 
 }  // namespace boltwire::json

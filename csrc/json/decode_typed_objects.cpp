@@ -7,8 +7,10 @@
 #include "json/str_values.hpp"
 #include "py/compat.hpp"
 #include "py/ref.hpp"
+#include "py/same_bytes.hpp"
 #include "py/utf8.hpp"
 #include "struct/field_spec.hpp"
+#include "struct/finish_decoded.hpp"
 #include "struct/struct_meta.hpp"
 #include "struct/struct_object.hpp"
 #include <cstring>
@@ -36,11 +38,12 @@ struct KeyView {
 };
 
 bool read_key(Reader &r, KeyView &key) {
-  const unsigned char *content = r.pos + 1, *p = content, *end = r.end;
+  const unsigned char *content = r.pos + 1;
   // Keys are matched on their raw bytes (msgspec's rule): non-ASCII needs no validation here, since a key
   // that is not valid UTF-8 matches no field and is skipped.
-  while (p < end && *p != '"' && *p != '\\' && *p >= 0x20) p++;
-  if (p < end && *p == '"') {
+  unsigned high = 0;
+  const unsigned char *p = scan_string_run(content, r.end, high);
+  if (p < r.end && *p == '"') {
     key.data = reinterpret_cast<const char *>(content);
     key.size = static_cast<size_t>(p - content);
     r.pos = p + 1;
@@ -55,65 +58,15 @@ bool read_key(Reader &r, KeyView &key) {
 }
 
 // Reads `"key" :` (whitespace allowed around the colon) with r.pos at the opening quote.
-bool read_key_and_colon(Reader &r, KeyView &key) {
-  if (!read_key(r, key)) return false;
-  r.skip_whitespace();
-  if (r.pos >= r.end || *r.pos != ':') {
-    raise_malformed(r, "expected ':'");
-    return false;
-  }
-  r.pos++;
-  r.skip_whitespace();
-  return true;
-}
-
-// After a member: consumes ',' (true, more follows) or '}' (true, done = true).
-[[gnu::always_inline]] inline bool next_member(Reader &r, bool &done) {
-  r.skip_whitespace();
-  if (r.pos < r.end && *r.pos == ',') {
-    r.pos++;
-    r.skip_whitespace();
-    if (r.pos >= r.end || *r.pos != '"') {
-      raise_malformed(r, r.pos < r.end && *r.pos == '}' ? "trailing comma in object" : "object keys must be strings");
-      return false;
-    }
-    return true;
-  }
-  if (r.pos < r.end && *r.pos == '}') {
-    r.pos++;
-    r.depth--;
-    done = true;
-    return true;
-  }
-  raise_malformed(r, "expected ',' or '}'");
-  return false;
-}
-
-// Opens an object: consumes '{' and whitespace. done = true for `{}`.
-[[gnu::always_inline]] inline bool open_object(Reader &r, bool &done) {
-  if (!enter_nested(r)) return false;
-  r.pos++;
-  r.skip_whitespace();
-  done = false;
-  if (r.pos < r.end && *r.pos == '}') {
-    r.pos++;
-    r.depth--;
-    done = true;
-    return true;
-  }
-  if (r.pos >= r.end || *r.pos != '"') {
-    raise_malformed(r, "object keys must be strings");
-    return false;
-  }
-  return true;
-}
+bool read_key_and_colon(Reader &r, KeyView &key) { return read_key(r, key) && read_colon(r); }
 
 // True (and r.pos after the colon and whitespace) when the key at r.pos is exactly `name`.
 inline bool match_expected_key(Reader &r, const sk::FieldName &name) {
   size_t n = name.utf8.size();
   if (!name.plain) return false;
   const unsigned char *content = r.pos + 1;
-  if (static_cast<size_t>(r.end - content) <= n + 1 || content[n] != '"' || memcmp(content, name.utf8.data(), n) != 0)
+  if (static_cast<size_t>(r.end - content) <= n + 1 || content[n] != '"' ||
+      !py::same_bytes(reinterpret_cast<const char *>(content), name.utf8.data(), n))
     return false;
   const unsigned char *p = content + n + 1;
   if (*p == ':') {
@@ -128,30 +81,13 @@ inline bool match_expected_key(Reader &r, const sk::FieldName &name) {
   return true;
 }
 
-// Index of the field named `key`, trying the one after the previous match first (keys usually arrive in
-// declared order), or -1.
+// Index of the field named `key` (trying the one after the previous match first), or -1.
 inline Py_ssize_t find_field(const ObjectPlan *op, const KeyView &key, size_t &hint) {
-  const auto &names = op->names;
-  size_t count = names.size();
-  if (hint < count) {
-    const auto &e = names[hint];
-    if (e.utf8.size() == key.size && memcmp(e.utf8.data(), key.data, key.size) == 0) {
-      hint++;
-      return e.index;
-    }
-  }
-  for (size_t i = 0; i < count; i++) {
-    const auto &e = names[i];
-    if (e.utf8.size() == key.size && memcmp(e.utf8.data(), key.data, key.size) == 0) {
-      hint = i + 1;
-      return e.index;
-    }
-  }
-  return -1;
+  return schema::find_field_name(op, key.data, key.size, hint);
 }
 
 bool is_tag_key(const std::string &tag_field, const KeyView &key) {
-  return !tag_field.empty() && tag_field.size() == key.size && memcmp(tag_field.data(), key.data, key.size) == 0;
+  return !tag_field.empty() && tag_field.size() == key.size && py::same_bytes(tag_field.data(), key.data, key.size);
 }
 
 PyObject *key_str(const KeyView &key) {
@@ -167,8 +103,8 @@ PyObject *read_tag_value(Reader &r, bool str_tags, bool int_tags, const PathNode
     if (!scan_number(r, t)) return nullptr;
     if (t.fits_int64()) return number_to_int(t);
   } else {
-    if (r.pos >= r.end) return raise_malformed(r, "expected a value");
-    if (!skip_value(r)) return nullptr;
+    if (r.pos >= r.end) return raise_malformed(r, msg::kExpectedValue);
+    if (!skip_any(r)) return nullptr;
   }
   return raise_validation(tag_node, "Expected `%s`", str_tags && int_tags ? "int | str" : str_tags ? "str" : "int");
 }
@@ -177,9 +113,10 @@ PyObject *read_tag_value(Reader &r, bool str_tags, bool int_tags, const PathNode
 // string (r.pos moves past it); false with r.pos unchanged otherwise.
 bool read_plain_str(Reader &r, KeyView &view) {
   if (r.pos >= r.end || *r.pos != '"') return false;
-  const unsigned char *content = r.pos + 1, *p = content;
-  while (p < r.end && *p != '"' && *p != '\\' && *p >= 0x20 && *p < 0x80) p++;
-  if (p >= r.end || *p != '"') return false;
+  const unsigned char *content = r.pos + 1;
+  unsigned high = 0;
+  const unsigned char *p = scan_string_run(content, r.end, high);
+  if (p >= r.end || *p != '"' || high != 0) return false;
   view.data = reinterpret_cast<const char *>(content);
   view.size = static_cast<size_t>(p - content);
   r.pos = p + 1;
@@ -190,7 +127,7 @@ bool read_plain_str(Reader &r, KeyView &view) {
 bool check_own_tag(Reader &r, const ObjectPlan *op, const PathNode *path) {
   KeyView view;
   if (!op->tag_value_utf8.empty() && read_plain_str(r, view)) {
-    if (view.size == op->tag_value_utf8.size() && memcmp(view.data, op->tag_value_utf8.data(), view.size) == 0)
+    if (view.size == op->tag_value_utf8.size() && py::same_bytes(view.data, op->tag_value_utf8.data(), view.size))
       return true;
     r.pos -= view.size + 2;  // re-read through the general path for the error
   }
@@ -212,37 +149,6 @@ bool check_own_tag(Reader &r, const ObjectPlan *op, const PathNode *path) {
 PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const PathNode *path, bool done);
 
 }  // namespace
-
-PyObject *finish_struct(PyObject *self, bool track, const PathNode *path) {
-  PyTypeObject *tp = Py_TYPE(self);
-  structs::StructMetaObject *meta = structs::as_meta(tp);
-  for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
-    PyObject **slot = structs::field_slot(self, meta, i);
-    if (*slot != nullptr) continue;
-    PyObject *entry = PyTuple_GET_ITEM(meta->defaults, i);
-    if (entry == structs::NoDefault) {
-      Py_DECREF(self);
-      return raise_validation(path, "Object missing required field `%U`", PyTuple_GET_ITEM(meta->encode_fields, i));
-    }
-    PyObject *value = structs::produce_default(entry);
-    if (value == nullptr) {
-      Py_DECREF(self);
-      return nullptr;
-    }
-    *slot = value;
-    track |= structs::may_be_tracked(value);
-  }
-  if (track && PyType_IS_GC(tp) && !PyObject_GC_IsTracked(self)) PyObject_GC_Track(self);
-  if (meta->post_init != nullptr) {
-    PyObject *r = PyObject_CallOneArg(meta->post_init, self);
-    if (r == nullptr) {
-      Py_DECREF(self);
-      return schema::reraise_as_validation(path);
-    }
-    Py_DECREF(r);
-  }
-  return self;
-}
 
 namespace {
 
@@ -285,13 +191,13 @@ PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const Path
         Object name = Object::steal(key_str(key));
         if (name) raise_validation(path, "Object contains unknown field `%U`", name.get());
         goto error;
-      } else if (!skip_value(r)) {
+      } else if (!skip_any(r)) {
         goto error;
       }
     }
     if (!next_member(r, done)) goto error;
   }
-  return finish_struct(self, track, path);
+  return structs::finish_decoded_struct(self, track, path);
 error:
   Py_DECREF(self);
   return nullptr;
@@ -312,7 +218,7 @@ const ObjectPlan *select_tagged_member(TypedReader &r, const sk::StructUnion *u,
       if (u->str_tags && read_plain_str(scan, view)) {
         for (const ObjectPlan *m : u->members) {
           const std::string &t = m->tag_value_utf8;
-          if (t.size() == view.size && memcmp(t.data(), view.data, view.size) == 0) return m;
+          if (t.size() == view.size && py::same_bytes(t.data(), view.data, view.size)) return m;
         }
         scan.pos -= view.size + 2;
       }
@@ -325,7 +231,7 @@ const ObjectPlan *select_tagged_member(TypedReader &r, const sk::StructUnion *u,
       }
       return u->members[PyLong_AsSsize_t(index)];
     }
-    if (!skip_value(scan) || !next_member(scan, done)) return nullptr;
+    if (!skip_any(scan) || !next_member(scan, done)) return nullptr;
   }
   raise_validation(path, "Object missing required field `%U`", u->tag_field);
   return nullptr;
@@ -380,16 +286,13 @@ PyObject *decode_typed_dict(TypedReader &r, const TypePlan *plan, const PathNode
   PathNode key_node{path, nullptr, PathNode::kDictKey};
   PathNode value_node{path, nullptr, PathNode::kDictValue};
   while (!done) {
-    Object key = Object::steal(plain_keys ? decode_key(r) : decode_string(r));
+    Object key = Object::steal(plain_keys ? decode_string_cached(r) : decode_string(r));
     if (!key) return nullptr;
     if (!plain_keys) {
       key = Object::steal(key_from_str(r, key.get(), key_plan, &key_node));
       if (!key) return nullptr;
     }
-    r.skip_whitespace();
-    if (r.pos >= r.end || *r.pos != ':') return raise_malformed(r, "expected ':'");
-    r.pos++;
-    r.skip_whitespace();
+    if (!read_colon(r)) return nullptr;
     Object value = Object::steal(decode_typed(r, value_plan, &value_node));
     if (!value || PyDict_SetItem(dict.get(), key.get(), value.get()) < 0) return nullptr;
     if (!next_member(r, done)) return nullptr;
@@ -421,62 +324,15 @@ PyObject *decode_class_object(TypedReader &r, const TypePlan *plan, const PathNo
       Object name = Object::steal(key_str(key));
       if (name) raise_validation(path, "Object contains unknown field `%U`", name.get());
       return nullptr;
-    } else if (!skip_value(r)) {
+    } else if (!skip_any(r)) {
       return nullptr;
     }
     if (!next_member(r, done)) return nullptr;
   }
-  return finish_class_object(plan, values, path);
+  return structs::finish_decoded_object(plan, values, path);
 }
 
 }  // namespace
-
-PyObject *finish_class_object(const TypePlan *plan, std::vector<py::Object> &values, const PathNode *path) {
-  const ObjectPlan *op = plan->object_plan;
-  if (plan->kinds & sk::kTypedDict) {
-    Object dict = Object::steal(PyDict_New());
-    if (!dict) return nullptr;
-    for (Py_ssize_t i = 0; i < op->n_fields; i++) {
-      if (!values[i]) {
-        if (op->required[i])
-          return raise_validation(path, "Object missing required field `%U`", PyTuple_GET_ITEM(op->encode_names, i));
-        continue;
-      }
-      if (PyDict_SetItem(dict.get(), PyTuple_GET_ITEM(op->field_names, i), values[i].get()) < 0) return nullptr;
-    }
-    return dict.release();
-  }
-  // dataclasses and attrs classes are built as msgspec builds them: __new__, then every field (init=False ones
-  // too) set with object.__setattr__ (frozen classes included), then the post-init hook.
-  Object self = Object::steal(PyObject_CallMethod(op->cls, "__new__", "O", op->cls));
-  if (!self) return nullptr;
-  for (Py_ssize_t i = 0; i < op->n_fields; i++) {
-    if (!values[i]) {
-      PyObject *entry = PyTuple_GET_ITEM(op->defaults, i);
-      if (entry == structs::NoDefault)
-        return raise_validation(path, "Object missing required field `%U`", PyTuple_GET_ITEM(op->encode_names, i));
-      values[i] = Object::steal(structs::produce_default(entry));
-      if (!values[i]) return nullptr;
-    }
-    if (PyObject_GenericSetAttr(self.get(), PyTuple_GET_ITEM(op->field_names, i), values[i].get()) < 0) return nullptr;
-  }
-  if (PyObject_HasAttrString(op->cls, "__attrs_attrs__")) {  // attrs field validators run, as msgspec runs them
-    Object attr = Object::steal(PyImport_ImportModule("attr"));
-    Object ok = Object::steal(attr ? PyObject_CallMethod(attr.get(), "validate", "O", self.get()) : nullptr);
-    if (!ok) return schema::reraise_as_validation(path);
-  }
-  for (const char *hook : {"__post_init__", "__attrs_post_init__"}) {
-    Object method;
-    PyObject *found = nullptr;
-    if (PyObject_GetOptionalAttrString(self.get(), hook, &found) < 0) return nullptr;
-    method = Object::steal(found);
-    if (!method) continue;
-    Object result = Object::steal(PyObject_CallNoArgs(method.get()));
-    if (!result) return schema::reraise_as_validation(path);
-    break;
-  }
-  return self.release();
-}
 
 PyObject *decode_typed_object(TypedReader &r, const TypePlan *plan, const PathNode *path) {
   uint64_t k = plan->kinds;
@@ -492,7 +348,7 @@ PyObject *decode_typed_object(TypedReader &r, const TypePlan *plan, const PathNo
         u->str_tags && read_plain_str(scan, view)) {
       for (const ObjectPlan *m : u->members) {
         const std::string &t = m->tag_value_utf8;
-        if (t.size() == view.size && memcmp(t.data(), view.data, view.size) == 0) {
+        if (t.size() == view.size && py::same_bytes(t.data(), view.data, view.size)) {
           static_cast<Reader &>(r) = scan;
           if (!next_member(r, done)) return nullptr;
           return decode_struct_members(r, m, path, done);
@@ -525,14 +381,12 @@ PyObject *decode_typed_object(TypedReader &r, const TypePlan *plan, const PathNo
 }
 
 PyObject *decode_struct_array(TypedReader &r, const TypePlan *plan, const PathNode *path) {
-  if (!enter_nested(r)) return nullptr;
-  r.pos++;
-  r.skip_whitespace();
+  bool done;
+  if (!open_array(r, done)) return nullptr;
   const ObjectPlan *op = plan->struct_plan;
   PathNode node{path, nullptr, 0};
-  bool empty = r.pos < r.end && *r.pos == ']';
   if (plan->struct_union != nullptr || op->tag_value != nullptr) {
-    if (empty) return raise_validation(path, "Expected `array` of at least length 1, got 0");
+    if (done) return raise_validation(path, "Expected `array` of at least length 1, got 0");
     bool str_tags = plan->struct_union ? plan->struct_union->str_tags : PyUnicode_Check(op->tag_value);
     bool int_tags = plan->struct_union ? plan->struct_union->int_tags : !str_tags;
     Object tag = Object::steal(read_tag_value(r, str_tags, int_tags, &node));
@@ -546,13 +400,9 @@ PyObject *decode_struct_array(TypedReader &r, const TypePlan *plan, const PathNo
       if (eq <= 0) return eq < 0 ? nullptr : raise_validation(&node, "Invalid value %R", tag.get());
     }
     node.index = 1;
-    r.skip_whitespace();
-    if (r.pos < r.end && *r.pos == ',') {
-      r.pos++;
-      r.skip_whitespace();
-    } else {
-      empty = true;
-    }
+    int more = next_element(r);
+    if (more < 0) return nullptr;
+    done = more == 0;
   }
   Py_ssize_t offset = node.index;
   auto *tp = reinterpret_cast<PyTypeObject *>(op->cls);
@@ -563,14 +413,12 @@ PyObject *decode_struct_array(TypedReader &r, const TypePlan *plan, const PathNo
   PyObject *self = structs::alloc_instance(tp);
   if (self == nullptr) return nullptr;
   bool track = false;
-  if (empty && r.pos < r.end && *r.pos == ']') {
-    r.pos++;
-  } else {
-    while (true) {
+  {
+    while (!done) {
       Py_ssize_t field = node.index - offset;
       if (r.pos >= r.end) {
         Py_DECREF(self);
-        return raise_malformed(r, "expected a value");
+        return raise_malformed(r, msg::kExpectedValue);
       }
       if (field < meta->n_fields) {
         PyObject *value = decode_typed(r, op->field_plans[field], &node);
@@ -584,7 +432,7 @@ PyObject *decode_struct_array(TypedReader &r, const TypePlan *plan, const PathNo
         Py_DECREF(self);
         return raise_validation(path, "Expected `array` of at most length %zd, got %zd", meta->n_fields + offset,
                                 node.index + 1);
-      } else if (!skip_value(r)) {
+      } else if (!skip_any(r)) {
         Py_DECREF(self);
         return nullptr;
       }
@@ -594,15 +442,14 @@ PyObject *decode_struct_array(TypedReader &r, const TypePlan *plan, const PathNo
         Py_DECREF(self);
         return nullptr;
       }
-      if (more == 0) break;
+      done = more == 0;
     }
   }
-  r.depth--;
   if (node.index - offset < required) {
     Py_DECREF(self);
     return raise_validation(path, "Expected `array` of at least length %zd, got %zd", required + offset, node.index);
   }
-  return finish_struct(self, track, path);
+  return structs::finish_decoded_struct(self, track, path);
 }
 
 }  // namespace boltwire::json

@@ -5,6 +5,7 @@
 // decimal exponents in [-5, 16) with ".0" on integral values, else "d.ddde[-]x"; NaN and infinities are null.
 #include "json/encode_value.hpp"
 #include "json/number_format.hpp"
+#include "py/compat.hpp"
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -13,22 +14,7 @@ namespace boltwire::json {
 
 namespace {
 
-// Reads a compact int (|value| < 2**30 on 3.11, one digit) without a call; false when it is larger.
-inline bool read_compact_long(PyObject *obj, int64_t *value) noexcept {
-#if PY_VERSION_HEX >= 0x030C0000
-  auto *lo = reinterpret_cast<PyLongObject *>(obj);
-  if (!_PyLong_IsCompact(lo)) return false;
-  *value = static_cast<int64_t>(_PyLong_CompactValue(lo));
-  return true;
-#else
-  Py_ssize_t size = Py_SIZE(obj);
-  if (size > 1 || size < -1) return false;
-  auto *lo = reinterpret_cast<PyLongObject *>(obj);
-  int64_t digit = size == 0 ? 0 : static_cast<int64_t>(lo->ob_digit[0]);
-  *value = size < 0 ? -digit : digit;
-  return true;
-#endif
-}
+using py::read_compact_long;
 
 [[gnu::noinline]] bool encode_big_long(EncodeState &state, PyObject *obj) noexcept {
   int overflow = 0;

@@ -47,108 +47,47 @@ struct Formatter {
   }
 
   bool literal(const char *text, size_t size) noexcept {
-    if (static_cast<size_t>(r.end - r.pos) < size || std::memcmp(r.pos, text, size) != 0) {
-      size_t i = 0;
-      while (r.pos + i < r.end && i < size && r.pos[i] == static_cast<unsigned char>(text[i])) i++;
-      raise_malformed_at(r, r.offset() + i, "invalid character");
-      return false;
-    }
-    r.pos += size;
-    return out.write(text, size);
-  }
-
-  bool enter() noexcept {
-    if (++r.depth > kMaxDepth) {
-      raise_malformed(r, "maximum nesting depth exceeded");
-      return false;
-    }
-    return true;
+    return read_literal(r, text, size, LiteralError::kFormat) && out.write(text, size);
   }
 
   bool array() noexcept {
-    if (!enter()) return false;
-    r.pos++;
-    r.skip_whitespace();
-    if (r.pos < r.end && *r.pos == ']') {
-      r.pos++;
-      r.depth--;
-      return out.write("[]", 2);
-    }
+    bool done;
+    if (!open_array(r, done)) return false;
+    if (done) return out.write("[]", 2);
     if (!out.put('[')) return false;
     ++level;
     if (!newline()) return false;
     while (true) {
-      r.skip_whitespace();
-      if (r.pos < r.end && *r.pos == ']') {
-        raise_malformed(r, "trailing comma in array");
-        return false;
-      }
       if (!value()) return false;
-      r.skip_whitespace();
-      if (r.pos < r.end && *r.pos == ',') {
-        r.pos++;
-        if (!item_separator()) return false;
-        continue;
-      }
-      if (r.pos < r.end && *r.pos == ']') {
-        r.pos++;
-        r.depth--;
-        --level;
-        return newline() && out.put(']');
-      }
-      raise_malformed(r, "expected ',' or ']'");
-      return false;
+      int more = next_element(r);
+      if (more < 0) return false;
+      if (more == 0) break;
+      if (!item_separator()) return false;
     }
+    --level;
+    return newline() && out.put(']');
   }
 
   bool object() noexcept {
-    if (!enter()) return false;
-    r.pos++;
-    r.skip_whitespace();
-    if (r.pos < r.end && *r.pos == '}') {
-      r.pos++;
-      r.depth--;
-      return out.write("{}", 2);
-    }
+    bool done;
+    if (!open_object(r, done, Walk::kSkip)) return false;
+    if (done) return out.write("{}", 2);
     if (!out.put('{')) return false;
     ++level;
     if (!newline()) return false;
     while (true) {
-      r.skip_whitespace();
-      if (r.pos >= r.end || *r.pos != '"') {
-        raise_malformed(r, r.pos < r.end && *r.pos == '}' ? "trailing comma in object" : "expected '\"'");
+      if (!copy_token(decode_string) || !read_colon(r) || !key_separator() || !value() || !next_member(r, done, Walk::kSkip))
         return false;
-      }
-      if (!copy_token(decode_string)) return false;
-      r.skip_whitespace();
-      if (r.pos >= r.end || *r.pos != ':') {
-        raise_malformed(r, "expected ':'");
-        return false;
-      }
-      r.pos++;
-      if (!key_separator()) return false;
-      r.skip_whitespace();
-      if (!value()) return false;
-      r.skip_whitespace();
-      if (r.pos < r.end && *r.pos == ',') {
-        r.pos++;
-        if (!item_separator()) return false;
-        continue;
-      }
-      if (r.pos < r.end && *r.pos == '}') {
-        r.pos++;
-        r.depth--;
-        --level;
-        return newline() && out.put('}');
-      }
-      raise_malformed(r, "expected ',' or '}'");
-      return false;
+      if (done) break;
+      if (!item_separator()) return false;
     }
+    --level;
+    return newline() && out.put('}');
   }
 
   bool value() noexcept {
     if (r.pos >= r.end) {
-      raise_malformed(r, "expected a value");
+      raise_malformed(r, msg::kExpectedValue);
       return false;
     }
     switch (*r.pos) {
@@ -161,7 +100,7 @@ struct Formatter {
       case '-': case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
         return copy_token([](Reader &reader) { return decode_number(reader); });
       default:
-        raise_malformed(r, "invalid character");
+        raise_malformed(r, msg::kInvalidCharacter);
         return false;
     }
   }
@@ -171,7 +110,7 @@ struct Formatter {
     if (!value()) return false;
     r.skip_whitespace();
     if (!r.at_end()) {
-      raise_malformed(r, "trailing characters");
+      raise_trailing(r);
       return false;
     }
     return true;

@@ -1,11 +1,12 @@
 // csrc/msgpack/decode_objects.cpp: maps into dicts, Structs (tagged or not), dataclasses and TypedDicts, and
-// arrays into array_like Structs. Object construction is the JSON decoder's (finish_struct,
-// finish_class_object), so defaults, __post_init__ and missing-field errors are written once.
+// arrays into array_like Structs. Objects are completed by struct/finish_decoded (as the JSON decoder's and
+// convert's are), so defaults, __post_init__ and missing-field errors are written once.
 #include "json/decode_typed.hpp"
 #include "msgpack/decode.hpp"
 #include "py/ref.hpp"
 #include "py/same_bytes.hpp"
 #include "struct/field_spec.hpp"
+#include "struct/finish_decoded.hpp"
 #include "struct/struct_meta.hpp"
 #include "struct/struct_object.hpp"
 #include <cstring>
@@ -168,7 +169,7 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
   }
   Py_LeaveRecursiveCall();
   if (self == nullptr) return nullptr;
-  return json::finish_struct(self, track, path);
+  return structs::finish_decoded_struct(self, track, path);
 }
 
 PyObject *decode_dict(DecodeReader &r, size_t n, const TypePlan *plan, const PathNode *path) {
@@ -216,7 +217,7 @@ PyObject *decode_class_map(DecodeReader &r, size_t n, const TypePlan *plan, cons
   }
   Py_LeaveRecursiveCall();
   if (!ok) return nullptr;
-  return json::finish_class_object(plan, values, path);
+  return structs::finish_decoded_object(plan, values, path);
 }
 
 }  // namespace
@@ -288,7 +289,7 @@ PyObject *decode_struct_array(DecodeReader &r, const Token &t, const TypePlan *p
   }
   Py_LeaveRecursiveCall();
   if (self == nullptr) return nullptr;
-  return json::finish_struct(self, track, path);
+  return structs::finish_decoded_struct(self, track, path);
 }
 
 }  // namespace boltwire::msgpack

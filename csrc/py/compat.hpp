@@ -1,6 +1,7 @@
 // csrc/py/compat.hpp: spellings of C API calls that differ between CPython 3.11, 3.12 and 3.13.
 #pragma once
 #include "py/python.hpp"
+#include <cstdint>
 
 #if PY_VERSION_HEX < 0x030D0000
 // 3.13 made the "attribute or nothing" lookup public under this name.
@@ -39,3 +40,23 @@ inline int PyObject_GetOptionalAttrString(PyObject *obj, const char *name, PyObj
   return rc;
 }
 #endif
+
+namespace boltwire::py {
+// Reads an exact int that fits in one digit (|value| < 2**30 on 3.11, compact on 3.12+) without a call; false
+// when it is larger (the caller takes the general path).
+inline bool read_compact_long(PyObject *obj, int64_t *value) noexcept {
+#if PY_VERSION_HEX >= 0x030C0000
+  auto *lo = reinterpret_cast<PyLongObject *>(obj);
+  if (!_PyLong_IsCompact(lo)) return false;
+  *value = static_cast<int64_t>(_PyLong_CompactValue(lo));
+  return true;
+#else
+  Py_ssize_t size = Py_SIZE(obj);
+  if (size > 1 || size < -1) return false;
+  auto *lo = reinterpret_cast<PyLongObject *>(obj);
+  int64_t digit = size == 0 ? 0 : static_cast<int64_t>(lo->ob_digit[0]);
+  *value = size < 0 ? -digit : digit;
+  return true;
+#endif
+}
+}  // namespace boltwire::py

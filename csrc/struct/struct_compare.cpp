@@ -1,5 +1,7 @@
 // csrc/struct/struct_compare.cpp: __eq__, ordering and __hash__ for Struct instances.
+#include "py/compat.hpp"
 #include "py/errors.hpp"
+#include <cstring>
 #include "struct/struct_meta.hpp"
 #include "struct/struct_protocols.hpp"
 
@@ -43,11 +45,71 @@ Py_hash_t hash_fields(PyObject *self, const StructMetaObject *meta) {
   return acc == static_cast<Py_uhash_t>(-1) ? 1546275796 : static_cast<Py_hash_t>(acc);
 }
 
+// The order of two field values of the exact types most fields hold (int, float, str) without the generic
+// protocol: -1, 0 or 1, or kUnknown for anything else (other types, NaN, ints past 64 bits), which then takes
+// PyObject_RichCompare's path. Results equal that path's for these types.
+constexpr int kUnknown = 2;
+inline int compare_exact(PyObject *a, PyObject *b) noexcept {
+  PyTypeObject *tp = Py_TYPE(a);
+  if (tp != Py_TYPE(b)) return kUnknown;
+  if (tp == &PyLong_Type) {
+    int64_t small_a, small_b;
+    if (py::read_compact_long(a, &small_a) && py::read_compact_long(b, &small_b))
+      return (small_a > small_b) - (small_a < small_b);
+    int overflow_a, overflow_b;
+    long long x = PyLong_AsLongLongAndOverflow(a, &overflow_a);
+    long long y = PyLong_AsLongLongAndOverflow(b, &overflow_b);
+    if (overflow_a | overflow_b) return kUnknown;
+    return (x > y) - (x < y);
+  }
+  if (tp == &PyFloat_Type) {
+    double x = PyFloat_AS_DOUBLE(a), y = PyFloat_AS_DOUBLE(b);
+    if (x < y) return -1;
+    if (x > y) return 1;
+    return x == y ? 0 : kUnknown;  // NaN
+  }
+  if (tp == &PyUnicode_Type) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(a), m = PyUnicode_GET_LENGTH(b);
+    int kind = PyUnicode_KIND(a);
+    if (kind == PyUnicode_1BYTE_KIND && PyUnicode_KIND(b) == kind) {  // byte order is code point order here
+      int c = memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), static_cast<size_t>(n < m ? n : m));
+      if (c != 0) return c < 0 ? -1 : 1;
+      return (n > m) - (n < m);
+    }
+    return kUnknown;
+  }
+  return kUnknown;
+}
+
+// is_struct_type with the last metaclass that passed remembered (held: metaclasses are never freed while
+// their classes live), since one class is usually compared many times in a row (sorting, list.index).
+inline bool is_struct_type_cached(PyTypeObject *tp) noexcept {
+  static PyTypeObject *known_meta = nullptr;
+  PyTypeObject *meta = Py_TYPE(tp);
+  if (meta == known_meta) return as_meta(tp)->fields != nullptr;
+  if (!is_struct_type(tp)) return false;
+  Py_INCREF(meta);
+  Py_XDECREF(reinterpret_cast<PyObject *>(known_meta));
+  known_meta = meta;
+  return true;
+}
+
+inline bool order_holds(int order, int op) noexcept {
+  switch (op) {
+    case Py_LT: return order < 0;
+    case Py_LE: return order <= 0;
+    case Py_GT: return order > 0;
+    case Py_GE: return order >= 0;
+    case Py_EQ: return order == 0;
+    default: return order != 0;
+  }
+}
+
 }  // namespace
 
 PyObject *Struct_richcompare(PyObject *self, PyObject *other, int op) {
   PyTypeObject *tp = Py_TYPE(self);
-  if (Py_TYPE(other) != tp || !is_struct_type(tp)) Py_RETURN_NOTIMPLEMENTED;
+  if (Py_TYPE(other) != tp || !is_struct_type_cached(tp)) Py_RETURN_NOTIMPLEMENTED;
   const StructMetaObject *meta = as_meta(tp);
   bool equality = op == Py_EQ || op == Py_NE;
   if (!(meta->flags & (equality ? kEq : kOrder))) Py_RETURN_NOTIMPLEMENTED;
@@ -59,6 +121,9 @@ PyObject *Struct_richcompare(PyObject *self, PyObject *other, int op) {
     PyObject *b = a ? read_field(other, meta, i) : nullptr;
     if (b == nullptr) return nullptr;
     if (a == b) continue;
+    int order = compare_exact(a, b);
+    if (order == 0) continue;
+    if (order != kUnknown) return PyBool_FromLong(order_holds(order, op));
     int same = PyObject_RichCompareBool(a, b, Py_EQ);
     if (same < 0) return nullptr;
     if (same) continue;

@@ -14,14 +14,7 @@ namespace boltwire::structs {
 // untracked tuples they are immutable and hold only atomic values. A mutable Struct can gain a container
 // later, so it always counts as a possible cycle member.
 
-bool may_be_tracked(PyObject *value) noexcept {
-  PyTypeObject *tp = Py_TYPE(value);
-  if (!PyType_IS_GC(tp)) return false;
-  if (tp == &PyList_Type || tp == &PyDict_Type) return true;
-  if (tp == &PyTuple_Type) return PyObject_GC_IsTracked(value);
-  if (is_struct_type(tp) && has_flag(tp, kFrozen)) return PyObject_GC_IsTracked(value);
-  return true;
-}
+// may_be_tracked (struct_object.hpp) is the rule; it is inline, as it runs for every field value.
 
 void track_if_needed(PyObject *self, PyObject *value) noexcept {
   if (PyType_IS_GC(Py_TYPE(self)) && !PyObject_GC_IsTracked(self) && may_be_tracked(value)) {
@@ -116,6 +109,35 @@ InitValidator init_validator = nullptr;
 
 void set_init_validator(InitValidator validator) noexcept { init_validator = validator; }
 
+Py_ssize_t fill_defaults(PyObject *self, const StructMetaObject *meta, Py_ssize_t from, bool &track) {
+  Py_ssize_t missing = -1;
+  for (Py_ssize_t i = from; i < meta->n_fields; i++) {
+    PyObject **slot = field_slot(self, meta, i);
+    if (*slot != nullptr) continue;
+    PyObject *entry = PyTuple_GET_ITEM(meta->defaults, i);
+    if (entry == NoDefault) {
+      if (missing < 0) missing = i;
+      continue;
+    }
+    PyObject *value = produce_default(entry);
+    if (value == nullptr) return -2;
+    *slot = value;
+    track |= may_be_tracked(value);
+  }
+  return missing;
+}
+
+bool complete_instance(PyObject *self, const StructMetaObject *meta, bool track) {
+  PyTypeObject *tp = Py_TYPE(self);
+  if (track && PyType_IS_GC(tp) && !PyObject_GC_IsTracked(self)) PyObject_GC_Track(self);
+  if (meta->post_init != nullptr) {
+    PyObject *result = PyObject_CallOneArg(meta->post_init, self);
+    if (result == nullptr) return false;
+    Py_DECREF(result);
+  }
+  return true;
+}
+
 PyObject *Struct_vectorcall(PyObject *cls, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
   auto *tp = reinterpret_cast<PyTypeObject *>(cls);
   const StructMetaObject *meta = as_meta(tp);
@@ -152,32 +174,14 @@ PyObject *Struct_vectorcall(PyObject *cls, PyObject *const *args, size_t nargsf,
     hint = index + 1;
   }
   if (nargs + nkw < nfields) {
-    bool missing = false;
-    for (Py_ssize_t i = nargs; i < nfields; i++) {
-      PyObject **slot = field_slot(self, meta, i);
-      if (*slot != nullptr) continue;
-      PyObject *entry = PyTuple_GET_ITEM(meta->defaults, i);
-      if (entry == NoDefault) {
-        missing = true;
-        continue;
-      }
-      PyObject *value = produce_default(entry);
-      if (value == nullptr) goto error;
-      *slot = value;
-      track |= may_be_tracked(value);
-    }
-    if (BW_UNLIKELY(missing)) {
-      raise_missing_arguments(tp, self);
+    Py_ssize_t missing = fill_defaults(self, meta, nargs, track);
+    if (BW_UNLIKELY(missing != -1)) {
+      if (missing >= 0) raise_missing_arguments(tp, self);
       goto error;
     }
   }
   if (BW_UNLIKELY(meta->flags & kValidateOnInit) && init_validator != nullptr && !init_validator(self)) goto error;
-  if (track && PyType_IS_GC(tp) && !PyObject_GC_IsTracked(self)) PyObject_GC_Track(self);
-  if (meta->post_init != nullptr) {
-    PyObject *result = PyObject_CallOneArg(meta->post_init, self);
-    if (result == nullptr) goto error;
-    Py_DECREF(result);
-  }
+  if (!complete_instance(self, meta, track)) goto error;
   return self;
 
 error:

@@ -14,8 +14,23 @@ PyObject *alloc_instance(PyTypeObject *tp);
 
 // Starts tracking `self` when the class is GC-enabled and `value` may take part in a reference cycle.
 void track_if_needed(PyObject *self, PyObject *value) noexcept;
-// True when `value` may be part of a reference cycle (the GC policy's single rule).
-bool may_be_tracked(PyObject *value) noexcept;
+// True when `value` may be part of a reference cycle (the GC policy's single rule; struct_object.cpp explains it).
+inline bool may_be_tracked(PyObject *value) noexcept {
+  PyTypeObject *tp = Py_TYPE(value);
+  if (!PyType_IS_GC(tp)) return false;
+  if (tp == &PyList_Type || tp == &PyDict_Type) return true;
+  if (tp == &PyTuple_Type) return PyObject_GC_IsTracked(value);
+  if (is_struct_type(tp) && has_flag(tp, kFrozen)) return PyObject_GC_IsTracked(value);
+  return true;
+}
+
+// The end of building an instance, written once for __init__, the decoders and convert: fills every unset field
+// from `from` on with its default (factories are called) and or-s into `track` whether a value needs GC
+// tracking. Returns -1 when every field is set, the index of the first required field left unset (the others are
+// still filled, so an error can list every missing one), or -2 with an error set.
+Py_ssize_t fill_defaults(PyObject *self, const StructMetaObject *meta, Py_ssize_t from, bool &track);
+// Then: tracks `self` when `track` says a value needs it, runs __post_init__. False with its error set.
+bool complete_instance(PyObject *self, const StructMetaObject *meta, bool track);
 
 // The vectorcall __init__ installed on every Struct class.
 PyObject *Struct_vectorcall(PyObject *cls, PyObject *const *args, size_t nargsf, PyObject *kwnames);

@@ -1,0 +1,110 @@
+"""bench/instructions.py: instruction counts per operation (callgrind), the repeatable measure for decoder work.
+
+Timings on a shared machine drift; instruction counts do not. For each case this runs the interpreter twice under
+`valgrind --tool=callgrind` (once preparing the data only, once also running the operation N times) and prints
+(difference / N), the instructions one operation costs, for boltwire and, where it has one, msgspec / orjson.
+
+    .venv/bin/python bench/instructions.py [case ...] [--libs boltwire,msgspec] [-n N] [--site DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# case -> (setup, statement, default N, peers). Setup runs with `lib` bound to the library's module name.
+CASES = {
+    "load_json": (
+        "import library_models, {lib}\nm = library_models.load('{lib}')\n"
+        "data = {lib}.json.encode(library_models.build_orders(m, library_models.make_orders()))\n"
+        "dec = {lib}.json.Decoder(list[m.Order])",
+        "dec.decode(data)", 10, ["boltwire", "msgspec"]),
+    "load": (
+        "import library_models, {lib}\nm = library_models.load('{lib}')\norders = library_models.make_orders()\n"
+        "T = list[m.Order]",
+        "{lib}.convert(orders, T)", 10, ["boltwire", "msgspec"]),
+    "load_tagged": (
+        "import library_models, {lib}\nm = library_models.load('{lib}')\n"
+        "data = {lib}.json.encode(library_models.build_tree(m, library_models.make_tree()))\n"
+        "dec = {lib}.json.Decoder(m.Dir)",
+        "dec.decode(data)", 300, ["boltwire", "msgspec"]),
+    "dump_json": (
+        "import library_models, {lib}\nm = library_models.load('{lib}')\n"
+        "orders = library_models.build_orders(m, library_models.make_orders())\nenc = {lib}.json.Encoder()",
+        "enc.encode(orders)", 10, ["boltwire", "msgspec"]),
+    "untyped_decode": (
+        "import json_documents, json, {lib}\n"
+        "data = json.dumps(json_documents.make_document(1_000_000, 1), ensure_ascii=False).encode()\n"
+        "loads = {lib}.json.decode if '{lib}' != 'orjson' else {lib}.loads",
+        "loads(data)", 3, ["boltwire", "orjson", "msgspec"]),
+    "untyped_encode": (
+        "import json_documents, {lib}\ndoc = json_documents.make_document(1_000_000, 1)\n"
+        "dumps = {lib}.json.encode if '{lib}' != 'orjson' else {lib}.dumps",
+        "dumps(doc)", 3, ["boltwire", "orjson", "msgspec"]),
+    "struct_eq_unequal": (
+        "import {lib}\nclass C({lib}.Struct, order=True):\n    a: int\n    b: str\n    c: float\n    d: int\n    e: int\n"
+        "xs = [C(a=i, b='s', c=1.5, d=4, e=5) for i in range(200)]\ny = C(a=199, b='s', c=1.5, d=4, e=5)",
+        "xs.index(y)", 50, ["boltwire", "msgspec"]),
+    "struct_lt": (
+        "import {lib}, random\nclass C({lib}.Struct, order=True):\n    a: int\n    b: str\n    c: float\n    d: int\n    e: int\n"
+        "rng = random.Random(1)\nxs = [C(a=1, b='s', c=1.5, d=4, e=rng.randint(0, 10**6)) for i in range(500)]",
+        "sorted(xs)", 10, ["boltwire", "msgspec"]),
+}
+
+SCRIPT = """
+import sys
+sys.path[:0] = [{here!r}] + {site!r}
+{setup}
+import gc
+gc.collect()
+gc.disable()  # as timeit (and so make bench) times
+for _ in range({n}):
+    {stmt}
+"""
+
+
+def count(python: str, case: str, lib: str, n: int, site: list[str]) -> int:
+    setup, stmt, _, _ = CASES[case]
+    text = SCRIPT.format(here=HERE, site=site, setup=setup.format(lib=lib), n=n, stmt=stmt.format(lib=lib))
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(text)
+    try:
+        out = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", python, f.name],
+            capture_output=True, text=True, check=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+    finally:
+        os.unlink(f.name)
+    m = re.search(r"Collected : (\d+)", out.stderr)
+    if not m:
+        raise RuntimeError(out.stderr[-2000:])
+    return int(m.group(1))
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("cases", nargs="*", default=list(CASES))
+    p.add_argument("--libs", default="")
+    p.add_argument("-n", type=int, default=0)
+    p.add_argument("--site", action="append", default=[], help="a directory to import boltwire from (a snapshot)")
+    args = p.parse_args()
+    wanted = set(filter(None, args.libs.split(",")))
+    for case in args.cases:
+        n = args.n or CASES[case][2]
+        row = []
+        for lib in CASES[case][3]:
+            if wanted and lib not in wanted:
+                continue
+            site = [os.path.abspath(d) for d in args.site]
+            per_op = (count(sys.executable, case, lib, n, site) - count(sys.executable, case, lib, 0, site)) / n
+            row.append(f"{lib} {per_op / 1e6:9.3f} M")
+        print(f"{case:18} " + "  ".join(row), flush=True)
+
+
+if __name__ == "__main__":
+    main()

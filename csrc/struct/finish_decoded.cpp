@@ -1,0 +1,78 @@
+// csrc/struct/finish_decoded.cpp: the one place a decoded or converted object is completed.
+#include "struct/finish_decoded.hpp"
+#include "py/compat.hpp"
+#include "struct/field_spec.hpp"
+#include "struct/struct_object.hpp"
+
+namespace boltwire::structs {
+
+using py::Object;
+using schema::ObjectPlan;
+using schema::PathNode;
+using schema::raise_validation;
+using schema::TypePlan;
+namespace sk = schema;
+
+PyObject *finish_decoded_struct(PyObject *self, bool track, const PathNode *path) {
+  const StructMetaObject *meta = as_meta(Py_TYPE(self));
+  Py_ssize_t missing = fill_defaults(self, meta, 0, track);
+  if (BW_UNLIKELY(missing != -1)) {
+    if (missing >= 0) raise_validation(path, "Object missing required field `%U`", PyTuple_GET_ITEM(meta->encode_fields, missing));
+    Py_DECREF(self);
+    return nullptr;
+  }
+  if (BW_UNLIKELY(!complete_instance(self, meta, track))) {
+    Py_DECREF(self);
+    return schema::reraise_as_validation(path);
+  }
+  return self;
+}
+
+PyObject *finish_decoded_object(const TypePlan *plan, std::vector<py::Object> &values, const PathNode *path) {
+  const ObjectPlan *op = plan->object_plan;
+  if (plan->kinds & sk::kTypedDict) {
+    Object dict = Object::steal(PyDict_New());
+    if (!dict) return nullptr;
+    for (Py_ssize_t i = 0; i < op->n_fields; i++) {
+      if (!values[i]) {
+        if (op->required[i])
+          return raise_validation(path, "Object missing required field `%U`", PyTuple_GET_ITEM(op->encode_names, i));
+        continue;
+      }
+      if (PyDict_SetItem(dict.get(), PyTuple_GET_ITEM(op->field_names, i), values[i].get()) < 0) return nullptr;
+    }
+    return dict.release();
+  }
+  // dataclasses and attrs classes are built as msgspec builds them: __new__, then every field (init=False ones
+  // too) set with object.__setattr__ (frozen classes included), then the post-init hook.
+  Object self = Object::steal(PyObject_CallMethod(op->cls, "__new__", "O", op->cls));
+  if (!self) return nullptr;
+  for (Py_ssize_t i = 0; i < op->n_fields; i++) {
+    if (!values[i]) {
+      PyObject *entry = PyTuple_GET_ITEM(op->defaults, i);
+      if (entry == NoDefault)
+        return raise_validation(path, "Object missing required field `%U`", PyTuple_GET_ITEM(op->encode_names, i));
+      values[i] = Object::steal(produce_default(entry));
+      if (!values[i]) return nullptr;
+    }
+    if (PyObject_GenericSetAttr(self.get(), PyTuple_GET_ITEM(op->field_names, i), values[i].get()) < 0) return nullptr;
+  }
+  if (PyObject_HasAttrString(op->cls, "__attrs_attrs__")) {  // attrs field validators run, as msgspec runs them
+    Object attr = Object::steal(PyImport_ImportModule("attr"));
+    Object ok = Object::steal(attr ? PyObject_CallMethod(attr.get(), "validate", "O", self.get()) : nullptr);
+    if (!ok) return schema::reraise_as_validation(path);
+  }
+  for (const char *hook : {"__post_init__", "__attrs_post_init__"}) {
+    Object method;
+    PyObject *found = nullptr;
+    if (PyObject_GetOptionalAttrString(self.get(), hook, &found) < 0) return nullptr;
+    method = Object::steal(found);
+    if (!method) continue;
+    Object result = Object::steal(PyObject_CallNoArgs(method.get()));
+    if (!result) return schema::reraise_as_validation(path);
+    break;
+  }
+  return self.release();
+}
+
+}  // namespace boltwire::structs

@@ -1,0 +1,22 @@
+// csrc/struct/finish_decoded.hpp: completing an object that a decoder (JSON, msgpack) or convert filled field by
+// field: defaults, missing-field errors, GC tracking and post-init hooks, written once for every reader.
+#pragma once
+#include "py/python.hpp"
+#include "py/ref.hpp"
+#include "schema/error_path.hpp"
+#include "schema/type_plan.hpp"
+#include <vector>
+
+namespace boltwire::structs {
+
+// Completes a Struct instance whose fields were set from input: fills unset fields from defaults (a missing
+// required one is ValidationError "Object missing required field" at `path`), tracks it when `track` or a
+// default needs it, runs __post_init__ (its errors become ValidationErrors). Steals `self`.
+PyObject *finish_decoded_struct(PyObject *self, bool track, const schema::PathNode *path);
+
+// Completes a TypedDict (a dict) or a dataclass / attrs instance from one value per field (unset entries take
+// their defaults; missing required ones are a ValidationError).
+PyObject *finish_decoded_object(const schema::TypePlan *plan, std::vector<py::Object> &values,
+                                const schema::PathNode *path);
+
+}  // namespace boltwire::structs
