@@ -34,6 +34,7 @@ struct TransportObject {
   bool is_async;
   bool closed;
   bool decode_content;  // undo content codings (gzip, deflate, br, zstd) of response bodies
+  bool follow_redirects;  // a 301/302/303/307/308 with Location raises the redirect signal instead of decoding
 };
 
 // The completion queue of one asyncio loop, watched with loop.add_reader(fileno(), drain).
@@ -60,6 +61,7 @@ struct ResponseSpec {
   PyObject *raises;
   PyObject *head;
   bool raise_for_status;
+  bool follow;  // the transport's follow_redirects: a redirect is handed to the client layer undecoded
 };
 
 // The Python handle of one async exchange: awaiting it awaits its future, which the drain resolves with the
@@ -84,6 +86,7 @@ struct ResponseObject {
   PyObject *head;     // the request head as sent (bytes), or nullptr for a hand-made response
   PyObject *request;  // RequestInfo, given by hand or made from method/url/head on first use
   PyObject *typed_headers;  // set by the client when response_headers_type= was given; None otherwise
+  PyObject *history;  // the redirect responses before this one (a list set by the client layer), or nullptr: []
   double elapsed;     // seconds
 };
 
@@ -108,6 +111,9 @@ PyObject *set_response_hooks(PyObject *self, PyObject *const *args, Py_ssize_t n
 // The Response for a successful exchange (body decoded per `spec`), or nullptr with the exception to raise set.
 PyObject *finish_response(engine::Exchange &ex, const ResponseSpec &spec);
 PyObject *finish_detached(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+// _http_set_redirect(cls): the exception class finish_response raises, with the undecoded Response, for a
+// redirect when ResponseSpec::follow is set (the client layer follows it).
+PyObject *set_redirect_class(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 
 // Transport failures (results.cpp): the exception to raise for a failed exchange.
 PyObject *build_exception(engine::Exchange &ex);

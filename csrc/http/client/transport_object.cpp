@@ -39,19 +39,20 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   long long max_body = -1;
   unsigned int max_headers = codec::ParserLimits{}.max_header_count;
   int decompress = 1;
+  int follow_redirects = 0;
   TlsOptionArgs tls_args;
   static const char *kwlist[] = {"is_async", "max_connections", "max_connections_per_host", "pool_max_idle_per_host",
                                  "pool_idle_timeout", "timeout", "connect_timeout", "read_timeout", "write_timeout",
                                  "pool_timeout", "max_response_size", "max_response_headers", "decompress",
                                  "tls_roots", "tls_built_in_roots", "tls_identity", "tls_min_version",
                                  "tls_max_version", "tls_accept_invalid_certs", "tls_accept_invalid_hostnames",
-                                 nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pnnnddddddL|Ip$OpOiipp", const_cast<char **>(kwlist), &is_async,
+                                 "follow_redirects", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pnnnddddddL|Ip$OpOiippp", const_cast<char **>(kwlist), &is_async,
                                    &max_total, &max_per_host, &max_idle, &idle_timeout, &total, &connect, &read,
                                    &write, &pool_timeout, &max_body, &max_headers, &decompress, &tls_args.roots,
                                    &tls_args.built_in_roots, &tls_args.identity, &tls_args.min_version,
                                    &tls_args.max_version, &tls_args.accept_invalid_certs,
-                                   &tls_args.accept_invalid_hostnames))
+                                   &tls_args.accept_invalid_hostnames, &follow_redirects))
     return nullptr;
   if (max_headers == 0) return PyErr_Format(PyExc_ValueError, "max_response_headers must be at least 1");
   auto *self = reinterpret_cast<TransportObject *>(type->tp_alloc(type, 0));
@@ -86,6 +87,7 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   self->generation = engine::fork_generation();
   self->is_async = is_async != 0;
   self->decode_content = decompress != 0;
+  self->follow_redirects = follow_redirects != 0;
   self->closed = false;
   return reinterpret_cast<PyObject *>(self);
 }
@@ -197,6 +199,7 @@ PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssiz
   auto *sink = reinterpret_cast<SinkObject *>(args[0]);
   ResponseSpec spec;
   if (!parse_spec(args + 6, spec)) return nullptr;
+  spec.follow = self->follow_redirects;
   Exchange *ex = make_exchange(self, args + 1);
   if (ex == nullptr) return nullptr;
   PyObject *future = PyObject_CallNoArgs(sink->create_future);
@@ -213,7 +216,8 @@ PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssiz
   call->exchange = ex;
   call->future = future;
   call->spec = {Py_NewRef(spec.decoder), Py_NewRef(args[2]),        Py_NewRef(spec.url),
-                Py_NewRef(spec.raises),  Py_NewRef(args[3]),        spec.raise_for_status};
+                Py_NewRef(spec.raises),  Py_NewRef(args[3]),        spec.raise_for_status,
+                spec.follow};
   PyObject_GC_Track(call);
   ex->user = call;
   ex->sink = *sink->queue;
@@ -242,6 +246,7 @@ PyObject *Transport_send(TransportObject *self, PyObject *const *args, Py_ssize_
     return PyErr_Format(PyExc_TypeError, "send(origin, method, head, body, timeout, decoder, raise_for_status, url)");
   ResponseSpec spec;
   if (!parse_spec(args + 5, spec)) return nullptr;
+  spec.follow = self->follow_redirects;
   spec.method = args[1];
   spec.head = args[2];
   Exchange *ex = make_exchange(self, args);
@@ -317,6 +322,8 @@ PyMethodDef http_functions[] = {
      METH_FASTCALL, "Register Headers._from_raw, Headers, timedelta, Request, the status error factory (internal)."},
     {"_http_finish", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(finish_detached)), METH_FASTCALL,
      "The Response (or status error) for a response made outside the engine (boltwire.testing)."},
+    {"_http_set_redirect", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(set_redirect_class)),
+     METH_FASTCALL, "Register the redirect signal class (internal)."},
     {"_http_set_errors", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(set_error_classes)),
      METH_FASTCALL, "Register HTTPTransportError, HTTPConnectionError, HTTPTimeoutError, HTTPTLSError (internal)."},
     {},

@@ -2,9 +2,11 @@
 
 from boltwire.http._auth import AuthProvider, SyncAuthProvider
 from boltwire.http._client import HTTPClient, SyncHTTPClient
+from boltwire.http._cookies import Cookie, CookieJar
 from boltwire.http._errors import (
     HTTPConnectionError,
     HTTPError,
+    HTTPRedirectError,
     HTTPResponseError,
     HTTPTimeoutError,
     HTTPTLSError,
@@ -18,12 +20,15 @@ from boltwire.http._types import Data, File, Form, JSONPayload, Params, SSEEvent
 __all__ = [
     "AuthProvider",
     "CaseInsensitiveDict",
+    "Cookie",
+    "CookieJar",
     "Data",
     "File",
     "Form",
     "HTTPClient",
     "HTTPConnectionError",
     "HTTPError",
+    "HTTPRedirectError",
     "HTTPResponseError",
     "HTTPTLSError",
     "HTTPTimeoutError",

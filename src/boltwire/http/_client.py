@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 
 from boltwire import _core
 from boltwire.http._codecs import encode_json, resolve_decoder
+from boltwire.http._cookies import CookieJar
 from boltwire.http._errors import (
     HTTPConnectionError,
     HTTPTimeoutError,
@@ -19,7 +20,8 @@ from boltwire.http._errors import (
 )
 from boltwire.http._policy import error_spec, status_error
 from boltwire.http._response import CaseInsensitiveDict, RequestInfo
-from boltwire.http._session import ClientPolicy, run_async, run_sync
+from boltwire.http._redirects import RedirectSignal as _RedirectSignal
+from boltwire.http._session import ClientPolicy, follow_async, follow_sync, run_async, run_sync
 
 __all__ = ["HTTPClient", "SyncHTTPClient"]
 
@@ -44,6 +46,7 @@ _TLS_VERSIONS = {"TLSv1.2": 12, "TLSv1.3": 13}
 # process may open (the soft RLIMIT_NOFILE less a margin for the rest of the program), so that many concurrent
 # requests queue for a connection instead of failing with "Too many open files".
 DEFAULT_MAX_CONNECTIONS_PER_HOST = 100
+DEFAULT_MAX_REDIRECTS = 10  # reqwest's (lothc's max_redirects=None) and httpx's default
 _FD_MARGIN = 64
 
 
@@ -171,8 +174,19 @@ class _ClientBase:
         backoff_max: float = 30.0,
         max_retry_after: float | None = 60.0,
         middleware: Sequence[Callable[..., Any]] | None = None,
+        follow_redirects: bool = True,
+        max_redirects: int | None = None,
+        cookie_store: bool = False,
+        proxy: str | None = None,
+        no_proxy: Sequence[str] | None = None,
+        trust_env: bool = False,
     ) -> None:
         self._https_only = bool(https_only)
+        if max_redirects is None:
+            max_redirects = DEFAULT_MAX_REDIRECTS
+        if not isinstance(max_redirects, int) or isinstance(max_redirects, bool) or max_redirects < 0:
+            raise ValueError("max_redirects must be a non-negative int or None")
+        self._max_redirects = max_redirects
         if isinstance(identity_pem, str):
             identity_pem = identity_pem.encode("ascii")
         if identity_pem is not None and not isinstance(identity_pem, (bytes, bytearray, memoryview)):
@@ -230,6 +244,7 @@ class _ClientBase:
             max_response_size=-1 if max_response_size is None else max_response_size,
             max_response_headers=max_response_headers,
             decompress=bool(decompress),
+            follow_redirects=bool(follow_redirects),
             **tls_settings,
         )
         headers: list[tuple[str, str]] = [("User-Agent", user_agent or f"boltwire/{_VERSION}"), ("Accept", "*/*")]
@@ -255,8 +270,11 @@ class _ClientBase:
         # error_type=); resolved here, so a bad class is a TypeError now rather than at the first error status.
         self._errors: Any = error_spec(raises, error_type, resolve_decoder) or True
         # Retries, auth providers and middleware: None when none is configured (the verbs' native path).
+        # cookie_store: a jar, and every call takes the policy path (a client without one never touches cookies).
+        self._cookies = CookieJar() if cookie_store else None
         self._policy = ClientPolicy.make(self._is_async, max_retries, retry_methods, retry_statuses, backoff_base,
-                                         backoff_max, max_retry_after, bearer_auth, digest_auth, middleware)
+                                         backoff_max, max_retry_after, bearer_auth, digest_auth, middleware,
+                                         self._cookies)
         self._transport: Any = None
         if self._is_async:
             self._init_async()  # type: ignore[attr-defined]
@@ -377,6 +395,13 @@ class _ClientBase:
         self._routes.clear()
         self._origins.clear()
         return _Transport(**self._settings)
+
+    @property
+    def cookies(self) -> CookieJar:
+        """The client's cookie jar (cookie_store=True): read, set and clear cookies."""
+        if self._cookies is None:
+            raise RuntimeError("this client has no cookie store; create it with cookie_store=True")
+        return self._cookies
 
     @property
     def is_open(self) -> bool:
@@ -523,6 +548,14 @@ class HTTPClient(_ClientBase):
         origin, head, body, full = self._prepare(method, url, None, headers, None, body, None, skip_auth)
         return t.submit(current[1], origin, method, head, body, timeout, dec, raises, full)
 
+    def _redirected(self, signal: Any, method: str, url: str, params: Any, headers: Any, json: Any, content: Any,
+                    data: Any, timeout: Any, tp: Any, error_for_status: bool | None, into: Any = None,
+                    *_per_call: Any) -> Any:
+        """The rest of a redirect chain whose first response came back as `signal` on the plain path (a call with
+        per-call options takes the policy path, which follows redirects itself)."""
+        return follow_async(self, signal, method, url, params, headers, json, content, data, timeout,
+                            tp if into is None else into, error_for_status)
+
     async def request(
         self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
         content: Any = None, data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
@@ -538,6 +571,11 @@ class HTTPClient(_ClientBase):
         except _CancelledError:
             call.cancel()
             raise
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+            into, response_headers_type, error_type, raises, skip_auth
+            )
 
     async def get(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
@@ -553,6 +591,11 @@ class HTTPClient(_ClientBase):
         except _CancelledError:
             call.cancel()
             raise
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+            )
 
     async def head(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
@@ -568,6 +611,11 @@ class HTTPClient(_ClientBase):
         except _CancelledError:
             call.cancel()
             raise
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+            )
 
     async def options(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
@@ -583,6 +631,11 @@ class HTTPClient(_ClientBase):
         except _CancelledError:
             call.cancel()
             raise
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+            )
 
     async def delete(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -599,6 +652,11 @@ class HTTPClient(_ClientBase):
         except _CancelledError:
             call.cancel()
             raise
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+            )
 
     async def post(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -615,6 +673,11 @@ class HTTPClient(_ClientBase):
         except _CancelledError:
             call.cancel()
             raise
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+            )
 
     async def put(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -631,6 +694,11 @@ class HTTPClient(_ClientBase):
         except _CancelledError:
             call.cancel()
             raise
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+            )
 
     async def patch(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -647,6 +715,11 @@ class HTTPClient(_ClientBase):
         except _CancelledError:
             call.cancel()
             raise
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth
+            )
 
 
 class SyncHTTPClient(_ClientBase):
@@ -685,11 +758,15 @@ class SyncHTTPClient(_ClientBase):
             return run_sync(self, method, url, params, headers, json, content, data, timeout, tp, error_for_status,
                             headers_type, error_type, raises, skip_auth)
         dec, raises = self._response_spec(tp, error_for_status)
-        if params is None and headers is None and json is None and content is None and data is None:
-            route = self._routes.get((method, url)) or self._route(method, url)
-            return t.send(route.origin, method, route.head, None, timeout, dec, raises, route.url)
-        origin, head, body, full = self._prepare(method, url, params, headers, json, content, data)
-        return t.send(origin, method, head, body, timeout, dec, raises, full)
+        try:
+            if params is None and headers is None and json is None and content is None and data is None:
+                route = self._routes.get((method, url)) or self._route(method, url)
+                return t.send(route.origin, method, route.head, None, timeout, dec, raises, route.url)
+            origin, head, body, full = self._prepare(method, url, params, headers, json, content, data)
+            return t.send(origin, method, head, body, timeout, dec, raises, full)
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return follow_sync(self, signal, method, url, params, headers, json, content, data, timeout, tp,
+                               error_for_status)
 
     def _send_one(self, method: str, url: str, headers: Any, body: bytes | None, timeout: Any, dec: Any, raises: Any,
                   skip_auth: bool) -> Any:

@@ -9,6 +9,7 @@ from boltwire._errors import BoltwireError
 __all__ = [
     "HTTPConnectionError",
     "HTTPError",
+    "HTTPRedirectError",
     "HTTPResponseError",
     "HTTPTLSError",
     "HTTPTimeoutError",
@@ -38,6 +39,26 @@ class HTTPConnectionError(HTTPTransportError):
 class HTTPTLSError(HTTPConnectionError):
     """The TLS handshake or connection failed; the message says why (untrusted or expired certificate, host name
     mismatch, no common TLS version, client certificate required, ...) with OpenSSL's own words."""
+
+
+class HTTPRedirectError(HTTPTransportError):
+    """Redirects did not end: more than ``max_redirects``, a loop (the same request again, when no cookie store can
+    change the answer), or a Location that cannot be followed. ``history`` holds the redirect responses received
+    (status, headers, url), oldest first."""
+
+    def __init__(self, message: str, history: Any = ()) -> None:
+        super().__init__(message)
+        self.history = list(history)
+
+    def __reduce__(self) -> Any:  # Responses do not pickle: each hop travels as its parts
+        hops = [(r.status, r.headers.items(), r.url, r.request.method, r.data) for r in self.history]
+        return (_rebuild_redirect_error, (type(self), str(self), hops))
+
+
+def _rebuild_redirect_error(cls: type, message: str, hops: list) -> HTTPRedirectError:
+    from boltwire.http._response import Response
+
+    return cls(message, [Response(s, data, headers=h, url=url, method=m) for s, h, url, m, data in hops])
 
 
 class HTTPTimeoutError(HTTPTransportError):

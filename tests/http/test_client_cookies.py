@@ -1,0 +1,137 @@
+"""tests/http/test_client_cookies.py: cookie_store=True end to end with both clients: cookies stored from responses
+and sent back by host and path, a cookie for another domain refused, cookies set during a redirect chain sent on its
+next hop, client.cookies to read / set / clear, and no cookie handling without cookie_store."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from _script_server import ScriptServer
+
+from boltwire.http import HTTPClient, SyncHTTPClient
+
+
+@pytest.fixture(scope="module")
+def server():
+    s = ScriptServer()
+    try:
+        yield s
+    finally:
+        s.close()
+
+
+@pytest.fixture
+def srv(server):
+    server.reset()
+    return server
+
+
+def session(is_async, steps, **options):
+    """Runs steps(client, call) where call(method, url, **kw) returns the Response; one client for all steps."""
+    if is_async:
+        async def go():
+            async with HTTPClient(**options) as client:
+                async def acall(method, url, **kw):
+                    return await client.request(method, url, **kw)
+
+                results = []
+                for method, url, kw in steps(client):
+                    results.append(await acall(method, url, **kw))
+                return client, results
+
+        return asyncio.run(go())
+    with SyncHTTPClient(**options) as client:
+        return client, [client.request(m, u, **kw) for m, u, kw in steps(client)]
+
+
+both = pytest.mark.parametrize("is_async", [True, False], ids=["async", "sync"])
+
+
+@both
+def test_cookies_round_trip_by_path(srv, is_async):
+    srv.script("/login", (200, [("Set-Cookie", "sid=abc; Path=/"), ("Set-Cookie", "scoped=1; Path=/api"),
+                                ("Set-Cookie", "evil=1; Domain=example.com")], b"{}"))
+
+    def steps(client):
+        yield "POST", f"{srv.url}/login", {}
+        yield "GET", f"{srv.url}/api/items", {}
+        yield "GET", f"{srv.url}/home", {}
+
+    client, _ = session(is_async, steps, cookie_store=True)
+    api, home = srv.hits("/api/items")[0], srv.hits("/home")[0]
+    assert api.headers["cookie"] == "scoped=1; sid=abc"
+    assert home.headers["cookie"] == "sid=abc"
+    assert sorted(c.name for c in client.cookies) == ["scoped", "sid"]  # the example.com cookie was refused
+    assert client.cookies.get("sid") == "abc" and client.cookies.get("evil") is None
+
+
+@both
+def test_host_only_cookie_not_sent_to_another_host(srv, is_async):
+    srv.script("/set", (200, [("Set-Cookie", "a=1")], b"{}"))
+    other = srv.url.replace("127.0.0.1", "localhost")
+
+    def steps(client):
+        yield "GET", f"{srv.url}/set", {}
+        yield "GET", f"{other}/check", {}
+        yield "GET", f"{srv.url}/check", {}
+
+    session(is_async, steps, cookie_store=True)
+    first, second = srv.hits("/check")
+    assert "cookie" not in first.headers and second.headers["cookie"] == "a=1"
+
+
+@both
+def test_cookie_set_in_a_redirect_is_sent_on_the_next_hop(srv, is_async):
+    srv.script("/auth", (302, [("Location", "/landing"), ("Set-Cookie", "session=s1")], b""))
+    srv.script("/landing", (302, [("Location", "/landing"), ("Set-Cookie", "seen=1")], b""),
+               (200, [], b'{"ok":true}'))
+
+    def steps(client):
+        yield "GET", f"{srv.url}/auth", {}
+
+    _, (r,) = session(is_async, steps, cookie_store=True)
+    # The same URL twice is no loop with a cookie store: the second visit carries the cookie the first one set.
+    assert r.status == 200 and [h.status for h in r.history] == [302, 302]
+    landing = srv.hits("/landing")
+    assert landing[0].headers["cookie"] == "session=s1"
+    assert landing[1].headers["cookie"] == "session=s1; seen=1"
+
+
+@both
+def test_cookies_api_set_and_clear(srv, is_async):
+    def steps(client):
+        client.cookies.set("manual", "v", "127.0.0.1")
+        yield "GET", f"{srv.url}/one", {}
+        client.cookies.clear()
+        yield "GET", f"{srv.url}/two", {}
+
+    session(is_async, steps, cookie_store=True)
+    assert srv.hits("/one")[0].headers["cookie"] == "manual=v"
+    assert "cookie" not in srv.hits("/two")[0].headers
+
+
+@both
+def test_explicit_cookie_header_wins(srv, is_async):
+    srv.script("/set", (200, [("Set-Cookie", "a=1")], b"{}"))
+
+    def steps(client):
+        yield "GET", f"{srv.url}/set", {}
+        yield "GET", f"{srv.url}/mine", {"headers": {"Cookie": "mine=2"}}
+
+    session(is_async, steps, cookie_store=True)
+    assert srv.hits("/mine")[0].headers["cookie"] == "mine=2"
+
+
+@both
+def test_without_cookie_store_nothing_is_kept(srv, is_async):
+    srv.script("/set", (200, [("Set-Cookie", "a=1")], b"{}"))
+
+    def steps(client):
+        yield "GET", f"{srv.url}/set", {}
+        yield "GET", f"{srv.url}/after", {}
+
+    client, _ = session(is_async, steps)
+    assert "cookie" not in srv.hits("/after")[0].headers
+    with pytest.raises(RuntimeError, match="cookie_store=True"):
+        client.cookies
