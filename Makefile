@@ -7,8 +7,8 @@ PIP := $(PY) -m pip
 STAMPS := .stamps
 # System packages the build and the tests need (Debian names), and how to tell each is there: a command, or for
 # libraries a header file.
-APT_PACKAGES := g++ make nginx wrk libssl-dev zlib1g-dev libbrotli-dev libzstd-dev
-APT_COMMANDS := g++ make nginx wrk
+APT_PACKAGES := g++ make nginx wrk libssl-dev zlib1g-dev libbrotli-dev libzstd-dev tinyproxy microsocks
+APT_COMMANDS := g++ make nginx wrk tinyproxy microsocks
 APT_HEADERS := /usr/include/openssl/ssl.h /usr/include/zlib.h /usr/include/brotli/decode.h /usr/include/zstd.h
 
 .PHONY: test bench build system-deps clean fuzz fuzz-build fuzz-deps sanitize soak

@@ -1,4 +1,5 @@
-"""tests/http/conftest.py: session fixtures for the HTTP tests: private nginx servers (plain, TLS) and the fault server."""
+"""tests/http/conftest.py: session fixtures for the HTTP tests: private nginx servers (plain, TLS), the fault server
+and the proxies (tinyproxy, microsocks)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import pytest
 from fault_server import FaultServer
 from nginx_server import NginxServer
 from nginx_tls_server import NginxTlsServer
+from proxy_servers import MicroSocks, TinyProxy
 
 
 @pytest.fixture(scope="session")
@@ -38,3 +40,33 @@ def fault_server():
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def tinyproxy():
+    """tinyproxy (HTTP proxy and CONNECT) requiring Basic credentials (tests/http/proxy_servers.py)."""
+    server = TinyProxy(user="proxyuser", password="proxypass").start()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture(scope="session")
+def microsocks():
+    """microsocks (SOCKS5) without authentication."""
+    server = MicroSocks().start()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture(scope="session")
+def microsocks_auth():
+    """microsocks (SOCKS5) requiring username/password (RFC 1929)."""
+    server = MicroSocks(user="sockuser", password="sockpass").start()
+    try:
+        yield server
+    finally:
+        server.close()

@@ -16,6 +16,7 @@ LAYERS = [
     "msgpack",  # a second format beside json: reads json's shared kernels and convert's scalar rules
     "http/codec",
     "http/url",
+    "http/proxy",  # sans-IO proxy handshakes (CONNECT over the codec, SOCKS5); the pool's origins carry a route
     "http/encoding",
     "http/h2",
     "http/tls",
@@ -25,7 +26,7 @@ LAYERS = [
     "http/client",
 ]
 # Sans-IO and engine layers never see Python objects (DESIGN.md).
-NO_PYTHON = {"http/codec", "http/url", "http/encoding", "http/h2", "http/tls", "http/conn", "http/pool", "http/engine"}
+NO_PYTHON = {"http/codec", "http/url", "http/proxy", "http/encoding", "http/h2", "http/tls", "http/conn", "http/pool", "http/engine"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.MULTILINE)
 
 

@@ -17,6 +17,7 @@ struct OriginKey {
   std::string host, connect_host;
   std::uint16_t port;
   bool tls;
+  proxy::ProxyRoute proxy;
 };
 
 // One client's pools, default timeouts and TLS context. `pool` (and `tls_context`, whose session cache has a lock

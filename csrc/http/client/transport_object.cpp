@@ -28,7 +28,7 @@ void check_fork(TransportObject *self) {
     else PyErr_Clear();  // it was built once from the same config; keep the parent's if the rebuild fails
   }
   for (const OriginKey &k : *self->origins)
-    fresh->intern_origin(k.host, k.port, k.connect_host, k.tls ? *self->tls_context : nullptr);
+    fresh->intern_origin(k.host, k.port, k.connect_host, k.tls ? *self->tls_context : nullptr, k.proxy);
   *self->pool = std::move(fresh);
 }
 
@@ -117,19 +117,39 @@ void Transport_dealloc(TransportObject *self) {
   Py_TYPE(self)->tp_free(reinterpret_cast<PyObject *>(self));
 }
 
+// origin(host, port, connect_host, tls=False, proxy_kind=0, proxy_host="", proxy_port=0, proxy_authorization="",
+// proxy_username="", proxy_password="", proxy_target=""): the pool id of that origin as reached through that proxy
+// (proxy_kind: 0 none, 1 http, 2 socks5; proxy_target: the host the proxy is asked for, the origin's by default).
 PyObject *Transport_origin(TransportObject *self, PyObject *args) {
   const char *host, *connect_host;
   int port;
-  int tls = 0;
-  if (!PyArg_ParseTuple(args, "sis|p", &host, &port, &connect_host, &tls)) return nullptr;
+  int tls = 0, kind = 0, proxy_port = 0;
+  const char *proxy_host = "", *authorization = "", *username = "", *password = "", *target = "";
+  if (!PyArg_ParseTuple(args, "sis|pisissss", &host, &port, &connect_host, &tls, &kind, &proxy_host, &proxy_port,
+                        &authorization, &username, &password, &target))
+    return nullptr;
   if (port <= 0 || port > 65535) return PyErr_Format(PyExc_ValueError, "port out of range: %d", port);
+  if (kind < 0 || kind > 2) return PyErr_Format(PyExc_ValueError, "unknown proxy kind: %d", kind);
+  if (kind != 0 && (proxy_port <= 0 || proxy_port > 65535))
+    return PyErr_Format(PyExc_ValueError, "proxy port out of range: %d", proxy_port);
   check_fork(self);
   if (tls && !ensure_tls_context(self)) return nullptr;
   try {
+    proxy::ProxyRoute route;
+    if (kind != 0) {
+      route.kind = kind == 1 ? proxy::ProxyKind::Http : proxy::ProxyKind::Socks5;
+      route.host = proxy_host;
+      route.port = static_cast<std::uint16_t>(proxy_port);
+      route.authorization = authorization;
+      route.username = username;
+      route.password = password;
+      route.target = *target ? target : host;
+      route.target_port = static_cast<std::uint16_t>(port);
+    }
     std::uint32_t id = (*self->pool)->intern_origin(host, static_cast<std::uint16_t>(port), connect_host,
-                                                    tls ? *self->tls_context : nullptr);
+                                                    tls ? *self->tls_context : nullptr, route);
     if (id >= self->origins->size())
-      self->origins->push_back({host, connect_host, static_cast<std::uint16_t>(port), tls != 0});
+      self->origins->push_back({host, connect_host, static_cast<std::uint16_t>(port), tls != 0, std::move(route)});
     return PyLong_FromUnsignedLong(id);
   } catch (...) {
     return PyErr_NoMemory();
@@ -286,7 +306,8 @@ PyObject *Transport_stats(TransportObject *self, PyObject *) {
 
 PyMethodDef Transport_methods[] = {
     {"origin", reinterpret_cast<PyCFunction>(Transport_origin), METH_VARARGS,
-     "origin(host, port, connect_host, tls=False) -> id of the pool for that origin"},
+     "origin(host, port, connect_host, tls=False, proxy_kind=0, proxy_host='', proxy_port=0, "
+     "proxy_authorization='', proxy_username='', proxy_password='', proxy_target='') -> id of the pool for that origin"},
     {"submit", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Transport_submit)), METH_FASTCALL,
      "submit(sink, origin, method, head, body, timeout, decoder, raise_for_status, url) -> awaitable call "
      "resolving to a Response"},

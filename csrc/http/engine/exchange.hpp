@@ -11,6 +11,7 @@
 #include "http/encoding/content_decoder.hpp"
 #include "http/conn/connection.hpp"
 #include "http/pool/pool.hpp"
+#include "http/proxy/tunnel.hpp"
 
 namespace boltwire::http::engine {
 
@@ -36,10 +37,12 @@ enum class Failure : std::uint8_t {
   Internal,        // the transport itself failed (out of memory in the I/O thread)
 };
 
-// Queued/Waiting: for a pool slot. Resolving: DNS. Connecting: TCP connect. Handshaking: TLS (under the same
-// connect deadline). Writing: the request (the response may already be arriving: an early answer to an upload).
+// Queued/Waiting: for a pool slot. Resolving: DNS. Connecting: TCP connect. Tunnelling: the proxy's CONNECT or
+// SOCKS5 handshake. Handshaking: TLS (both under the same connect deadline). Writing: the request (the response may already be arriving: an early answer to an upload).
 // Reading: the response. Done: result fields are final.
-enum class Phase : std::uint8_t { Queued, Waiting, Resolving, Connecting, Handshaking, Writing, Reading, Done };
+enum class Phase : std::uint8_t {
+  Queued, Waiting, Resolving, Connecting, Tunnelling, Handshaking, Writing, Reading, Done
+};
 
 struct Timeouts {  // nanoseconds; 0 = none
   std::int64_t total = 0, connect = 0, read = 0, write = 0, pool = 0;
@@ -93,6 +96,7 @@ struct Exchange {
   std::size_t address_index = 0;
   std::vector<conn::SocketAddress> addresses;
   conn::Connection *conn = nullptr;
+  std::unique_ptr<proxy::Tunnel> tunnel;  // the proxy handshake of the connection being opened (Tunnelling only)
   std::atomic<bool> cancel_requested{false};
 
   // Blocking path only: polled about every 100 ms while waiting; true aborts with Failure::Interrupted.

@@ -12,6 +12,8 @@ from urllib.parse import urlencode
 from boltwire import _core
 from boltwire.http._codecs import encode_json, resolve_decoder
 from boltwire.http._cookies import CookieJar
+from boltwire.http._proxy import HTTP as _PROXY_HTTP
+from boltwire.http._proxy import ProxyRules, socks_target
 from boltwire.http._errors import (
     HTTPConnectionError,
     HTTPTimeoutError,
@@ -119,15 +121,17 @@ def _encode_params(params: Any) -> str:
 class _Route:
     """What one (method, url) resolves to: the origin's pool, the request head (without a body) and the URL parts."""
 
-    __slots__ = ("origin", "head", "url", "target", "host", "auth")
+    __slots__ = ("origin", "head", "url", "target", "host", "auth", "proxy_auth")
 
-    def __init__(self, origin: int, head: bytes, url: str, target: str, host: str, auth: tuple | None) -> None:
+    def __init__(self, origin: int, head: bytes, url: str, target: str, host: str, auth: tuple | None,
+                 proxy_auth: tuple | None = None) -> None:
         self.origin = origin
         self.head = head  # written by the codec: default headers, URL credentials, Content-Length: 0 for POST/PUT/PATCH
         self.url = url
-        self.target = target
+        self.target = target  # origin-form, or absolute-form through an HTTP proxy
         self.host = host  # the Host field value
         self.auth = auth  # ("Authorization", "Basic ...") from the URL's userinfo, or None
+        self.proxy_auth = proxy_auth  # ("Proxy-Authorization", ...) for http:// through an HTTP proxy, or None
 
 
 class _ClientBase:
@@ -265,6 +269,8 @@ class _ClientBase:
         _http_head("GET", "/", "localhost", headers, None)  # validates the default headers once (ValueError)
         self._default_headers = headers
         self._resolve = dict(resolve or {})
+        # Proxy rules, or None (then no origin is ever proxied and _route never looks).
+        self._proxies = ProxyRules.make(proxy, no_proxy, trust_env)
         self._error_for_status = error_for_status
         # The status-error policy handed to the transport: True (HTTPResponseError) or an ErrorSpec (raises= /
         # error_type=); resolved here, so a bad class is a TypeError now rather than at the first error status.
@@ -302,15 +308,42 @@ class _ClientBase:
             oid = self._origins[key] = self._transport.origin(host, port, connect_host, tls)
         return oid
 
+    def _proxied_origin(self, tls: bool, host: str, port: int) -> tuple[int, bool, tuple | None]:
+        """(origin id, absolute-form?, Proxy-Authorization field or None) of an origin under the client's proxy
+        rules: the transport keys its pools by the proxy and runs CONNECT / SOCKS5 itself."""
+        config = self._proxies.for_origin(tls, host, port)
+        if config is None:
+            return self._origin_id(tls, host, port), False, None
+        key = (host, port, tls)
+        oid = self._origins.get(key)
+        if oid is None:
+            connect_host = self._resolve.get(host, host)
+            target = socks_target(config, connect_host, port) if config.kind != _PROXY_HTTP else connect_host
+            oid = self._origins[key] = self._transport.origin(
+                host, port, connect_host, tls, config.kind, config.host, config.port, config.authorization(),
+                config.username, config.password, target)
+        if config.kind != _PROXY_HTTP or tls:
+            return oid, False, None  # a tunnel: the request inside it is the usual origin-form one
+        auth = config.authorization()
+        return oid, True, ("Proxy-Authorization", auth) if auth else None
+
     def _route(self, method: str, url: str, params: str | None = None) -> _Route:
         https, host, port, host_header, target, full, credentials = self._split_url(url, self._base, params)
         headers = self._default_headers
-        auth = None
+        auth = proxy_auth = None
         if credentials is not None and all(n.lower() != "authorization" for n, _ in headers):
             auth = ("Authorization", "Basic " + base64.b64encode(credentials).decode("ascii"))  # from user:password@
             headers = headers + [auth]
+        if self._proxies is None:
+            origin = self._origin_id(https, host, port)
+        else:
+            origin, absolute, proxy_auth = self._proxied_origin(https, host, port)
+            if absolute:  # RFC 9112 §3.2.2: a request to an HTTP proxy names the whole URL
+                target = full
+            if proxy_auth is not None:
+                headers = headers + [proxy_auth]
         head = _http_head(method, target, host_header, headers, 0 if method in _BODY_METHODS else None)
-        route = _Route(self._origin_id(https, host, port), head, full, target, host_header, auth)
+        route = _Route(origin, head, full, target, host_header, auth, proxy_auth)
         routes = self._routes
         if len(routes) >= _MAX_ROUTES:
             routes.clear()
@@ -334,6 +367,8 @@ class _ClientBase:
         if not headers and body is None and not skip_auth:
             return route.origin, route.head, None, route.url
         items = self._default_headers if route.auth is None else self._default_headers + [route.auth]
+        if route.proxy_auth is not None:
+            items = items + [route.proxy_auth]
         if skip_auth:
             items = [h for h in items if h[0].lower() != "authorization"]
         if headers:
