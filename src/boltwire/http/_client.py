@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from urllib.parse import urlencode
 
 from boltwire import _core
-from boltwire.http._codecs import encode_json, resolve_decoder
+from boltwire.http._codecs import encode_json, fields_as_dict, is_typed_object, resolve_decoder
 from boltwire.http._cookies import CookieJar
 from boltwire.http._proxy import HTTP as _PROXY_HTTP
 from boltwire.http._proxy import ProxyRules, socks_target
@@ -67,7 +67,14 @@ def _default_max_connections() -> int:
 def _header_items(headers: Any) -> list[tuple[str, Any]]:
     """(name, value) pairs from a mapping or a sequence of pairs; names as str. Names and values are validated
     where the head is written (_http_head, the codec's request writer)."""
-    items = headers.items() if isinstance(headers, Mapping) else headers
+    if isinstance(headers, Mapping):
+        items = headers.items()
+    elif isinstance(headers, (list, tuple)):
+        items = headers
+    elif is_typed_object(headers):  # a Struct, dataclass or pydantic model: its fields, None skipped, scalars as text
+        items = [(n, _header_text(v)) for n, v in fields_as_dict(headers, "headers").items() if v is not None]
+    else:
+        items = headers
     out = []
     for name, value in items:
         if isinstance(name, (bytes, bytearray)):
@@ -76,6 +83,12 @@ def _header_items(headers: Any) -> list[tuple[str, Any]]:
             raise TypeError(f"header name must be str or bytes, got {type(name).__name__}")
         out.append((name, value))
     return out
+
+
+def _header_text(value: Any) -> Any:
+    if value is True or value is False:
+        return "true" if value else "false"
+    return str(value) if isinstance(value, (int, float)) else value
 
 
 def _tls_version(name: str, value: Any) -> int:
@@ -104,7 +117,14 @@ def _pem_list(value: Any) -> list[bytes] | None:
 
 def _encode_params(params: Any) -> str:
     pairs = []
-    items = params.items() if isinstance(params, Mapping) else params
+    if isinstance(params, Mapping):
+        items = params.items()
+    elif isinstance(params, (list, tuple)):
+        items = params
+    elif is_typed_object(params):  # a Struct, dataclass or pydantic model: its fields (encoded names, builtins)
+        items = fields_as_dict(params, "params / data").items()
+    else:
+        items = params
     for key, value in items:
         values = value if isinstance(value, (list, tuple)) else (value,)
         for v in values:
