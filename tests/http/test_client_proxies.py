@@ -174,3 +174,47 @@ def test_rules_select_per_scheme_and_bypass():
     assert rules.for_origin(False, "::1", 80) is None
     assert rules.for_origin(True, "exact.test", 8443) is None and rules.for_origin(True, "exact.test", 443)
     assert ProxyRules.make(None, None, True, {}) is None
+
+
+# ---- SOCKS5 on the wire (tests/http/socks_recorder.py) -----------------------------------------------------------
+
+
+@pytest.fixture
+def recorder():
+    from socks_recorder import SocksRecorder
+
+    r = SocksRecorder()
+    try:
+        yield r
+    finally:
+        r.close()
+
+
+@both
+def test_socks5_resolves_here_socks5h_at_the_proxy(srv, recorder, is_async):
+    url = srv.url.replace("127.0.0.1", "localhost")
+    port = int(srv.url.rsplit(":", 1)[1])
+    (r,) = run(is_async, [f"{url}/local"], proxy=recorder.url)
+    (r2,) = run(is_async, [f"{url}/remote"], proxy=recorder.url.replace("socks5", "socks5h"))
+    assert r.status == 200 and r2.status == 200  # every reply came one byte at a time
+    assert recorder.requests[0][0] in (1, 4) and recorder.requests[0][2] == port  # an address: resolved here
+    assert recorder.requests[1] == (3, "localhost", port)  # the name: resolved by the proxy
+
+
+@both
+def test_socks5_failure_code_and_junk(srv, recorder, is_async):
+    recorder.fail_code = 2
+    with pytest.raises(HTTPConnectionError, match=r"connection not allowed by ruleset \(2\)"):
+        run(is_async, [f"{srv.url}/x"], proxy=recorder.url)
+    recorder.fail_code = 0
+    recorder.junk = b"HTTP/1.1 200 OK\r\n"
+    with pytest.raises(HTTPConnectionError, match="sent bytes after its reply"):
+        run(is_async, [f"{srv.url}/x"], proxy=recorder.url)
+    assert srv.hits("/x") == []
+
+
+@both
+def test_tunnel_connection_is_kept_alive(srv, recorder, is_async):
+    run(is_async, [f"{srv.url}/one", f"{srv.url}/two", f"{srv.url}/three"], proxy=recorder.url)
+    assert len(recorder.requests) == 1  # one SOCKS handshake: the later requests reused the tunnelled connection
+    assert [h.path for h in srv.requests] == ["/one", "/two", "/three"]

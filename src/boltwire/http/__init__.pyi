@@ -1,8 +1,11 @@
 # Type stubs for boltwire.http: the typed HTTP/1.1 clients.
 import datetime
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
-from typing import IO, Any, Generic, Literal, Protocol, TypeVar, overload
+from typing import IO, Any, ClassVar, Generic, Literal, Protocol, TypeVar, overload
 
+from _typeshed import DataclassInstance
+
+from boltwire._core import Struct
 from boltwire._errors import BoltwireError
 
 _T = TypeVar("_T")
@@ -16,8 +19,16 @@ TypedHeaders = Any
 File = tuple[str, bytes | IO[bytes]] | tuple[str, bytes | IO[bytes], str]
 Form = Mapping[str, Any]
 TlsVersion = Literal["1.2", "1.3"]
-_Params = Params
-_Headers = Mapping[str, str] | Sequence[tuple[str, str]]
+class _PydanticModel(Protocol):
+    def model_dump(self, *, mode: str = ..., by_alias: bool = ...) -> dict[str, Any]: ...
+
+class _AttrsInstance(Protocol):
+    __attrs_attrs__: ClassVar[Any]
+
+# params= / data= / headers= also take a typed object: its fields are the names and values.
+_TypedObject = Struct | DataclassInstance | _AttrsInstance | _PydanticModel
+_Params = Params | _TypedObject
+_Headers = Mapping[str, str] | Sequence[tuple[str, str]] | _TypedObject
 
 class _Decoder(Protocol[_T_co]):
     """A msgspec Decoder (``.decode``)."""
