@@ -4,6 +4,7 @@ and the proxies (tinyproxy, microsocks)."""
 from __future__ import annotations
 
 import pytest
+from _script_server import ScriptServer
 from fault_server import FaultServer
 from nginx_server import NginxServer
 from nginx_tls_server import NginxTlsServer
@@ -70,3 +71,20 @@ def microsocks_auth():
         yield server
     finally:
         server.close()
+
+
+@pytest.fixture(scope="session")
+def script_server():
+    """The scripted server (tests/http/_script_server.py) for the session; use `scripted` for a reset one."""
+    server = ScriptServer()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture
+def scripted(script_server):
+    """The session's scripted server with no scripts and no recorded requests."""
+    script_server.reset()
+    return script_server

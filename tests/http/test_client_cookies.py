@@ -4,48 +4,13 @@ next hop, client.cookies to read / set / clear, and no cookie handling without c
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
-from _script_server import ScriptServer
-
-from boltwire.http import HTTPClient, SyncHTTPClient
-
-
-@pytest.fixture(scope="module")
-def server():
-    s = ScriptServer()
-    try:
-        yield s
-    finally:
-        s.close()
+from _both_clients import both, session
 
 
 @pytest.fixture
-def srv(server):
-    server.reset()
-    return server
-
-
-def session(is_async, steps, **options):
-    """Runs steps(client, call) where call(method, url, **kw) returns the Response; one client for all steps."""
-    if is_async:
-        async def go():
-            async with HTTPClient(**options) as client:
-                async def acall(method, url, **kw):
-                    return await client.request(method, url, **kw)
-
-                results = []
-                for method, url, kw in steps(client):
-                    results.append(await acall(method, url, **kw))
-                return client, results
-
-        return asyncio.run(go())
-    with SyncHTTPClient(**options) as client:
-        return client, [client.request(m, u, **kw) for m, u, kw in steps(client)]
-
-
-both = pytest.mark.parametrize("is_async", [True, False], ids=["async", "sync"])
+def srv(scripted):
+    return scripted
 
 
 @both

@@ -4,44 +4,18 @@ a refused target); no_proxy (hosts, CIDRs), trust_env, a dead proxy; proxy URL p
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
-from _script_server import ScriptServer
+from _both_clients import both
+from _both_clients import get_all as run
 from nginx_server import free_port
 
-from boltwire.http import HTTPClient, HTTPConnectionError, HTTPResponseError, SyncHTTPClient
+from boltwire.http import HTTPConnectionError, HTTPResponseError, SyncHTTPClient
 from boltwire.http._proxy import ProxyConfig, ProxyRules
 
 
-@pytest.fixture(scope="module")
-def origin():
-    s = ScriptServer()
-    try:
-        yield s
-    finally:
-        s.close()
-
-
 @pytest.fixture
-def srv(origin):
-    origin.reset()
-    return origin
-
-
-def run(is_async, urls, **options):
-    """GET each URL in order with one client; returns the responses."""
-    if is_async:
-        async def go():
-            async with HTTPClient(**options) as client:
-                return [await client.get(u) for u in urls]
-
-        return asyncio.run(go())
-    with SyncHTTPClient(**options) as client:
-        return [client.get(u) for u in urls]
-
-
-both = pytest.mark.parametrize("is_async", [True, False], ids=["async", "sync"])
+def srv(scripted):
+    return scripted
 
 
 def tls_options(server):

@@ -4,14 +4,15 @@ origin, relative Locations, and follow_redirects=False."""
 
 from __future__ import annotations
 
-import asyncio
 import pickle
 
 import pytest
+from _both_clients import both
+from _both_clients import request as run
 from _script_server import ScriptServer
 
 from boltwire import Struct
-from boltwire.http import HTTPClient, HTTPRedirectError, HTTPTransportError, SyncHTTPClient
+from boltwire.http import HTTPRedirectError, HTTPTransportError
 
 
 @pytest.fixture(scope="module")
@@ -31,24 +32,8 @@ def srv(servers):
     return servers
 
 
-def run(is_async, method, url, **kwargs):
-    """One request through the async or the sync client; client options under `client=`."""
-    options = kwargs.pop("client", {})
-    if is_async:
-        async def go():
-            async with HTTPClient(**options) as client:
-                return await client.request(method, url, **kwargs)
-
-        return asyncio.run(go())
-    with SyncHTTPClient(**options) as client:
-        return client.request(method, url, **kwargs)
-
-
 def redirect(status, location, extra=()):
     return (status, [("Location", location), *extra], b"moved")
-
-
-both = pytest.mark.parametrize("is_async", [True, False], ids=["async", "sync"])
 
 
 class Item(Struct):

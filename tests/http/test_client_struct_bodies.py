@@ -4,7 +4,6 @@ TypedDict; encoded names (rename / alias) are what goes on the wire."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import datetime
 from typing import TypedDict
@@ -14,39 +13,15 @@ import attrs
 import msgspec
 import pydantic
 import pytest
-from _script_server import ScriptServer
+from _both_clients import both
+from _both_clients import request as send
 
 from boltwire import Struct
-from boltwire.http import HTTPClient, SyncHTTPClient
-
-
-@pytest.fixture(scope="module")
-def server():
-    s = ScriptServer()
-    try:
-        yield s
-    finally:
-        s.close()
 
 
 @pytest.fixture
-def srv(server):
-    server.reset()
-    return server
-
-
-def send(is_async, method, url, **kwargs):
-    if is_async:
-        async def go():
-            async with HTTPClient() as client:
-                return await client.request(method, url, **kwargs)
-
-        return asyncio.run(go())
-    with SyncHTTPClient() as client:
-        return client.request(method, url, **kwargs)
-
-
-both = pytest.mark.parametrize("is_async", [True, False], ids=["async", "sync"])
+def srv(scripted):
+    return scripted
 
 
 class Query(Struct, rename="camel"):

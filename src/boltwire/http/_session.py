@@ -181,12 +181,14 @@ def _hops(client: Any) -> Hops:
     return Hops(client._max_redirects, policy is None or policy.cookies is None)
 
 
-async def _follow_async(client: Any, policy: ClientPolicy | None, req: OutgoingRequest, timeout: Any, dec: Any,
-                        errors: Any, skip_auth: bool, signal: RedirectSignal | None = None) -> Any:
+def _chain(client: Any, req: OutgoingRequest, skip_auth: bool, signal: RedirectSignal | None) -> Any:
+    """The hop loop, written once for both clients: yields (request, skip_auth) for its driver to run through the
+    attempt loop and gets the outcome back (a Response or a RedirectSignal); returns the final Response with its
+    history. `signal`: the first hop already came back as this redirect."""
     hops = None
     while True:
         if signal is None:
-            outcome = await _attempts_async(client, policy, req, timeout, dec, errors, skip_auth)
+            outcome = yield req, skip_auth
             if not isinstance(outcome, RedirectSignal):
                 if hops is not None:
                     outcome.history = hops.history
@@ -196,23 +198,30 @@ async def _follow_async(client: Any, policy: ClientPolicy | None, req: OutgoingR
             hops = _hops(client)
         req, skip_auth = next_hop(req, signal, hops, client._https_only, skip_auth)
         signal = None
+
+
+async def _follow_async(client: Any, policy: ClientPolicy | None, req: OutgoingRequest, timeout: Any, dec: Any,
+                        errors: Any, skip_auth: bool, signal: RedirectSignal | None = None) -> Any:
+    steps = _chain(client, req, skip_auth, signal)
+    value: Any = None
+    try:
+        while True:
+            hop, hop_skip_auth = steps.send(value)
+            value = await _attempts_async(client, policy, hop, timeout, dec, errors, hop_skip_auth)
+    except StopIteration as done:
+        return done.value
 
 
 def _follow_sync(client: Any, policy: ClientPolicy | None, req: OutgoingRequest, timeout: Any, dec: Any,
                  errors: Any, skip_auth: bool, signal: RedirectSignal | None = None) -> Any:
-    hops = None
-    while True:
-        if signal is None:
-            outcome = _attempts_sync(client, policy, req, timeout, dec, errors, skip_auth)
-            if not isinstance(outcome, RedirectSignal):
-                if hops is not None:
-                    outcome.history = hops.history
-                return outcome
-            signal = outcome
-        if hops is None:
-            hops = _hops(client)
-        req, skip_auth = next_hop(req, signal, hops, client._https_only, skip_auth)
-        signal = None
+    steps = _chain(client, req, skip_auth, signal)
+    value: Any = None
+    try:
+        while True:
+            hop, hop_skip_auth = steps.send(value)
+            value = _attempts_sync(client, policy, hop, timeout, dec, errors, hop_skip_auth)
+    except StopIteration as done:
+        return done.value
 
 
 async def follow_async(client: Any, signal: RedirectSignal, method: str, url: str, params: Any, headers: Any,
