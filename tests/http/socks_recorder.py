@@ -2,7 +2,7 @@
 
 microsocks is the real proxy of the tests; this one shows what is on the wire (the address type and host of each
 CONNECT: a name for socks5h, an address for socks5) and misbehaves on request: it sends every reply one byte at a
-time (the client must reassemble them), answers with a chosen failure code, or appends junk after its reply."""
+time (the client must reassemble them), answers with a chosen failure code, or appends junk to the last byte of its reply."""
 
 from __future__ import annotations
 
@@ -71,7 +71,9 @@ class SocksRecorder:
                 self._send_slowly(conn, bytes([5, self.fail_code, 0, 1, 0, 0, 0, 0, 0, 0]))
                 return
             upstream = socket.create_connection((host, port), timeout=5)
-            self._send_slowly(conn, b"\x05\x00\x00\x01\x7f\x00\x00\x01\x00\x00" + self.junk)
+            reply = b"\x05\x00\x00\x01\x7f\x00\x00\x01\x00\x00"
+            self._send_slowly(conn, reply[:-1])
+            conn.sendall(reply[-1:] + self.junk)  # junk in the same segment as the reply's end: seen with it
             threading.Thread(target=self._pipe, args=(upstream, conn), daemon=True).start()
             self._pipe(conn, upstream)
         except (OSError, ConnectionError, ValueError):

@@ -182,13 +182,13 @@ def test_sink_dropped_with_requests_in_flight(server):
 
 
 def test_client_garbage_with_cycles_is_collected(server):
-    # A call's future reaches the task that awaits it, whose frame holds the call: the collector must see through
-    # _HttpCall (a GC type) to free such a cycle.
+    # A call's done-callbacks reach the task that awaits it, whose frame holds the call: the collector must see
+    # through _HttpCall (a GC type) to free such a cycle.
     async def main():
         async with HTTPClient(base_url=server.url) as client:
             call = client._call("GET", "/json", None, None, None, None, None, None, bytes, None)
             holder = [call]
-            call.future.add_done_callback(lambda f, h=holder: h)  # future -> callback -> list -> call
+            call.add_done_callback(lambda f, h=holder: h)  # call -> callback -> list -> call
             await call
 
     asyncio.run(main())

@@ -38,18 +38,18 @@ struct TransportObject {
   bool follow_redirects;  // a 301/302/303/307/308 with Location raises the redirect signal instead of decoding
 };
 
-// The completion queue of one asyncio loop, watched with loop.add_reader(fileno(), drain).
+// The completion queue of one asyncio loop, watched with loop.add_reader(fileno(), on_ready).
 struct SinkObject {
   PyObject_HEAD
   std::shared_ptr<engine::CompletionQueue> *queue;
-  PyObject *create_future;  // the loop's bound create_future
-  PyObject *call_soon;      // the loop's bound call_soon
+  PyObject *loop;       // the loop this sink serves (the calls' get_loop())
+  PyObject *call_soon;  // the loop's bound call_soon
   std::vector<engine::Exchange *> *batch;
   // Submissions of this loop iteration, handed to the engine together by one call_soon(flush) callback: one lock
   // and at most one wakeup per batch instead of one per request.
   std::vector<engine::Exchange *> *pending;
   Py_ssize_t outstanding;  // submitted and not yet drained
-  bool draining;           // a drain() is delivering results (a nested drain uses its own batch)
+  bool draining;           // a drain is delivering results (a nested drain uses its own batch)
 };
 
 // How a finished exchange becomes what the caller gets (owned references in a call, borrowed in send(); decoder
@@ -65,14 +65,32 @@ struct ResponseSpec {
   bool follow;  // the transport's follow_redirects: a redirect is handed to the client layer undecoded
 };
 
-// The Python handle of one async exchange: awaiting it awaits its future, which the drain resolves with the
-// Response; cancel() aborts the request.
+// The Python handle of one async exchange, and its own asyncio future: it speaks the protocol a Task uses to wait
+// (`_asyncio_future_blocking`, get_loop, add_done_callback, result, cancel), so no asyncio.Future is made per
+// request. The sink finishes it with the Response or the error; cancel() aborts the request in the engine.
+enum class CallState : std::uint8_t { Pending, Finished, Cancelled };
+
 struct CallObject {
   PyObject_HEAD
   engine::Exchange *exchange;
-  PyObject *future;
   ResponseSpec spec;
+  SinkObject *sink;            // strong: its loop is get_loop(), its call_soon schedules callbacks
+  PyObject *result;            // Finished: the Response (nullptr when `exception` is set)
+  PyObject *exception;         // Finished with an error
+  PyObject *cancel_message;    // Cancelled: the message given to cancel(), or nullptr
+  PyObject *callback;          // the first done-callback (the awaiting task's wakeup), or nullptr
+  PyObject *callback_context;  // its contextvars.Context
+  PyObject *more_callbacks;    // a list of (callback, context) after the first, or nullptr
+  CallState state;
+  bool blocking;  // asyncio's _asyncio_future_blocking: a task is waiting on this call
 };
+
+// A new pending call of `sink` for `ex` (spec references added); nullptr with an exception set.
+CallObject *new_call(SinkObject *sink, engine::Exchange *ex, const ResponseSpec &spec);
+// Finishes a pending call with `value` (a Response) or `error` (one of them, a new reference, stolen), then runs
+// its done-callbacks at once (`direct`, from the loop's reader callback: no task is running) or schedules them
+// with call_soon. False when a callback raised KeyboardInterrupt or SystemExit (left set for the caller).
+bool finish_call(CallObject *call, PyObject *value, PyObject *error, bool direct);
 
 // Response: one HTTP response (public type boltwire.http.Response).
 struct ResponseObject {

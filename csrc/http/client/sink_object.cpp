@@ -1,4 +1,4 @@
-// csrc/http/client/sink_object.cpp: _HttpSink: a loop's completion queue; drain() resolves every ready future.
+// csrc/http/client/sink_object.cpp: _HttpSink: a loop's completion queue; on_ready()/drain() finish every ready call.
 #include "http/client/objects.hpp"
 #include "http/engine/engine.hpp"
 #include "py/ref.hpp"
@@ -9,28 +9,14 @@ using engine::Exchange;
 
 namespace {
 
-PyObject *g_set_result = nullptr;
-PyObject *g_set_exception = nullptr;
-
 PyObject *Sink_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   PyObject *loop;
   static const char *kwlist[] = {"loop", nullptr};
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O", const_cast<char **>(kwlist), &loop)) return nullptr;
-  if (g_set_result == nullptr) {
-    g_set_result = PyUnicode_InternFromString("set_result");
-    g_set_exception = PyUnicode_InternFromString("set_exception");
-    if (!g_set_result || !g_set_exception) return nullptr;
-  }
-  PyObject *create_future = PyObject_GetAttrString(loop, "create_future");
-  if (create_future == nullptr) return nullptr;
   PyObject *call_soon = PyObject_GetAttrString(loop, "call_soon");
-  if (call_soon == nullptr) {
-    Py_DECREF(create_future);
-    return nullptr;
-  }
+  if (call_soon == nullptr) return nullptr;
   auto *self = PyObject_GC_New(SinkObject, type);
   if (self == nullptr) {
-    Py_DECREF(create_future);
     Py_DECREF(call_soon);
     return nullptr;
   }
@@ -39,7 +25,7 @@ PyObject *Sink_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   self->pending = nullptr;
   self->outstanding = 0;
   self->draining = false;
-  self->create_future = create_future;
+  self->loop = Py_NewRef(loop);
   self->call_soon = call_soon;
   try {
     self->queue = new std::shared_ptr<engine::CompletionQueue>(std::make_shared<engine::CompletionQueue>());
@@ -73,13 +59,13 @@ bool flush_pending(SinkObject *self) {
 }
 
 int Sink_traverse(SinkObject *self, visitproc visit, void *arg) {
-  Py_VISIT(self->create_future);
+  Py_VISIT(self->loop);
   Py_VISIT(self->call_soon);
   return 0;
 }
 
 int Sink_clear(SinkObject *self) {
-  Py_CLEAR(self->create_future);
+  Py_CLEAR(self->loop);
   Py_CLEAR(self->call_soon);
   return 0;
 }
@@ -103,59 +89,66 @@ void Sink_dealloc(SinkObject *self) {
 
 PyObject *Sink_fileno(SinkObject *self, PyObject *) { return PyLong_FromLong((*self->queue)->fd()); }
 
-// Resolves one call's future. Errors from set_result (a future cancelled behind our back) are swallowed. The call
-// and its future are held across the calls into Python (which may drop every other reference to them).
-void deliver(Exchange *ex) {
+// Finishes one call with its Response or error. The call is held across the calls into Python (which may drop
+// every other reference to it). False when a done-callback raised KeyboardInterrupt or SystemExit.
+bool deliver(Exchange *ex, bool direct) {
   auto *call = static_cast<CallObject *>(ex->user);
-  if (call == nullptr || ex->cancel_requested.load(std::memory_order_relaxed)) return;
+  if (call == nullptr || ex->cancel_requested.load(std::memory_order_relaxed)) return true;
   ex->user = nullptr;
-  if (call->future == nullptr || call->spec.decoder == nullptr || call->spec.raises == nullptr) return;  // cleared by the cycle collector
+  if (call->spec.decoder == nullptr || call->spec.raises == nullptr) return true;  // cleared by the collector
   py::Ref<PyObject> hold_call = py::Ref<PyObject>::borrow(reinterpret_cast<PyObject *>(call));
-  py::Ref<PyObject> future = py::Ref<PyObject>::borrow(call->future);
-  PyObject *value;
-  PyObject *method;
-  if (ex->failure == engine::Failure::None) {
+  PyObject *value = nullptr, *error = nullptr;
+  if (ex->failure == engine::Failure::None)
     value = finish_response(*ex, call->spec);
-    method = g_set_result;
-  } else {
-    value = build_exception(*ex);
-    method = g_set_exception;
-  }
-  if (value == nullptr) {
+  else
+    error = build_exception(*ex);
+  if (value == nullptr && error == nullptr) {
     // Could not build the result: hand the error itself to the awaiting task.
-    PyObject *type, *exc, *tb;
-    PyErr_Fetch(&type, &exc, &tb);
-    PyErr_NormalizeException(&type, &exc, &tb);
+    PyObject *type, *tb;
+    PyErr_Fetch(&type, &error, &tb);
+    PyErr_NormalizeException(&type, &error, &tb);
+    if (tb != nullptr && error != nullptr) PyException_SetTraceback(error, tb);
     Py_XDECREF(type);
     Py_XDECREF(tb);
-    value = exc;
-    method = g_set_exception;
-    if (value == nullptr) return;
+    if (error == nullptr) return true;
   }
-  PyObject *r = PyObject_CallMethodOneArg(future.get(), method, value);
-  Py_DECREF(value);
-  if (r == nullptr)
-    PyErr_Clear();
-  else
-    Py_DECREF(r);
+  return finish_call(call, value, error, direct);
 }
 
-// Re-entrancy: a drain that runs while another is delivering (a callback that drains) uses its own batch vector.
-PyObject *Sink_drain(SinkObject *self, PyObject *) {
+// Delivers every finished exchange. Re-entrancy: a drain that runs while another is delivering (a callback that
+// drains) uses its own batch vector. A KeyboardInterrupt / SystemExit from a callback is raised after the whole
+// batch is delivered (nothing is stranded), as the loop would raise it.
+PyObject *drain(SinkObject *self, bool direct) {
   std::vector<Exchange *> local;
   bool nested = self->draining;
   std::vector<Exchange *> &batch = nested ? local : *self->batch;
   (*self->queue)->take(batch);
   self->outstanding -= static_cast<Py_ssize_t>(batch.size());
   self->draining = true;
+  PyObject *type = nullptr, *value = nullptr, *tb = nullptr;
   for (std::size_t i = 0; i < batch.size(); ++i) {
-    deliver(batch[i]);
+    if (!deliver(batch[i], direct)) {
+      if (type == nullptr)
+        PyErr_Fetch(&type, &value, &tb);
+      else
+        PyErr_Clear();
+    }
     batch[i]->drop_ref();
   }
   batch.clear();
   self->draining = nested;
+  if (type != nullptr) {
+    PyErr_Restore(type, value, tb);
+    return nullptr;
+  }
   Py_RETURN_NONE;
 }
+
+// The loop's reader callback: no task is running, so the awaiting tasks are woken at once (no Handle each).
+PyObject *Sink_on_ready(SinkObject *self, PyObject *) { return drain(self, true); }
+
+// From Python code (possibly inside a task): the callbacks go through call_soon.
+PyObject *Sink_drain(SinkObject *self, PyObject *) { return drain(self, false); }
 
 PyObject *Sink_outstanding(SinkObject *self, PyObject *) { return PyLong_FromSsize_t(self->outstanding); }
 
@@ -171,7 +164,10 @@ PyMethodDef Sink_methods[] = {
     {"outstanding", reinterpret_cast<PyCFunction>(Sink_outstanding), METH_NOARGS,
      "Calls submitted through this sink and not yet drained."},
     {"fileno", reinterpret_cast<PyCFunction>(Sink_fileno), METH_NOARGS, "The eventfd to watch with add_reader."},
-    {"drain", reinterpret_cast<PyCFunction>(Sink_drain), METH_NOARGS, "Resolve the futures of every finished call."},
+    {"on_ready", reinterpret_cast<PyCFunction>(Sink_on_ready), METH_NOARGS,
+     "The loop's reader callback: finish every finished call and wake its task at once."},
+    {"drain", reinterpret_cast<PyCFunction>(Sink_drain), METH_NOARGS,
+     "Finish every finished call; callbacks are scheduled with call_soon (safe inside a task)."},
     {},
 };
 

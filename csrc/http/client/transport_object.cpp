@@ -222,23 +222,13 @@ PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssiz
   spec.follow = self->follow_redirects;
   Exchange *ex = make_exchange(self, args + 1);
   if (ex == nullptr) return nullptr;
-  PyObject *future = PyObject_CallNoArgs(sink->create_future);
-  if (future == nullptr) {
-    delete ex;
-    return nullptr;
-  }
-  auto *call = PyObject_GC_New(CallObject, &CallType);
+  spec.method = args[2];
+  spec.head = args[3];
+  CallObject *call = new_call(sink, ex, spec);
   if (call == nullptr) {
-    Py_DECREF(future);
     delete ex;
     return nullptr;
   }
-  call->exchange = ex;
-  call->future = future;
-  call->spec = {Py_NewRef(spec.decoder), Py_NewRef(args[2]),        Py_NewRef(spec.url),
-                Py_NewRef(spec.raises),  Py_NewRef(args[3]),        spec.raise_for_status,
-                spec.follow};
-  PyObject_GC_Track(call);
   ex->user = call;
   ex->sink = *sink->queue;
   ex->refs.store(2, std::memory_order_relaxed);  // the call's and the engine's

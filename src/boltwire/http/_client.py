@@ -34,7 +34,6 @@ _core._http_set_hooks(CaseInsensitiveDict._from_raw, CaseInsensitiveDict, dateti
 _Transport = _core._HttpTransport
 _Sink = _core._HttpSink
 _get_running_loop = asyncio.get_running_loop
-_CancelledError = asyncio.CancelledError
 
 _http_head = _core._http_head  # request heads: validated and written by the codec's request writer (csrc/http/codec)
 _ACCEPT_ENCODING = "gzip, deflate, br, zstd"
@@ -476,21 +475,6 @@ def _use_into(tp: Any, into: Any) -> Any:
     return into
 
 
-class _Pending:
-    """What _call returns on the policy path: awaits the policy coroutine (which cancels its own in-flight call)."""
-
-    __slots__ = ("_coro",)
-
-    def __init__(self, coro: Any) -> None:
-        self._coro = coro
-
-    def __await__(self) -> Any:
-        return self._coro.__await__()
-
-    def cancel(self) -> None:
-        pass
-
-
 async def _retire_sink(loop: Any, sink: Any) -> None:
     """On `loop`: let the tasks of requests failed by close() see their errors (bounded: 1 s), then stop watching."""
     for _ in range(1000):
@@ -539,7 +523,7 @@ class HTTPClient(_ClientBase):
             for old in [lp for lp in self._sinks if lp.is_closed()]:
                 del self._sinks[old]  # a closed loop's reader went away with the loop
             sink = _Sink(loop)
-            loop.add_reader(sink.fileno(), sink.drain)
+            loop.add_reader(sink.fileno(), sink.on_ready)
             self._sinks[loop] = sink
         current = self._current = (loop, sink)
         return current
@@ -577,13 +561,17 @@ class HTTPClient(_ClientBase):
             tp = _use_into(tp, into)
         if self._policy is not None or headers_type is not None or error_type is not None or raises is not None \
                 or skip_auth:
-            return _Pending(run_async(self, method, url, params, headers, json, content, data, timeout, tp,
-                                      error_for_status, headers_type, error_type, raises, skip_auth))
+            return run_async(self, method, url, params, headers, json, content, data, timeout, tp, error_for_status,
+                             headers_type, error_type, raises, skip_auth)
         loop = _get_running_loop()
         current = self._current
         if current[0] is not loop:
             current = self._bind(loop)
-        dec, raises = self._response_spec(tp, error_for_status)
+        try:  # _response_spec, inlined: this is the per-request path
+            dec = self._decoders[tp]
+        except (KeyError, TypeError):
+            dec = self._decoder(tp)
+        raises = self._errors if (self._error_for_status if error_for_status is None else error_for_status) else False
         if params is None and headers is None and json is None and content is None and data is None:
             route = self._routes.get((method, url)) or self._route(method, url)
             return t.submit(current[1], route.origin, method, route.head, None, timeout, dec, raises, route.url)
@@ -604,8 +592,7 @@ class HTTPClient(_ClientBase):
         return t.submit(current[1], origin, method, head, body, timeout, dec, raises, full)
 
     def _redirected(self, signal: Any, method: str, url: str, params: Any, headers: Any, json: Any, content: Any,
-                    data: Any, timeout: Any, tp: Any, error_for_status: bool | None, into: Any = None,
-                    *_per_call: Any) -> Any:
+                    data: Any, timeout: Any, tp: Any, error_for_status: bool | None, into: Any) -> Any:
         """The rest of a redirect chain whose first response came back as `signal` on the plain path (a call with
         per-call options takes the policy path, which follows redirects itself)."""
         return follow_async(self, signal, method, url, params, headers, json, content, data, timeout,
@@ -617,19 +604,15 @@ class HTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
-            method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
-            into, response_headers_type, error_type, raises, skip_auth
-        )
         try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
+            return await self._call(
+                method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
+            )
         except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
             return await self._redirected(
-                signal, method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
-            into, response_headers_type, error_type, raises, skip_auth
+                signal, method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
             )
 
     async def get(
@@ -637,19 +620,15 @@ class HTTPClient(_ClientBase):
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
-            "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
         try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
+            return await self._call(
+                "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+                response_headers_type, error_type, raises, skip_auth
+            )
         except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
             return await self._redirected(
-                signal, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
+                signal, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into
             )
 
     async def head(
@@ -657,19 +636,15 @@ class HTTPClient(_ClientBase):
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
-            "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
         try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
+            return await self._call(
+                "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+                response_headers_type, error_type, raises, skip_auth
+            )
         except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
             return await self._redirected(
-                signal, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
+                signal, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into
             )
 
     async def options(
@@ -677,19 +652,15 @@ class HTTPClient(_ClientBase):
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
-            "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
         try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
+            return await self._call(
+                "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+                response_headers_type, error_type, raises, skip_auth
+            )
         except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
             return await self._redirected(
-                signal, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
+                signal, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type,
+                error_for_status, into
             )
 
     async def delete(
@@ -698,19 +669,15 @@ class HTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
-            "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
         try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
+            return await self._call(
+                "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+                into, response_headers_type, error_type, raises, skip_auth
+            )
         except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
             return await self._redirected(
-                signal, "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
+                signal, "DELETE", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
             )
 
     async def post(
@@ -719,19 +686,15 @@ class HTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
-            "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
         try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
+            return await self._call(
+                "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+                response_headers_type, error_type, raises, skip_auth
+            )
         except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
             return await self._redirected(
-                signal, "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
+                signal, "POST", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
             )
 
     async def put(
@@ -740,19 +703,15 @@ class HTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
-            "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
         try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
+            return await self._call(
+                "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+                response_headers_type, error_type, raises, skip_auth
+            )
         except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
             return await self._redirected(
-                signal, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
+                signal, "PUT", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
             )
 
     async def patch(
@@ -761,19 +720,15 @@ class HTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        call = self._call(
-            "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
         try:
-            return await call
-        except _CancelledError:
-            call.cancel()
-            raise
+            return await self._call(
+                "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+                response_headers_type, error_type, raises, skip_auth
+            )
         except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
             return await self._redirected(
-                signal, "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
+                signal, "PATCH", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
             )
 
 
@@ -812,7 +767,11 @@ class SyncHTTPClient(_ClientBase):
                 or skip_auth:
             return run_sync(self, method, url, params, headers, json, content, data, timeout, tp, error_for_status,
                             headers_type, error_type, raises, skip_auth)
-        dec, raises = self._response_spec(tp, error_for_status)
+        try:  # _response_spec, inlined: this is the per-request path
+            dec = self._decoders[tp]
+        except (KeyError, TypeError):
+            dec = self._decoder(tp)
+        raises = self._errors if (self._error_for_status if error_for_status is None else error_for_status) else False
         try:
             if params is None and headers is None and json is None and content is None and data is None:
                 route = self._routes.get((method, url)) or self._route(method, url)

@@ -285,10 +285,7 @@ async def _attempts_async(client: Any, policy: ClientPolicy | None, req: Outgoin
             if what == "send":
                 call = client._submit(req.method, req.url, arg.items(), req.body, timeout, dec, errors, skip_auth)
                 try:
-                    value = await call
-                except asyncio.CancelledError:
-                    call.cancel()
-                    raise
+                    value = await call  # a cancelled task cancels the call it waits on (the call is its future)
                 except (HTTPResponseError, HTTPTransportError, RedirectSignal) as e:
                     value = e
             elif what == "auth":
