@@ -148,6 +148,10 @@ def test_rules_select_per_scheme_and_bypass():
     assert rules.for_origin(False, "::1", 80) is None
     assert rules.for_origin(True, "exact.test", 8443) is None and rules.for_origin(True, "exact.test", 443)
     assert ProxyRules.make(None, None, True, {}) is None
+    # httpoxy: in a CGI script HTTP_PROXY comes from the request's "Proxy:" header and is not trusted.
+    assert ProxyRules.make(None, None, True, {"REQUEST_METHOD": "GET", "HTTP_PROXY": "http://evil:1"}) is None
+    cgi = ProxyRules.make(None, None, True, {"REQUEST_METHOD": "GET", "http_proxy": "http://ok:1"})
+    assert cgi.for_origin(False, "a.test", 80).host == "ok"
 
 
 # ---- SOCKS5 on the wire (tests/http/socks_recorder.py) -----------------------------------------------------------

@@ -12,7 +12,7 @@ from _both_clients import request as run
 from _script_server import ScriptServer
 
 from boltwire import Struct
-from boltwire.http import HTTPRedirectError, HTTPTransportError
+from boltwire.http import HTTPRedirectError, HTTPResponseError, HTTPTransportError
 
 
 @pytest.fixture(scope="module")
@@ -203,3 +203,16 @@ def test_policy_path_follows_too(srv, is_async):
     r = run(is_async, "GET", f"{a.url}/retry", client={"max_retries": 2, "backoff_base": 0.0})
     assert r.status == 200 and [h.status for h in r.history] == [302]
     assert [x.path for x in a.requests] == ["/retry", "/retry", "/ok"]
+
+
+@both
+def test_error_status_after_redirects_keeps_the_chain(srv, is_async):
+    a, _ = srv
+    a.script("/old", redirect(301, "/gone"))
+    a.script("/gone", (404, [], b"no"))
+    with pytest.raises(HTTPResponseError) as info:
+        run(is_async, "GET", f"{a.url}/old")
+    assert info.value.status == 404 and [h.status for h in info.value.history] == [301]
+    with pytest.raises(HTTPResponseError) as plain:
+        run(is_async, "GET", f"{a.url}/gone")
+    assert list(plain.value.history) == []

@@ -125,6 +125,7 @@ class HTTPResponseError(HTTPError, Generic[_E]):
     error: _E | dict[str, Any] | None
     parse_error: ValueError | None
     attempts: int
+    history: Sequence[Response[bytes]]
     def __init__(self, status: int, body: bytes, request: RequestInfo | None = None, error: _E | dict[str, Any] | None = None, *, headers: Mapping[str, str] | None = None, parse_error: ValueError | None = None, method: str | None = None, url: str | None = None) -> None: ...
     @property
     def parsed_body(self) -> _E | dict[str, Any] | None: ...

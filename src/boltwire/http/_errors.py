@@ -85,6 +85,7 @@ class HTTPResponseError(HTTPError, Generic[E]):
     ``(status, headers, body, *, method=, url=)`` is still accepted."""
 
     attempts = 1
+    history: Any = ()  # the redirect responses before the one that failed (a list, set when there were any)
 
     def __init__(self, status: int, body: Any, request: Any = None, error: Any = None, *, headers: Any = None,
                  parse_error: ValueError | None = None, method: str | None = None, url: str | None = None) -> None:

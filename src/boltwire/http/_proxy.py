@@ -127,7 +127,11 @@ class ProxyRules:
         if trust_env:
             env = os.environ if environ is None else environ
 
+            cgi = "REQUEST_METHOD" in env  # in a CGI script HTTP_PROXY is the client's "Proxy:" header (httpoxy)
+
             def read(name: str) -> str | None:
+                if cgi and name == "http_proxy":
+                    return env.get(name) or None
                 return env.get(name.lower()) or env.get(name.upper()) or None
 
             if proxy is None:

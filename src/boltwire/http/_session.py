@@ -188,7 +188,12 @@ def _chain(client: Any, req: OutgoingRequest, skip_auth: bool, signal: RedirectS
     hops = None
     while True:
         if signal is None:
-            outcome = yield req, skip_auth
+            try:
+                outcome = yield req, skip_auth
+            except HTTPResponseError as error:  # the chain ended on an error status: it keeps the chain too
+                if hops is not None:
+                    error.history = hops.history
+                raise
             if not isinstance(outcome, RedirectSignal):
                 if hops is not None:
                     outcome.history = hops.history
@@ -207,7 +212,10 @@ async def _follow_async(client: Any, policy: ClientPolicy | None, req: OutgoingR
     try:
         while True:
             hop, hop_skip_auth = steps.send(value)
-            value = await _attempts_async(client, policy, hop, timeout, dec, errors, hop_skip_auth)
+            try:
+                value = await _attempts_async(client, policy, hop, timeout, dec, errors, hop_skip_auth)
+            except HTTPResponseError as error:
+                steps.throw(error)  # re-raised by _chain with the history on it
     except StopIteration as done:
         return done.value
 
@@ -219,7 +227,10 @@ def _follow_sync(client: Any, policy: ClientPolicy | None, req: OutgoingRequest,
     try:
         while True:
             hop, hop_skip_auth = steps.send(value)
-            value = _attempts_sync(client, policy, hop, timeout, dec, errors, hop_skip_auth)
+            try:
+                value = _attempts_sync(client, policy, hop, timeout, dec, errors, hop_skip_auth)
+            except HTTPResponseError as error:
+                steps.throw(error)  # re-raised by _chain with the history on it
     except StopIteration as done:
         return done.value
 
