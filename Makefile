@@ -120,7 +120,8 @@ sanitize: $(STAMPS)/test-deps
 	echo "sanitize: test suite under ASan + UBSan passed in $$(( $$(date +%s) - start )) s"
 
 # make soak: long leak/soak runs, each a script printing its figures and failing on growth or drift.
-# soak_http.py: 10^6 async requests at concurrency 100, then 2*10^5 sync, against a private nginx (system-deps).
+# soak_http.py: 10^6 async requests at concurrency 100, 2*10^5 sync, 10^5 async https and 5*10^3 https handshakes,
+# against a private nginx (system-deps).
 SOAK_SCRIPTS := soak/soak_json.py soak/soak_http.py
 
 soak: system-deps build

@@ -11,6 +11,12 @@ round (rounds interleaved and rotated; median reported, min-max printed), and on
 peak Python memory. `wrk` against the same nginx, as one more contestant of every round, gives each race its
 ceiling (`-c100` async, `-t1 -c1` sync); every row shows its share of it and its CPU time per request.
 A client that is not installed, cannot run or fails gets a row with the reason.
+
+The protocol is a parameter: each entry of PROTOCOLS is a section of bench/run.py (`--only http,https`) with its
+own rows. `https` gives the same nginx server block a TLS 1.3 listener (certificate from a CA that trustme makes
+at start; every client trusts it by its own option) and runs both races over it, with wrk over https as the
+ceiling; its `boltwire (Struct) over plain http` row runs in the same rounds against the plain listener, so that
+the cost of TLS is read off one table. A new protocol (h2) is one more Protocol entry and its rows.
 """
 
 from __future__ import annotations
@@ -21,7 +27,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from http_race import CEILINGS, SEED_REQUESTS, STEADY_BELOW, Plan, run_race, steps
+from http_clients import Endpoint
+from http_race import CEILINGS, SEED_REQUESTS, STEADY_BELOW, Contestant, Plan, run_race, steps
 from progress import progress
 from report import Row, Section, Table, Target
 
@@ -34,7 +41,31 @@ LOTHC = ["lothc", "lothc-msgspec", "lothc-pydantic"]
 ASYNC_ROWS = [*OURS_ALL, *LOTHC, "pyreqwest", "wreq", "aiohttp", "httpx", "httpx2", "niquests", "aiosonic"]
 SYNC_ROWS = [*OURS_ALL, *LOTHC, "pyreqwest", "wreq", "httpx", "httpx2", "niquests", "requests"]
 OURS = "boltwire (Struct)"  # the row the targets name
-PEERS_FOR_RATIOS = ["lothc-msgspec", "lothc", "pyreqwest", "wreq"]
+PLAIN_TWIN = "boltwire (Struct) over plain http"  # OURS against the plain listener, in an https race's rounds
+PEERS_FOR_RATIOS = ["lothc-msgspec", "lothc", "pyreqwest", "wreq", PLAIN_TWIN]
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """A race's wire protocol: the bench/run.py section that runs it, its rows, and how they reach nginx."""
+
+    section: str  # "http", "https"
+    label: str  # table titles start with it ("" for the plain race, whose titles predate the others)
+    async_rows: list[str]
+    sync_rows: list[str]
+    tls: bool = False  # nginx gets its TLS listener; rows use its https URL and trust the bench's CA
+
+
+PROTOCOLS = {
+    "http": Protocol("http", "", ASYNC_ROWS, SYNC_ROWS),
+    "https": Protocol(
+        "https", "HTTPS (TLS 1.3)",
+        [OURS, PLAIN_TWIN, "pyreqwest", "wreq", "aiohttp", "httpx", "niquests"],
+        [OURS, PLAIN_TWIN, "pyreqwest", "wreq", "httpx", "niquests", "requests"],
+        tls=True,
+    ),
+}
+ALL_ROWS = list(dict.fromkeys(r for proto in PROTOCOLS.values() for r in proto.async_rows + proto.sync_rows))
 
 
 def plan(args) -> Plan:
@@ -55,8 +86,9 @@ def plan(args) -> Plan:
 
 
 def selected(names: list[str], libs: list[str] | None) -> list[str]:
-    """--libs "pyreqwest,boltwire (Struct)" runs only those rows (like the seed's --libs); the ceiling always runs."""
-    return names if not libs else [n for n in names if n in libs]
+    """--libs "pyreqwest,boltwire (Struct)" runs only those rows (like the seed's --libs); the ceiling always runs,
+    and so does the plain-http twin of boltwire (Struct) when that row runs."""
+    return names if not libs else [n for n in names if n in libs or (n == PLAIN_TWIN and OURS in libs)]
 
 
 @dataclass
@@ -138,30 +170,37 @@ def compact(rate: float) -> str:
 
 
 def run(args) -> Section:
+    """The races of one protocol: the section bench/run.py is running (`args.section`, "http" by default)."""
+    proto = PROTOCOLS[getattr(args, "section", "http")]
     p = plan(args)
-    races = {"async": selected(ASYNC_ROWS, args.libs), "sync": selected(SYNC_ROWS, args.libs)}
-    unknown = sorted(set(args.libs or []) - set(ASYNC_ROWS) - set(SYNC_ROWS))
+    races = {"async": selected(proto.async_rows, args.libs), "sync": selected(proto.sync_rows, args.libs)}
+    unknown = sorted(set(args.libs or []) - set(ALL_ROWS))
     if unknown:
-        progress.log(f"--libs: no such row(s) {', '.join(unknown)}; rows: {', '.join(dict.fromkeys(ASYNC_ROWS + SYNC_ROWS))}")
-    progress.section("http", steps(p, len(races["async"]), len(races["sync"])))
+        progress.log(f"--libs: no such row(s) {', '.join(unknown)}; rows: {', '.join(ALL_ROWS)}")
+    progress.section(proto.section, steps(p, len(races["async"]), len(races["sync"])))
     raw: dict = {"plan": p.__dict__}
     tables: list[RaceTable] = []
-    with NginxServer() as server:
+    with NginxServer(tls=proto.tls) as server:
+        plain = Endpoint(server.url)
+        target = Endpoint(server.tls_url, str(server.ca_file)) if proto.tls else plain
         for mode, names in races.items():
-            results = run_race(server.url, mode, names, p)
+            rows = {n: Contestant(OURS, plain) if n == PLAIN_TWIN else Contestant(n, target) for n in names}
+            results = run_race(target, mode, rows, p)
             raw[mode] = results
             loop = " on uvloop" if p.uvloop and mode == "async" else ""
             if mode == "async":
                 what = f"{p.requests:,} requests at concurrency {p.concurrency}{loop} after {p.async_warmup:,} warm-up"
             else:
                 what = f"{p.requests:,} sequential requests after {p.sync_warmup:,} warm-up"
-            tables.append(race_table(f"{mode.capitalize()} race: {what}", results, mode, "headline", p))
+            race = f"{proto.label} {mode} race" if proto.label else f"{mode.capitalize()} race"
+            tables.append(race_table(f"{race}: {what}", results, mode, "headline", p))
             steady_what = f"up to {p.steady_requests:,} requests, stopped after {p.steady_limit:g} s"
-            steady = race_table(f"{mode.capitalize()} race, steady pass ({steady_what})", results, mode, "steady", p)
+            steady = race_table(f"{race}, steady pass ({steady_what})", results, mode, "steady", p)
             if any(r.value is not None and r.name != steady.ceiling for r in steady.rows):
                 tables.append(steady)
-    notes = method_notes(p, raw) + ratio_notes(tables)
-    return Section("http", tables, targets(tables), notes, raw=raw)
+    notes = method_notes(p, raw, proto) + ratio_notes(tables)
+    chosen = https_targets(tables) if proto.tls else targets(tables)
+    return Section(proto.section, tables, chosen, notes, raw=raw)
 
 
 def race_table(title: str, results: dict[str, dict], mode: str, kind: str, p: Plan) -> RaceTable:
@@ -259,18 +298,30 @@ def ratio_notes(tables: list[RaceTable]) -> list[str]:
     return lines
 
 
+def at_least(tables: list[RaceTable], label: str, race: str, peer: str, factor: float) -> Target:
+    """OURS's throughput / `peer`'s in the same table (steady where both ran it) is at least `factor`."""
+    t = best_table(tables, race, OURS)
+    if t is None or not row_of(t, peer):
+        t = next(t for t in tables if t.race == race and t.kind == "headline")
+    mine, theirs = row_of(t, OURS), row_of(t, peer)
+    if not mine or not theirs:
+        return Target(label, None, factor, note="no number" if theirs else f"{peer} has no number")
+    ratio = mine.value / theirs.value
+    return Target(label, ratio, factor, note=f"{t.kind} pass", ok=round(ratio, 2) >= factor)
+
+
+def https_targets(tables: list[RaceTable]) -> list[Target]:
+    """Issue 10: boltwire (Struct) over https >= 2x pyreqwest, and >= 80% of its own plain-http throughput."""
+    out = [at_least(tables, "https async Struct throughput >= 2.0x pyreqwest", "async", "pyreqwest", 2.0)]
+    share = at_least(tables, "https async Struct >= 80% of plain http (same rounds)", "async", PLAIN_TWIN, 0.80)
+    if share.value is not None:
+        share = Target(share.label, share.value * 100, 80.0, "%", note=share.note, ok=share.value >= 0.80)
+    out.append(share)
+    return out
+
+
 def targets(tables: list[RaceTable]) -> list[Target]:
     out = []
-
-    def at_least(label: str, race: str, peer: str, factor: float) -> Target:
-        t = best_table(tables, race, OURS)
-        if t is None or not row_of(t, peer):
-            t = next(t for t in tables if t.race == race and t.kind == "headline")
-        mine, theirs = row_of(t, OURS), row_of(t, peer)
-        if not mine or not theirs:
-            return Target(label, None, factor, note="no number" if theirs else f"{peer} has no number")
-        ratio = mine.value / theirs.value
-        return Target(label, ratio, factor, note=f"{t.kind} pass", ok=round(ratio, 2) >= factor)
 
     def headline_at_most(label: str, key: str, unit_note: str) -> Target:
         t = next(t for t in tables if t.race == "async" and t.kind == "headline")
@@ -297,9 +348,9 @@ def targets(tables: list[RaceTable]) -> list[Target]:
         return Target(label, mine.metrics["cpu_us"], limit, "µs", note=f"{t.kind} pass")
 
     # issue 3
-    out.append(at_least("async Struct throughput >= 1.3x pyreqwest", "async", "pyreqwest", 1.3))
-    out.append(at_least("async Struct throughput >= 1.0x wreq", "async", "wreq", 1.0))
-    out.append(at_least("sync Struct throughput >= 1.3x pyreqwest", "sync", "pyreqwest", 1.3))
+    out.append(at_least(tables, "async Struct throughput >= 1.3x pyreqwest", "async", "pyreqwest", 1.3))
+    out.append(at_least(tables, "async Struct throughput >= 1.0x wreq", "async", "wreq", 1.0))
+    out.append(at_least(tables, "sync Struct throughput >= 1.3x pyreqwest", "sync", "pyreqwest", 1.3))
     out.append(headline_at_most("async Struct p99 <= pyreqwest", "p99", "{a:.2f} ms vs {b:.2f} ms"))
     out.append(headline_at_most("async Struct peak PyMem <= pyreqwest", "peak_mib", "{a:.2f} vs {b:.2f} MiB"))
     # issue 9
@@ -310,7 +361,7 @@ def targets(tables: list[RaceTable]) -> list[Target]:
     return out
 
 
-def method_notes(p: Plan, raw: dict) -> list[str]:
+def method_notes(p: Plan, raw: dict, proto: Protocol) -> list[str]:
     lines = []
     for mode in ("async", "sync"):
         r = raw.get(mode, {}).get(CEILINGS[mode].name, {})
@@ -330,6 +381,9 @@ def method_notes(p: Plan, raw: dict) -> list[str]:
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     lines += [
         "nginx: 1 worker process, keep-alive, GET / = the seed's 523-byte JSON (tests/http/nginx/)",
+        *([f"https: a TLS 1.3 listener of the same nginx server block (certificate from a CA made by trustme at "
+           f"start, session tickets on); every client trusts that CA by its own option; `{PLAIN_TWIN}` is the same "
+           f"client against the plain listener, in the same rounds; wrk speaks https too"] if proto.tls else []),
         f"each contestant in its own process; median of {p.rounds} round(s), interleaved and rotated (one round for "
         f"a contestant whose first took over 15 s); min-max = the slowest and fastest round; a contestant still "
         f"running after {p.time_limit:.0f} s of timed requests stops there and its row is marked partial",

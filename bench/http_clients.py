@@ -2,8 +2,12 @@
 
 Every client is built the way its documentation shows for a pooled, keep-alive session, with its pool allowed
 the race's concurrency where it has such a knob (so that no client waits on a pool smaller than the others').
-A contestant is `name -> Client(async_session, sync_session)`; a session is a context manager that yields a
-`fetch()` (a coroutine function for async) returning the decoded body, raising when the status is not 200.
+A contestant is `name -> Client(async_session, sync_session)`; a session takes the race's Endpoint (the base
+URL and, for https, the CA file that must be trusted) and is a context manager that yields a `fetch()` (a
+coroutine function for async) returning the decoded body, raising when the status is not 200. https trusts the
+bench's CA by each client's own option, and stays on HTTP/1.1 (niquests, wreq and pyreqwest would take h2 were
+it offered by ALPN: the https race compares HTTP/1.1 over TLS); a client that cannot speak the race's protocol
+raises NotAvailable.
 Imports happen inside the sessions, so a missing package is reported as such by bench/http_case.py.
 """
 
@@ -11,6 +15,7 @@ Imports happen inside the sessions, so a missing package is reported as such by 
 from collections.abc import Callable
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 
 class NotAvailable(Exception):
@@ -19,9 +24,26 @@ class NotAvailable(Exception):
 
 @dataclass(frozen=True)
 class Client:
-    async_session: Callable | None  # (url, concurrency) -> async context manager yielding `async fetch()`
-    sync_session: Callable | None  # (url) -> context manager yielding `fetch()`
+    async_session: Callable | None  # (Endpoint, concurrency) -> async context manager yielding `async fetch()`
+    sync_session: Callable | None  # (Endpoint) -> context manager yielding `fetch()`
     module: str  # the distribution whose version is reported
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where a race sends its requests."""
+
+    url: str  # the base URL: http://127.0.0.1:PORT, or https://127.0.0.1:PORT
+    ca_file: str | None = None  # https: the PEM file of the CA that issued the server's certificate
+
+    def ca_pem(self) -> bytes:
+        return Path(self.ca_file).read_bytes()
+
+    def ssl_context(self):
+        """A stdlib SSLContext trusting only the bench's CA (for the clients that take one)."""
+        import ssl
+
+        return ssl.create_default_context(cafile=self.ca_file)
 
 
 def check_status(status: int) -> None:
@@ -170,11 +192,16 @@ def boltwire_module():
 
 
 def boltwire_client(make_type: Callable[[], object]) -> Client:
+    def options(target: Endpoint) -> dict:
+        if not target.ca_file:
+            return {}
+        return {"root_certificates": [target.ca_pem()], "tls_built_in_root_certs": False}
+
     @asynccontextmanager
-    async def async_session(url: str, concurrency: int):
+    async def async_session(target: Endpoint, concurrency: int):
         bw = boltwire_module()
         data_type = make_type()
-        async with bw.HTTPClient(base_url=url) as client:
+        async with bw.HTTPClient(base_url=target.url, **options(target)) as client:
 
             async def fetch():
                 r = await client.get("/", response_data_type=data_type)
@@ -184,10 +211,10 @@ def boltwire_client(make_type: Callable[[], object]) -> Client:
             yield fetch
 
     @contextmanager
-    def sync_session(url: str):
+    def sync_session(target: Endpoint):
         bw = boltwire_module()
         data_type = make_type()
-        with bw.SyncHTTPClient(base_url=url) as client:
+        with bw.SyncHTTPClient(base_url=target.url, **options(target)) as client:
 
             def fetch():
                 r = client.get("/", response_data_type=data_type)
@@ -225,12 +252,18 @@ def lothc_call():
     return (build or lothc.HTTPClient), (sync_build or lothc.SyncHTTPClient), keyword, unwrap
 
 
+def plain_http_only(target: Endpoint) -> None:
+    if target.ca_file:
+        raise NotAvailable("not run over https (plain http race only)")
+
+
 def lothc_client(make_type: Callable[[], object]) -> Client:
     @asynccontextmanager
-    async def async_session(url: str, concurrency: int):
+    async def async_session(target: Endpoint, concurrency: int):
+        plain_http_only(target)
         make, _, keyword, unwrap = lothc_call()
         options = {keyword: make_type()}
-        async with make(base_url=url) as client:
+        async with make(base_url=target.url) as client:
 
             async def fetch():
                 return unwrap(await client.get("/", **options))
@@ -238,10 +271,11 @@ def lothc_client(make_type: Callable[[], object]) -> Client:
             yield fetch
 
     @contextmanager
-    def sync_session(url: str):
+    def sync_session(target: Endpoint):
+        plain_http_only(target)
         _, make, keyword, unwrap = lothc_call()
         options = {keyword: make_type()}
-        with make(base_url=url) as client:
+        with make(base_url=target.url) as client:
 
             def fetch():
                 return unwrap(client.get("/", **options))
@@ -254,11 +288,16 @@ def lothc_client(make_type: Callable[[], object]) -> Client:
 # -- peers
 
 
+def pyreqwest_builder(builder, target: Endpoint):
+    builder = builder.base_url(target.url)
+    return builder.add_root_certificate_pem(target.ca_pem()).http1_only() if target.ca_file else builder
+
+
 @asynccontextmanager
-async def pyreqwest_async(url: str, concurrency: int):
+async def pyreqwest_async(target: Endpoint, concurrency: int):
     from pyreqwest.client import ClientBuilder
 
-    async with ClientBuilder().base_url(url).build() as client:
+    async with pyreqwest_builder(ClientBuilder(), target).build() as client:
 
         async def fetch():
             resp = await client.get("/").build().send()
@@ -269,10 +308,10 @@ async def pyreqwest_async(url: str, concurrency: int):
 
 
 @contextmanager
-def pyreqwest_sync(url: str):
+def pyreqwest_sync(target: Endpoint):
     from pyreqwest.client import SyncClientBuilder
 
-    with SyncClientBuilder().base_url(url).build() as client:
+    with pyreqwest_builder(SyncClientBuilder(), target).build() as client:
 
         def fetch():
             resp = client.get("/").build().send()
@@ -282,12 +321,16 @@ def pyreqwest_sync(url: str):
         yield fetch
 
 
+def wreq_options(target: Endpoint) -> dict:
+    return {"tls_verify": Path(target.ca_file), "http1_only": True} if target.ca_file else {}
+
+
 @asynccontextmanager
-async def wreq_async(url: str, concurrency: int):
+async def wreq_async(where: Endpoint, concurrency: int):
     import wreq
 
-    client = wreq.Client()
-    target = url + "/"
+    client = wreq.Client(**wreq_options(where))
+    target = where.url + "/"
 
     async def fetch():
         resp = await client.get(target)
@@ -298,11 +341,11 @@ async def wreq_async(url: str, concurrency: int):
 
 
 @contextmanager
-def wreq_sync(url: str):
+def wreq_sync(where: Endpoint):
     import wreq.blocking
 
-    client = wreq.blocking.Client()
-    target = url + "/"
+    client = wreq.blocking.Client(**wreq_options(where))
+    target = where.url + "/"
 
     def fetch():
         resp = client.get(target)
@@ -316,11 +359,12 @@ def wreq_sync(url: str):
 
 
 @asynccontextmanager
-async def aiohttp_async(url: str, concurrency: int):
+async def aiohttp_async(target: Endpoint, concurrency: int):
     import aiohttp
 
-    connector = aiohttp.TCPConnector(limit=concurrency)
-    async with aiohttp.ClientSession(url, connector=connector) as session:
+    tls = {"ssl": target.ssl_context()} if target.ca_file else {}
+    connector = aiohttp.TCPConnector(limit=concurrency, **tls)
+    async with aiohttp.ClientSession(target.url, connector=connector) as session:
 
         async def fetch():
             async with session.get("/") as resp:
@@ -331,11 +375,14 @@ async def aiohttp_async(url: str, concurrency: int):
 
 
 def httpx_like(module_name: str) -> Client:
+    def options(target: Endpoint) -> dict:
+        return {"verify": target.ssl_context()} if target.ca_file else {}
+
     @asynccontextmanager
-    async def async_session(url: str, concurrency: int):
+    async def async_session(target: Endpoint, concurrency: int):
         mod = __import__(module_name)
         limits = mod.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-        async with mod.AsyncClient(base_url=url, limits=limits) as client:
+        async with mod.AsyncClient(base_url=target.url, limits=limits, **options(target)) as client:
 
             async def fetch():
                 resp = await client.get("/")
@@ -345,9 +392,9 @@ def httpx_like(module_name: str) -> Client:
             yield fetch
 
     @contextmanager
-    def sync_session(url: str):
+    def sync_session(target: Endpoint):
         mod = __import__(module_name)
-        with mod.Client(base_url=url) as client:
+        with mod.Client(base_url=target.url, **options(target)) as client:
 
             def fetch():
                 resp = client.get("/")
@@ -359,15 +406,21 @@ def httpx_like(module_name: str) -> Client:
     return Client(async_session, sync_session, module_name)
 
 
+def verify_option(where: Endpoint) -> dict:
+    """requests-style `verify=CA file`, per request: the session attribute loses to $REQUESTS_CA_BUNDLE."""
+    return {"verify": where.ca_file} if where.ca_file else {}
+
+
 @asynccontextmanager
-async def niquests_async(url: str, concurrency: int):
+async def niquests_async(where: Endpoint, concurrency: int):
     import niquests
 
-    async with niquests.AsyncSession(pool_connections=1, pool_maxsize=concurrency) as session:
-        target = url + "/"
+    http1 = {"disable_http2": True, "disable_http3": True} if where.ca_file else {}
+    async with niquests.AsyncSession(pool_connections=1, pool_maxsize=concurrency, **http1) as session:
+        target, verify = where.url + "/", verify_option(where)
 
         async def fetch():
-            resp = await session.get(target)
+            resp = await session.get(target, **verify)
             check_status(resp.status_code)
             return resp.json()
 
@@ -375,14 +428,15 @@ async def niquests_async(url: str, concurrency: int):
 
 
 @contextmanager
-def niquests_sync(url: str):
+def niquests_sync(where: Endpoint):
     import niquests
 
-    with niquests.Session() as session:
-        target = url + "/"
+    http1 = {"disable_http2": True, "disable_http3": True} if where.ca_file else {}
+    with niquests.Session(**http1) as session:
+        target, verify = where.url + "/", verify_option(where)
 
         def fetch():
-            resp = session.get(target)
+            resp = session.get(target, **verify)
             check_status(resp.status_code)
             return resp.json()
 
@@ -390,13 +444,14 @@ def niquests_sync(url: str):
 
 
 @asynccontextmanager
-async def aiosonic_async(url: str, concurrency: int):
+async def aiosonic_async(where: Endpoint, concurrency: int):
+    plain_http_only(where)
     import aiosonic
     from aiosonic.pools import PoolConfig
 
     connector = aiosonic.TCPConnector(pool_configs={":default": PoolConfig(size=concurrency)})
     async with aiosonic.HTTPClient(connector=connector) as client:
-        target = url + "/"
+        target = where.url + "/"
 
         async def fetch():
             resp = await client.get(target)
@@ -408,14 +463,14 @@ async def aiosonic_async(url: str, concurrency: int):
 
 
 @contextmanager
-def requests_sync(url: str):
+def requests_sync(where: Endpoint):
     import requests
 
     with requests.Session() as session:
-        target = url + "/"
+        target, verify = where.url + "/", verify_option(where)
 
         def fetch():
-            resp = session.get(target)
+            resp = session.get(target, **verify)
             check_status(resp.status_code)
             return resp.json()
 

@@ -2,7 +2,8 @@
 ceiling as one more contestant, the steady pass for the fast rows, then one tracemalloc pass per row.
 
 What it returns is raw: per contestant the samples of each pass, errors and versions; bench/bench_http.py turns
-that into tables and targets. Every process runs with a time limit and is killed past it.
+that into tables and targets. Every process runs with a time limit and is killed past it. A row is a client of
+bench/http_clients.py against an Endpoint (URL, and the CA for https); the ceiling runs against the race's Endpoint.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from http_clients import Endpoint
 from progress import progress
 
 HERE = Path(__file__).resolve().parent
@@ -67,10 +69,20 @@ def rotated(names: list[str], i: int) -> list[str]:
     return names[k:] + names[:k]
 
 
-def run_race(url: str, mode: str, names: list[str], p: Plan) -> dict[str, dict]:
+@dataclass(frozen=True)
+class Contestant:
+    """A row of a race: a client of bench/http_clients.py against a server."""
+
+    client: str
+    target: Endpoint
+
+
+def run_race(target: Endpoint, mode: str, rows: dict[str, Contestant], p: Plan) -> dict[str, dict]:
+    """Rounds of every row (name -> Contestant) and of the wrk ceiling against `target`."""
     ceiling = CEILINGS[mode]
     warmup = p.async_warmup if mode == "async" else p.sync_warmup
     concurrency = p.concurrency if mode == "async" else 1
+    names = list(rows)
     entries = [ceiling.name, *names]
     results: dict[str, dict] = {name: {"samples": [], "steady": []} for name in entries}
 
@@ -78,11 +90,11 @@ def run_race(url: str, mode: str, names: list[str], p: Plan) -> dict[str, dict]:
         r = results[name]
         if name == ceiling.name:
             progress.step(f"{mode} {label}: {name}", total=None)
-            out = run_wrk(url, ceiling, p.wrk_seconds)
+            out = run_wrk(target.url, ceiling, p.wrk_seconds)
         else:
             n, limit = (p.requests, p.time_limit) if kind == "samples" else (p.steady_requests, p.steady_limit)
             progress.step(f"{mode} {label}: {name}", total=n)
-            out = run_case(name, mode, url, p, n, warmup, concurrency, limit=limit)
+            out = run_case(rows[name], mode, p, n, warmup, concurrency, limit=limit)
         r["version"], r["python"] = out.get("version", r.get("version")), out.get("python", r.get("python"))
         if "error" in out:
             r["error"] = out["error"]
@@ -120,7 +132,7 @@ def run_race(url: str, mode: str, names: list[str], p: Plan) -> dict[str, dict]:
         if "error" in r:
             continue
         progress.step(f"{mode} memory: {name}", total=p.memory_requests)
-        out = run_case(name, mode, url, p, p.memory_requests, warmup, concurrency, limit=p.time_limit, memory=True)
+        out = run_case(rows[name], mode, p, p.memory_requests, warmup, concurrency, limit=p.time_limit, memory=True)
         r["peak_bytes"] = out.get("peak_bytes")
         if "error" in out:
             r["memory_error"] = out["error"]
@@ -155,13 +167,15 @@ def python_for(name: str) -> tuple[str | None, str]:
 
 
 def run_case(
-    name: str, mode: str, url: str, p: Plan, n: int, warmup: int, concurrency: int, limit: float, memory: bool = False
+    row: Contestant, mode: str, p: Plan, n: int, warmup: int, concurrency: int, limit: float, memory: bool = False
 ) -> dict:
-    python, why = python_for(name)
+    python, why = python_for(row.client)
     if python is None:
         return {"error": why}
-    cmd = [python, str(HERE / "http_case.py"), name, mode, url, f"--requests={n}", f"--warmup={warmup}"]
-    cmd += [f"--concurrency={concurrency}", f"--limit={limit}"]
+    cmd = [python, str(HERE / "http_case.py"), row.client, mode, row.target.url]
+    cmd += [f"--requests={n}", f"--warmup={warmup}", f"--concurrency={concurrency}", f"--limit={limit}"]
+    if row.target.ca_file:
+        cmd.append(f"--ca={row.target.ca_file}")
     if memory:
         cmd.append("--memory")
     if p.uvloop and mode == "async":

@@ -25,9 +25,10 @@ from report import format_number as number  # noqa: E402
 RESULTS = HERE / "results"
 DOCS = REPO / "docs" / "bench"
 START, END = "<!-- bench:start -->", "<!-- bench:end -->"
-SECTION_ORDER = ["http", "structs", "gc", "library", "encode"]  # the HTTP races first: the headline
+SECTION_ORDER = ["http", "https", "structs", "gc", "library", "encode"]  # the HTTP races first: the headline
 TITLES = {
     "http": "HTTP client race",
+    "https": "HTTPS client race (TLS 1.3)",
     "structs": "Structs",
     "gc": "Garbage collection",
     "library": "Library comparison",
@@ -104,7 +105,7 @@ def render(runs: dict[str, dict], charts: dict[str, list[str]]) -> str:
     for name, data in runs.items():
         lines.append(f"### {TITLES.get(name, name)}")
         lines.append("")
-        if name == "http":
+        if any(table.get("race") for table in data["tables"]):  # http, https: race tables
             lines += http_section(data, charts.get(name, []))
         else:
             lines += plain_section(data, charts.get(name, []))

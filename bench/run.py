@@ -1,8 +1,9 @@
 """bench/run.py: entry point of `make bench`; runs the benchmark sections, prints their tables, saves results.
 
-Usage: python bench/run.py [--quick] [--only structs,gc] [--libs a,b] [--rounds N] [--uvloop]
+Usage: python bench/run.py [--quick] [--only structs,gc,https] [--libs a,b] [--rounds N] [--uvloop]
 
-A section is a module in bench/ with `run(args) -> report.Section`; add it to SECTIONS to plug it in.
+A section is a module in bench/ with `run(args) -> report.Section` (args.section is the section's name, so one
+module may run several: bench_http runs http and https); add it to SECTIONS to plug it in.
 Results go to bench/results/<section>-<run_id>.json (and <section>.json, the latest run), with charts beside
 them: <section>.png (a bar chart per table, when matplotlib is importable) and, for the HTTP races, an animated
 <section>-<race>.svg (bench/race_svg.py). `bench/readme_tables.py` copies the latest full run into README.md.
@@ -28,6 +29,7 @@ SECTIONS = {
     "gc": "bench_gc",
     "library": "bench_library",
     "http": "bench_http",
+    "https": "bench_http",  # bench_http.PROTOCOLS: one section per protocol, chosen by args.section
     "encode": "bench_encode",
     "msgpack": "bench_msgpack",
 }
@@ -60,6 +62,7 @@ def main() -> int:
             progress.section(name)
             start = time.perf_counter()
             try:
+                args.section = name
                 section = importlib.import_module(SECTIONS[name]).run(args)
             except Exception:
                 # One broken section should not hide the others' numbers.

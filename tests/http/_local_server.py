@@ -12,10 +12,13 @@ Each connection gets a thread; the request path picks the behaviour, so a test c
   /reject               answer 413 with Connection: close before reading the body, then close at once
   /drop                 on a connection that already served a request: read the request, close without answering
                         (a keep-alive connection dropped after the request arrived); otherwise answer 200
+  /reset?ms=N           answer, then N ms later reset the connection (RST): a keep-alive connection that dies idle
   /peer                 JSON of the client's (host, port): which connection carried the request
   /many-headers?n=N     N extra header fields          /non-ascii-headers  one UTF-8 and one Latin-1 field value
   /encoded?c=gzip,br    the JSON document in those content codings (see _encoded_response for the options)
-Every request is logged as (method, target) in `log`.
+Every request is logged as (method, target) in `log`. `LocalServer(tls=True)` speaks https (a certificate for
+127.0.0.1 and localhost from a CA that trustme makes; `ca_pem` is that CA) with the same routes; a close is then a
+TCP close without close_notify, as a server that drops a connection does.
 Counters (connections, peak concurrent connections, requests, peak requests in progress) let tests see reuse and limits.
 """
 
@@ -23,6 +26,8 @@ from __future__ import annotations
 
 import json
 import socket
+import ssl
+import struct
 import threading
 import time
 from urllib.parse import parse_qs, urlsplit
@@ -39,14 +44,24 @@ assert len(PAYLOAD) == 523
 
 
 class LocalServer:
-    def __init__(self, host: str = "127.0.0.1") -> None:
+    def __init__(self, host: str = "127.0.0.1", tls: bool = False) -> None:
+        self.ssl_context: ssl.SSLContext | None = None
+        self.ca_pem: bytes | None = None
+        if tls:
+            import trustme
+
+            ca = trustme.CA()
+            self.ca_pem = ca.cert_pem.bytes()
+            self.ssl_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ca.issue_cert("127.0.0.1", "localhost", "::1").configure_cert(self.ssl_context)
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.sock = socket.socket(family, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind((host, 0))
         self.sock.listen(1024)
         self.port = self.sock.getsockname()[1]
-        self.url = f"http://[{host}]:{self.port}" if ":" in host else f"http://{host}:{self.port}"
+        scheme = "https" if tls else "http"
+        self.url = f"{scheme}://[{host}]:{self.port}" if ":" in host else f"{scheme}://{host}:{self.port}"
         self.lock = threading.Lock()
         self.connections = 0
         self.open_now = 0
@@ -102,10 +117,16 @@ class LocalServer:
                 self.conns.add(conn)
             threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
 
-    def _serve(self, conn: socket.socket) -> None:
+    def _serve(self, raw: socket.socket) -> None:
+        conn = raw  # the TLS socket over it with tls=True
         buf = bytearray()
         served = 0  # requests read on this connection
         try:
+            if self.ssl_context is not None:
+                conn = self.ssl_context.wrap_socket(conn, server_side=True)  # the handshake, in this thread
+                with self.lock:  # close() shuts the TLS socket down (the raw one is detached from its fd now)
+                    self.conns.discard(raw)
+                    self.conns.add(conn)
             while not self.stopping.is_set():
                 while b"\r\n\r\n" not in buf:
                     data = conn.recv(65536)
@@ -165,6 +186,7 @@ class LocalServer:
         finally:
             with self.lock:
                 self.open_now -= 1
+                self.conns.discard(raw)
                 self.conns.discard(conn)
             try:
                 conn.close()
@@ -233,6 +255,11 @@ class LocalServer:
                          + b"\r\nX-Latin1: " + "café".encode("latin-1") + b"\r\n\r\n{}")
         elif path == "/drop":  # the first request of a connection (later ones are dropped by _serve)
             conn.sendall(self._response(200, b'"kept"'))
+        elif path == "/reset":
+            conn.sendall(self._response(200, PAYLOAD))
+            time.sleep(int(query.get("ms", "20")) / 1000)
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # close() sends RST
+            return False
         elif path == "/peer":
             conn.sendall(self._response(200, json.dumps(list(conn.getpeername()[:2])).encode()))
         elif path == "/point":

@@ -4,6 +4,10 @@
         server.url                     # "http://127.0.0.1:PORT"
         server.payload                 # the 523 bytes that GET / answers
 
+    with NginxServer(tls=True) as server:   # the same server block also listens with TLS 1.3
+        server.tls_url                 # "https://127.0.0.1:PORT2": certificate for localhost, 127.0.0.1, ::1
+        server.ca_pem, server.ca_file  # the issuing CA (made by trustme at start), as PEM bytes and as a file
+
 The config is nginx/nginx.conf.template beside this file. Everything nginx writes (pid, logs, temp dirs) and the
 files it serves live in a fresh temp dir, so no root-only path is touched; the dir is removed on stop. nginx runs
 in the foreground (`daemon off`) as our child, so stopping it never needs the pid file.
@@ -68,16 +72,30 @@ def free_port() -> int:
 class NginxServer:
     template = TEMPLATE
 
-    def __init__(self, workers: int = 1, nginx: str | None = None) -> None:
+    def __init__(self, workers: int = 1, nginx: str | None = None, tls: bool = False) -> None:
         self.workers = workers
         self.binary = nginx or find_nginx()
         self.port = 0
+        self.tls = tls
+        self.tls_port = 0
+        self.ca_pem: bytes | None = None
         self.prefix: Path | None = None
         self.process: subprocess.Popen | None = None
+        if tls:
+            self._issue_certificates()
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def tls_url(self) -> str:
+        return f"https://127.0.0.1:{self.tls_port}"
+
+    @property
+    def ca_file(self) -> Path:
+        """The CA certificate as a file (for clients that take a path), while the server runs."""
+        return self.prefix / "ca.crt"
 
     @property
     def payload(self) -> bytes:
@@ -145,7 +163,8 @@ class NginxServer:
         for f in www.iterdir():
             os.chmod(f, 0o644)
         text = self.template.read_text()
-        substitutions = {"@PREFIX@": str(self.prefix), "@PORT@": str(port), "@WORKERS@": str(self.workers)}
+        substitutions = {"@PREFIX@": str(self.prefix), "@PORT@": str(port), "@WORKERS@": str(self.workers),
+                         "@TLS@": self._tls_listener() if self.tls else ""}
         for key, value in {**substitutions, **self._more_substitutions()}.items():
             text = text.replace(key, value)
         self.conf = self.prefix / "nginx.conf"
@@ -154,6 +173,38 @@ class NginxServer:
     def _more_substitutions(self) -> dict[str, str]:
         """Further @KEY@ -> value pairs for a subclass's template (written after the prefix dir exists)."""
         return {}
+
+    def _issue_certificates(self) -> None:
+        """A fresh CA and a certificate it issued for every name of the loopback listeners (never committed)."""
+        import trustme  # a test and bench dependency, needed only with TLS
+
+        self._ca = trustme.CA()
+        self._leaf = self._ca.issue_cert("localhost", "127.0.0.1", "::1")
+        self.ca_pem = self._ca.cert_pem.bytes()
+
+    def _write_private(self, name: str, data: bytes) -> None:
+        path = self.prefix / name
+        path.write_bytes(data)
+        os.chmod(path, 0o600)  # read by the master (our user or root), never by workers
+
+    def _write_certificates(self) -> None:
+        """leaf.crt (with its chain), leaf.key and ca.crt into the prefix dir."""
+        self._write_private("leaf.crt", b"".join(blob.bytes() for blob in self._leaf.cert_chain_pems))
+        self._write_private("leaf.key", self._leaf.private_key_pem.bytes())
+        self._write_private("ca.crt", self.ca_pem)
+
+    def _tls_listener(self) -> str:
+        """The @TLS@ lines: a TLS 1.3 listener on a second free port, resumption by tickets and a session cache."""
+        self._write_certificates()
+        self.tls_port = free_port()
+        return (
+            f"listen 127.0.0.1:{self.tls_port} ssl backlog=4096;\n"
+            f"        ssl_certificate {self.prefix}/leaf.crt;\n"
+            f"        ssl_certificate_key {self.prefix}/leaf.key;\n"
+            "        ssl_protocols TLSv1.3;\n"
+            "        ssl_session_cache shared:boltwire_bench:1m;\n"
+            "        ssl_session_tickets on;"
+        )
 
     def _connection(self) -> http.client.HTTPConnection:
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=1)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import datetime
 import http.client
-import os
 import ssl
 
 import trustme
@@ -29,13 +28,11 @@ class NginxTlsServer(NginxServer):
     def __init__(self, nginx: str | None = None) -> None:
         super().__init__(workers=1, nginx=nginx)
         now = datetime.datetime.now(datetime.timezone.utc)
-        self._ca = trustme.CA()
+        self._issue_certificates()
         self._other_ca = trustme.CA()
-        self._leaf = self._ca.issue_cert("localhost", "127.0.0.1", "::1")
         self._expired = self._ca.issue_cert(
             "localhost", "127.0.0.1", not_before=now - datetime.timedelta(days=30), not_after=now - datetime.timedelta(days=1)
         )
-        self.ca_pem = self._ca.cert_pem.bytes()
         self.other_ca_pem = self._other_ca.cert_pem.bytes()
         self.client_pem = self._ca.issue_cert("client.example").private_key_and_cert_chain_pem.bytes()
         self.other_client_pem = self._other_ca.issue_cert("client.example").private_key_and_cert_chain_pem.bytes()
@@ -61,17 +58,9 @@ class NginxTlsServer(NginxServer):
         return self._url("MTLS")
 
     def _more_substitutions(self) -> dict[str, str]:
-        files = {
-            "leaf.crt": b"".join(blob.bytes() for blob in self._leaf.cert_chain_pems),
-            "leaf.key": self._leaf.private_key_pem.bytes(),
-            "expired.crt": b"".join(blob.bytes() for blob in self._expired.cert_chain_pems),
-            "expired.key": self._expired.private_key_pem.bytes(),
-            "ca.crt": self.ca_pem,
-        }
-        for name, data in files.items():
-            path = self.prefix / name
-            path.write_bytes(data)
-            os.chmod(path, 0o600)  # read by the master (our user or root), never by workers
+        self._write_certificates()
+        self._write_private("expired.crt", b"".join(blob.bytes() for blob in self._expired.cert_chain_pems))
+        self._write_private("expired.key", self._expired.private_key_pem.bytes())
         self.ports = {name: free_port() for name in ("EXPIRED", "TLS12", "MTLS")}
         return {f"@{name}_PORT@": str(port) for name, port in self.ports.items()}
 

@@ -106,6 +106,33 @@ def test_version_bounds_that_fit(nginx_tls):
     assert fetch(nginx_tls.tls12_url + "/", root_certificates=ca).status == 200
 
 
+def test_tls_version_says_what_answered(nginx, nginx_tls):
+    ca = [nginx_tls.ca_pem]
+    assert fetch(nginx_tls.url + "/", root_certificates=ca).tls_version == "TLSv1.3"
+    assert fetch(nginx_tls.url + "/", root_certificates=ca, max_tls_version="TLSv1.2").tls_version == "TLSv1.2"
+    assert fetch(nginx_tls.tls12_url + "/", root_certificates=ca).tls_version == "TLSv1.2"
+    assert fetch(nginx.url + "/").tls_version is None  # plain http
+
+    async def main():
+        async with HTTPClient(root_certificates=ca) as client:
+            first = await client.get(nginx_tls.url + "/")
+            again = await client.get(nginx_tls.url + "/")  # a reused connection says it too
+            plain = await client.get(nginx.url + "/")
+            return first, again, plain
+
+    first, again, plain = asyncio.run(main())
+    assert (first.tls_version, again.tls_version, plain.tls_version) == ("TLSv1.3", "TLSv1.3", None)
+
+
+def test_tls_version_of_a_hand_made_response():
+    from boltwire.http import Response
+
+    assert Response(200).tls_version is None
+    assert Response(200, tls_version="TLSv1.3").tls_version == "TLSv1.3"
+    with pytest.raises(TypeError, match="tls_version"):
+        Response(200, tls_version=13)
+
+
 # ---- failures --------------------------------------------------------------------------------------------------
 
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 import http.client
 import json
 import socket
+import ssl
+
+import pytest
 
 from nginx_server import CHUNKED_SIZE, NginxServer, big_body, chunked_body, payload
 
@@ -115,3 +118,28 @@ def test_two_servers_get_different_ports_and_stop_cleanly():
         assert a.port != b.port
         prefix = a.prefix
     assert a.process is None and b.process is None and not prefix.exists()
+
+
+def test_tls_listener_serves_the_same_locations_over_tls13():
+    # The https bench race: the same server block, also on a TLS 1.3 port, certificate issued by the server's CA.
+    with NginxServer(tls=True) as server:
+        assert server.tls_port not in (0, server.port)
+        assert server.ca_file.read_bytes() == server.ca_pem
+        context = ssl.create_default_context(cafile=str(server.ca_file))
+        for host in ("127.0.0.1", "localhost"):
+            conn = http.client.HTTPSConnection(host, server.tls_port, timeout=10, context=context)
+            conn.request("GET", "/")
+            r = conn.getresponse()
+            assert r.status == 200 and r.read() == SEED_PAYLOAD
+            assert conn.sock.version() == "TLSv1.3"
+            conn.request("GET", "/text")  # keep-alive, and the other locations are there too
+            assert conn.getresponse().read() == b"hello\n"
+            conn.close()
+        tls12 = ssl.create_default_context(cafile=str(server.ca_file))
+        tls12.maximum_version = ssl.TLSVersion.TLSv1_2
+        with pytest.raises(ssl.SSLError):
+            conn = http.client.HTTPSConnection("127.0.0.1", server.tls_port, timeout=10, context=tls12)
+            conn.request("GET", "/")
+        plain = connection(server)  # the plain listener is unchanged
+        plain.request("GET", "/")
+        assert plain.getresponse().read() == SEED_PAYLOAD

@@ -36,6 +36,15 @@ struct TransportObject {
   bool closed;
   bool decode_content;  // undo content codings (gzip, deflate, br, zstd) of response bodies
   bool follow_redirects;  // a 301/302/303/307/308 with Location raises the redirect signal instead of decoding
+  // The verbs' native path (fast_path.cpp), switched on by a client without a policy: its own route cache
+  // ((method, url) -> (origin, head, full url)), the client's decoder cache, the status-error policies for
+  // error_for_status=True and for None (the client's default), and the (loop, sink) of the last async call.
+  PyObject *routes;  // nullptr while the native path is off
+  PyObject *decoders;
+  PyObject *errors;
+  PyObject *default_raises;
+  PyObject *loop;
+  PyObject *sink;
 };
 
 // The completion queue of one asyncio loop, watched with loop.add_reader(fileno(), on_ready).
@@ -98,6 +107,7 @@ struct ResponseObject {
   PyObject *data;
   PyObject *status;
   PyObject *http_version;
+  PyObject *tls_version;  // "TLSv1.3" / "TLSv1.2" (interned), or nullptr (None to Python) for plain http
   PyObject *url;
   PyObject *method;
   PyObject *raw;      // the header block (_HttpHead), or nullptr for a hand-made response
@@ -133,6 +143,15 @@ PyObject *finish_detached(PyObject *self, PyObject *const *args, Py_ssize_t narg
 // _http_set_redirect(cls): the exception class finish_response raises, with the undecoded Response, for a
 // redirect when ResponseSpec::follow is set (the client layer follows it).
 PyObject *set_redirect_class(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+
+// submit/send of _HttpTransport (transport_object.cpp), also called by the verbs' native path.
+PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *Transport_send(TransportObject *self, PyObject *const *args, Py_ssize_t nargs);
+// The verbs' native path (fast_path.cpp).
+extern PyMethodDef fast_path_functions[];
+PyObject *Transport_enable_fast_path(TransportObject *self, PyObject *const *args, Py_ssize_t nargs);
+void clear_fast_path(TransportObject *self);
+int traverse_fast_path(TransportObject *self, visitproc visit, void *arg);
 
 // Transport failures (results.cpp): the exception to raise for a failed exchange.
 PyObject *build_exception(engine::Exchange &ex);

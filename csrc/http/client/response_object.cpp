@@ -20,6 +20,8 @@ struct Hooks {
 
 PyObject *g_http11 = nullptr;
 PyObject *g_http10 = nullptr;
+PyObject *g_tls12 = nullptr;
+PyObject *g_tls13 = nullptr;
 PyObject *g_empty = nullptr;
 PyObject *g_get = nullptr;
 PyObject *g_head = nullptr;
@@ -45,13 +47,14 @@ bool has_location(std::string_view block) noexcept {
   return false;
 }
 
-PyObject *make_response(PyObject *status, PyObject *version, PyObject *raw, PyObject *headers, PyObject *data,
-                        double elapsed, PyObject *method, PyObject *url, PyObject *head, PyObject *request,
-                        PyObject *typed_headers) {
+PyObject *make_response(PyObject *status, PyObject *version, PyObject *tls_version, PyObject *raw, PyObject *headers,
+                        PyObject *data, double elapsed, PyObject *method, PyObject *url, PyObject *head,
+                        PyObject *request, PyObject *typed_headers) {
   auto *r = PyObject_GC_New(ResponseObject, &ResponseType);
   if (r == nullptr) return nullptr;
   r->status = Py_NewRef(status);
   r->http_version = Py_NewRef(version);
+  r->tls_version = Py_XNewRef(tls_version);
   r->raw = Py_XNewRef(raw);
   r->headers = Py_XNewRef(headers);
   r->data = Py_NewRef(data);
@@ -89,6 +92,7 @@ void Response_dealloc(ResponseObject *self) {
   Response_clear(self);
   Py_CLEAR(self->status);
   Py_CLEAR(self->http_version);
+  Py_CLEAR(self->tls_version);
   Py_CLEAR(self->raw);
   Py_CLEAR(self->method);
   Py_CLEAR(self->url);
@@ -97,16 +101,20 @@ void Response_dealloc(ResponseObject *self) {
 }
 
 // Response(status, data=None, *, headers=None, url="", method="GET", http_version="HTTP/1.1", elapsed=0.0,
-// request=None, typed_headers=None): a response made by hand (tests, mocks).
+// request=None, typed_headers=None, tls_version=None): a response made by hand (tests, mocks).
 PyObject *Response_new(PyTypeObject *, PyObject *args, PyObject *kwargs) {
   PyObject *status, *data = Py_None, *headers = Py_None, *url = g_empty, *method = g_get, *version = g_http11;
-  PyObject *request = Py_None, *typed_headers = Py_None;
+  PyObject *request = Py_None, *typed_headers = Py_None, *tls_version = Py_None;
   double elapsed = 0;
-  static const char *kwlist[] = {"status",       "data",    "headers", "url",           "method",
-                                 "http_version", "elapsed", "request", "typed_headers", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!|O$OUUUdOO", const_cast<char **>(kwlist), &PyLong_Type, &status,
-                                   &data, &headers, &url, &method, &version, &elapsed, &request, &typed_headers))
+  static const char *kwlist[] = {"status",  "data",    "headers",       "url",         "method", "http_version",
+                                 "elapsed", "request", "typed_headers", "tls_version", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!|O$OUUUdOOO", const_cast<char **>(kwlist), &PyLong_Type,
+                                   &status, &data, &headers, &url, &method, &version, &elapsed, &request,
+                                   &typed_headers, &tls_version))
     return nullptr;
+  if (tls_version != Py_None && !PyUnicode_Check(tls_version))
+    return PyErr_Format(PyExc_TypeError, "tls_version must be a str or None, not %.100s",
+                        Py_TYPE(tls_version)->tp_name);
   py::Object h;
   if (headers != Py_None) {
     if (g_hooks.headers_class == nullptr) return PyErr_Format(PyExc_RuntimeError, "boltwire.http is not imported");
@@ -122,7 +130,8 @@ PyObject *Response_new(PyTypeObject *, PyObject *args, PyObject *kwargs) {
       if (!h) return nullptr;
     }
   }
-  return make_response(status, version, nullptr, h ? h.get() : nullptr, data, elapsed, method, url, nullptr,
+  return make_response(status, version, tls_version == Py_None ? nullptr : tls_version, nullptr,
+                       h ? h.get() : nullptr, data, elapsed, method, url, nullptr,
                        request == Py_None ? nullptr : request, typed_headers);
 }
 
@@ -182,6 +191,8 @@ PyMemberDef Response_members[] = {
     {"data", T_OBJECT, offsetof(ResponseObject, data), 0, "The body decoded as response_data_type."},
     {"status", T_OBJECT, offsetof(ResponseObject, status), READONLY, "The status code."},
     {"http_version", T_OBJECT, offsetof(ResponseObject, http_version), READONLY, "\"HTTP/1.1\" or \"HTTP/1.0\"."},
+    {"tls_version", T_OBJECT, offsetof(ResponseObject, tls_version), READONLY,
+     "The TLS version of the connection that answered (\"TLSv1.3\", \"TLSv1.2\"); None for plain http."},
     {"url", T_OBJECT, offsetof(ResponseObject, url), READONLY, "The URL that answered."},
     {"typed_headers", T_OBJECT, offsetof(ResponseObject, typed_headers), 0,
      "The headers decoded as response_headers_type, or None."},
@@ -226,7 +237,7 @@ PyTypeObject ResponseType = [] {
   // The text signature (before "--") is what inspect.signature(Response) reports.
   t.tp_doc =
       "Response(status, data=None, *, headers=None, url='', method='GET', http_version='HTTP/1.1', elapsed=0.0, "
-      "request=None, typed_headers=None)\n--\n\n"
+      "request=None, typed_headers=None, tls_version=None)\n--\n\n"
       "One HTTP response; `data` is the body decoded as response_data_type (bytes by default).";
   return t;
 }();
@@ -234,10 +245,12 @@ PyTypeObject ResponseType = [] {
 bool init_responses() {
   g_http11 = PyUnicode_InternFromString("HTTP/1.1");
   g_http10 = PyUnicode_InternFromString("HTTP/1.0");
+  g_tls12 = PyUnicode_InternFromString("TLSv1.2");
+  g_tls13 = PyUnicode_InternFromString("TLSv1.3");
   g_empty = PyUnicode_InternFromString("");
   g_get = PyUnicode_InternFromString("GET");
   g_head = PyUnicode_InternFromString("HEAD");
-  return g_http11 && g_http10 && g_empty && g_get && g_head && PyType_Ready(&ResponseType) == 0;
+  return g_http11 && g_http10 && g_tls12 && g_tls13 && g_empty && g_get && g_head && PyType_Ready(&ResponseType) == 0;
 }
 
 PyObject *set_response_hooks(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
@@ -256,14 +269,14 @@ namespace {
 // Raises the redirect signal carrying the response undecoded (data: the body as bytes): the client layer decides
 // where to go next (csrc decodes only the final response, so a 302 never meets response_data_type).
 PyObject *redirect_signal(engine::Exchange &ex, const ResponseSpec &spec, PyObject *status, PyObject *version,
-                          double elapsed) {
+                          PyObject *tls_version, double elapsed) {
   if (g_redirect_class == nullptr) return PyErr_Format(PyExc_RuntimeError, "boltwire.http is not imported");
   py::Object raw = py::Object::steal(make_head(std::move(ex.headers)));
   if (!raw) return nullptr;
   py::Object body = py::Object::steal(PyBytes_FromStringAndSize(ex.body.data(), static_cast<Py_ssize_t>(ex.body.size())));
   if (!body) return nullptr;
-  py::Object response = py::Object::steal(make_response(status, version, raw.get(), nullptr, body.get(), elapsed,
-                                                        spec.method, spec.url, spec.head, nullptr, Py_None));
+  py::Object response = py::Object::steal(make_response(status, version, tls_version, raw.get(), nullptr, body.get(),
+                                                        elapsed, spec.method, spec.url, spec.head, nullptr, Py_None));
   if (!response) return nullptr;
   PyObject *signal = PyObject_CallOneArg(g_redirect_class, response.get());
   if (signal == nullptr) return nullptr;
@@ -288,8 +301,11 @@ PyObject *finish_response(engine::Exchange &ex, const ResponseSpec &spec) {
   if (!status) return nullptr;
   PyObject *version = ex.http10 ? g_http10 : g_http11;
   double elapsed = static_cast<double>(ex.end_ns - ex.start_ns) / 1e9;
+  PyObject *tls_version = ex.tls_version == tls::TlsVersion::Tls13   ? g_tls13
+                          : ex.tls_version == tls::TlsVersion::Tls12 ? g_tls12
+                                                                     : nullptr;
   if (BW_UNLIKELY(spec.follow) && is_redirect_status(ex.status) && has_location(ex.headers))
-    return redirect_signal(ex, spec, status.get(), version, elapsed);
+    return redirect_signal(ex, spec, status.get(), version, tls_version, elapsed);
   py::Object raw = py::Object::steal(make_head(std::move(ex.headers)));
   if (!raw) return nullptr;
   if (ex.status >= 400 && spec.raise_for_status) {
@@ -319,8 +335,8 @@ PyObject *finish_response(engine::Exchange &ex, const ResponseSpec &spec) {
     data = py::Object::steal(PyObject_Vectorcall(spec.decoder, args, 1, nullptr));
   }
   if (!data) return nullptr;
-  return make_response(status.get(), version, raw.get(), nullptr, data.get(), elapsed, spec.method, spec.url,
-                       spec.head, nullptr, Py_None);
+  return make_response(status.get(), version, tls_version, raw.get(), nullptr, data.get(), elapsed, spec.method,
+                       spec.url, spec.head, nullptr, Py_None);
 }
 
 // _http_finish(status, header_block, body, method, url, head, decoder, raises, elapsed): the Response (or the

@@ -95,6 +95,7 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
 void close_transport(TransportObject *self) {
   if (self->closed || self->pool == nullptr) return;
   self->closed = true;
+  clear_fast_path(self);
   if (engine::fork_generation() != self->generation) return;
   if (self->is_async) {
     const char *error = nullptr;
@@ -107,8 +108,19 @@ void close_transport(TransportObject *self) {
   }
 }
 
+int Transport_traverse(TransportObject *self, visitproc visit, void *arg) {
+  return traverse_fast_path(self, visit, arg);
+}
+
+int Transport_clear(TransportObject *self) {
+  clear_fast_path(self);
+  return 0;
+}
+
 void Transport_dealloc(TransportObject *self) {
+  PyObject_GC_UnTrack(self);
   close_transport(self);
+  clear_fast_path(self);
   delete self->pool;
   delete self->limits;
   delete self->origins;
@@ -212,6 +224,8 @@ Exchange *make_exchange(TransportObject *self, PyObject *const *args) {
   return ex;
 }
 
+}  // namespace
+
 PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssize_t nargs) {
   if (BW_UNLIKELY(nargs != 9 || !PyObject_TypeCheck(args[0], &SinkType)))
     return PyErr_Format(PyExc_TypeError,
@@ -244,7 +258,7 @@ PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssiz
 
 // Runs pending signal handlers from inside a blocking request (GIL taken for the check only). True when one
 // raised (KeyboardInterrupt): the exception stays set for send() to return.
-bool check_signals(void *) {
+static bool check_signals(void *) {
   PyGILState_STATE state = PyGILState_Ensure();
   bool raised = PyErr_CheckSignals() != 0;
   PyGILState_Release(state);
@@ -283,6 +297,8 @@ PyObject *Transport_send(TransportObject *self, PyObject *const *args, Py_ssize_
   return result;
 }
 
+namespace {
+
 PyObject *Transport_close(TransportObject *self, PyObject *) {
   close_transport(self);
   Py_RETURN_NONE;
@@ -305,6 +321,8 @@ PyMethodDef Transport_methods[] = {
      "send(origin, method, head, body, timeout, decoder, raise_for_status, url) -> Response, blocking"},
     {"close", reinterpret_cast<PyCFunction>(Transport_close), METH_NOARGS, "Close the pools."},
     {"stats", reinterpret_cast<PyCFunction>(Transport_stats), METH_NOARGS, "(open connections, idle connections)"},
+    {"enable_fast_path", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Transport_enable_fast_path)),
+     METH_FASTCALL, "enable_fast_path(decoders, errors, default_raises): the verbs' native path (no policy)"},
     {},
 };
 
@@ -314,9 +332,11 @@ PyTypeObject TransportType = [] {
   PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
   t.tp_name = "boltwire._core._HttpTransport";
   t.tp_basicsize = sizeof(TransportObject);
-  t.tp_flags = Py_TPFLAGS_DEFAULT;
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC;
   t.tp_new = Transport_new;
   t.tp_dealloc = reinterpret_cast<destructor>(Transport_dealloc);
+  t.tp_traverse = reinterpret_cast<traverseproc>(Transport_traverse);
+  t.tp_clear = reinterpret_cast<inquiry>(Transport_clear);
   t.tp_methods = Transport_methods;
   t.tp_doc = "The native transport of one HTTP client (internal).";
   return t;
@@ -354,7 +374,7 @@ bool add_http_types(PyObject *module) {
          PyModule_AddObjectRef(module, "_HttpSink", reinterpret_cast<PyObject *>(&SinkType)) == 0 &&
          PyModule_AddObjectRef(module, "_HttpCall", reinterpret_cast<PyObject *>(&CallType)) == 0 &&
          PyModule_AddObjectRef(module, "Response", reinterpret_cast<PyObject *>(&ResponseType)) == 0 &&
-         PyModule_AddFunctions(module, http_functions) == 0;
+         PyModule_AddFunctions(module, http_functions) == 0 && PyModule_AddFunctions(module, fast_path_functions) == 0;
 }
 
 }  // namespace boltwire::http::client

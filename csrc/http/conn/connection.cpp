@@ -16,6 +16,7 @@ IoResult Connection::start_connect(const SocketAddress &address, int &error) noe
   reset_tls();
   parser_.reset();
   served_ = 0;
+  bytes_sent_ = 0;
   int fd = ::socket(address.storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) {
     error = errno;
@@ -46,6 +47,7 @@ IoResult Connection::send_raw(const char *data, std::size_t size, std::size_t &w
     ssize_t n = ::send(fd_, data, size, MSG_NOSIGNAL);
     if (n >= 0) {
       written = static_cast<std::size_t>(n);
+      bytes_sent_ += written;
       return IoResult::Ok;
     }
     if (errno == EINTR) continue;

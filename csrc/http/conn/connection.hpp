@@ -82,6 +82,9 @@ class Connection {
   codec::ResponseParser &parser() noexcept { return parser_; }
   std::uint32_t served() const noexcept { return served_; }
   void note_served() noexcept { ++served_; }
+  // Bytes the kernel accepted on this socket so far (with TLS: ciphertext, not the plaintext write_some took). The
+  // resend rule reads it: a request none of whose bytes reached the kernel cannot have been seen by the server.
+  std::uint64_t bytes_sent() const noexcept { return bytes_sent_; }
 
   // Slots used by the layers below (pool, engine); a Connection never reads them.
   std::uint32_t origin = 0;
@@ -107,6 +110,7 @@ class Connection {
   bool tls_eof_ = false;        // the socket reached EOF and the session was told
   bool tls_truncated_ = false;
   std::uint32_t served_ = 0;
+  std::uint64_t bytes_sent_ = 0;
   codec::ResponseParser parser_;
 };
 

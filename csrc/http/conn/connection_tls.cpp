@@ -103,6 +103,12 @@ IoResult Connection::tls_write(const char *data, std::size_t size, std::size_t &
 }
 
 IoResult Connection::tls_read(char *buffer, std::size_t size, std::size_t &got, int &error) noexcept {
+  if (tls_->state() == tls::TlsState::Open && !tls_->has_pending_input()) {
+    // The usual case (a response is due, nothing is buffered): read the socket first rather than let a first
+    // SSL_read fail with "want read" (a whole record-layer pass and an error-queue check for nothing).
+    IoResult r = tls_fill(error);
+    if (r != IoResult::Ok) return r;
+  }
   for (;;) {
     tls::TlsStep step = tls_->read(buffer, size, got);
     if (tls_->has_output()) {

@@ -111,10 +111,11 @@ bool find_addresses(Exchange &ex) {
   return true;
 }
 
-// Checks out a connection (idle or a new slot). False, with the failure set, when none can be had.
-bool check_out(Exchange &ex, pool::Checkout &c) {
+// Checks out a connection (idle or a new slot). False, with the failure set, when none can be had. The pool
+// timeout counts from the call on the first attempt and from the resend on a later one, as in the engine.
+bool check_out(Exchange &ex, pool::Checkout &c, bool first) {
   enter_phase(ex, Phase::Waiting);
-  ex.phase_start_ns = ex.start_ns;  // the pool timeout counts from the call
+  if (first) ex.phase_start_ns = ex.start_ns;
   Failure which;
   std::int64_t deadline = phase_deadline(ex, which);
   std::vector<Connection *> discard;
@@ -167,9 +168,9 @@ Next drive(Exchange &ex, Next next) {
 }
 
 // One attempt on one connection: Finished (success or failure) or Resend.
-Next attempt(Exchange &ex) {
+Next attempt(Exchange &ex, bool first) {
   pool::Checkout c;
-  if (!check_out(ex, c)) return Next::Finished;
+  if (!check_out(ex, c, first)) return Next::Finished;
   Next next;
   if (c.kind == pool::CheckoutKind::Idle) {
     ex.conn = c.connection;
@@ -198,7 +199,7 @@ Next attempt(Exchange &ex) {
 void run_blocking(Exchange &ex) noexcept {
   ex.start_ns = now_ns();
   try {
-    while (attempt(ex) == Next::Resend) {
+    for (bool first = true; attempt(ex, first) == Next::Resend; first = false) {
     }
   } catch (...) {
     if (ex.conn) drop(ex, false);

@@ -79,7 +79,8 @@ struct Exchange {
   codec::Method method = codec::Method::Get;
   std::string method_name;  // for messages ("POST")
   std::string request;      // head + body
-  std::size_t written = 0;  // bytes of `request` the kernel accepted on the current connection
+  std::size_t written = 0;  // bytes of `request` write_some took on the current connection (https: into TLS)
+  std::uint64_t sent_mark = 0;  // conn->bytes_sent() when the request started: more now = some of it hit the wire
   Timeouts timeouts;
   std::uint64_t max_body = UINT64_MAX;  // of the body as the caller gets it (decoded)
   bool decode_content = true;            // undo gzip / deflate / br / zstd content codings
@@ -108,6 +109,7 @@ struct Exchange {
   std::string message;
   std::uint16_t status = 0;
   bool http10 = false;
+  tls::TlsVersion tls_version = tls::TlsVersion::Unset;  // of the connection that answered (Unset: plain http)
   std::string headers;  // "name: value\r\n" per field, wire order
   std::string body;
 

@@ -31,6 +31,7 @@ bool is_idempotent(codec::Method m) noexcept {
 Next finished(Exchange &ex, bool reusable) noexcept {
   ex.reusable = reusable && ex.failure == Failure::None;
   if (ex.reusable) ex.conn->note_served();
+  if (const tls::TlsSession *tls = ex.conn->tls_session()) ex.tls_version = tls->version();
   return Next::Finished;
 }
 
@@ -118,7 +119,10 @@ Next proxy_failed(Exchange &ex, std::string message) {
 
 bool may_resend(const Exchange &ex) noexcept {
   if (ex.retried || ex.got_bytes || ex.conn == nullptr || ex.conn->served() == 0) return false;
-  return ex.written == 0 || is_idempotent(ex.method);
+  // Kernel-accepted bytes, not ex.written: on https, plaintext taken by TLS may still sit in its output queue
+  // (not seen by anyone), and ciphertext of a piece may have gone out before write_some reported the failure.
+  bool reached_wire = ex.conn->bytes_sent() != ex.sent_mark;
+  return !reached_wire || is_idempotent(ex.method);
 }
 
 void enter_phase(Exchange &ex, Phase phase) noexcept {
@@ -230,6 +234,7 @@ Next start_request(Exchange &ex) noexcept {
   ex.conn->owner_state = &ex;
   begin_response(ex);
   ex.written = 0;
+  ex.sent_mark = ex.conn->bytes_sent();
   ex.write_failed = false;
   ex.write_error = 0;
   ex.reusable = false;

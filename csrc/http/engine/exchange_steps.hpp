@@ -30,7 +30,8 @@ enum class Next : std::uint8_t {
 //
 // Resend rule (RFC 9110 §9.2.2): a request goes out again on a new connection only when the connection was a
 // reused keep-alive one, nothing of a response arrived on it, and either no byte of the request was accepted by
-// the kernel (the server cannot have seen it) or the method is idempotent (GET HEAD OPTIONS TRACE PUT DELETE).
+// the kernel (the server cannot have seen it; on https the count is of ciphertext sent, not of plaintext handed to
+// TLS: Connection::bytes_sent) or the method is idempotent (GET HEAD OPTIONS TRACE PUT DELETE).
 // Otherwise the caller gets HTTPConnectionError saying the request was not resent.
 //
 // Every step catches allocation failures and ends the exchange with Failure::Internal.

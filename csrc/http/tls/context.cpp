@@ -141,6 +141,8 @@ TlsConfigError TlsContext::configure(const TlsConfig &config, std::string &detai
   // No renegotiation (a TLS 1.2 server could otherwise restart the handshake mid-response) and no compression.
   SSL_CTX_set_options(ctx_, SSL_OP_NO_RENEGOTIATION | SSL_OP_NO_COMPRESSION);
   SSL_CTX_set_mode(ctx_, SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+  // Take all the buffered ciphertext in one pipe read instead of a header read and a body read per record.
+  SSL_CTX_set_read_ahead(ctx_, 1);
   if (SSL_CTX_set_min_proto_version(ctx_, min) != 1 || SSL_CTX_set_max_proto_version(ctx_, max) != 1) {
     set_detail_from(drain_openssl_errors(), detail);
     return TlsConfigError::InvalidVersionRange;

@@ -20,6 +20,12 @@ std::string_view bare_host(std::string_view host) noexcept {
   return host;
 }
 
+// SSL_get_error reads the thread's error queue, which must hold only the next call's errors. Peeking first is
+// cheaper than an unconditional ERR_clear_error (which resets all 16 slots) on every read and write.
+void clear_stale_errors() noexcept {
+  if (ERR_peek_error() != 0) ERR_clear_error();
+}
+
 bool is_ip_literal(const char *host) noexcept {
   unsigned char address[16];
   return inet_pton(AF_INET, host, address) == 1 || inet_pton(AF_INET6, host, address) == 1;
@@ -87,7 +93,7 @@ TlsStep TlsSession::handshake() noexcept {
     case TlsState::Idle: return fail_with(TlsError::Internal, "handshake before start");
     case TlsState::Handshaking: break;
   }
-  ERR_clear_error();  // SSL_get_error reads the queue: it must hold only this call's errors
+  clear_stale_errors();
   int ret = SSL_do_handshake(ssl_);
   if (ret == 1) {
     state_ = TlsState::Open;
@@ -102,7 +108,7 @@ TlsStep TlsSession::write(const char *data, std::size_t size, std::size_t &accep
   if (state_ == TlsState::Idle || state_ == TlsState::Closed)
     return fail_with(TlsError::Internal, "write on a closed session");
   if (size == 0) return TlsStep::Done;
-  ERR_clear_error();
+  clear_stale_errors();
   int ret = SSL_write_ex(ssl_, data, size, &accepted);
   if (ret == 1) {
     state_ = TlsState::Open;  // SSL_write finishes a pending handshake first
@@ -119,7 +125,7 @@ TlsStep TlsSession::read(char *buffer, std::size_t capacity, std::size_t &got) n
     case TlsState::Idle: return fail_with(TlsError::Internal, "read before start");
     default: break;
   }
-  ERR_clear_error();
+  clear_stale_errors();
   int ret = SSL_read_ex(ssl_, buffer, capacity, &got);
   if (SSL_is_init_finished(ssl_) && state_ == TlsState::Handshaking) state_ = TlsState::Open;
   if (ret == 1) return TlsStep::Done;
@@ -131,7 +137,7 @@ TlsStep TlsSession::close() noexcept {
   if (state_ == TlsState::Failed) return TlsStep::Failed;
   if (state_ == TlsState::Idle) return TlsStep::Closed;
   if (!(SSL_get_shutdown(ssl_) & SSL_SENT_SHUTDOWN)) {
-    ERR_clear_error();
+    clear_stale_errors();
     SSL_shutdown(ssl_);  // queues close_notify; we do not wait for the peer's (RFC 8446 §6.1 allows it)
     drain_openssl_errors();
   }
@@ -198,5 +204,9 @@ TlsVersion TlsSession::version() const noexcept {
 std::string_view TlsSession::version_name() const noexcept { return ssl_ ? SSL_get_version(ssl_) : ""; }
 
 bool TlsSession::resumed() const noexcept { return ssl_ && SSL_session_reused(ssl_) == 1; }
+
+bool TlsSession::has_pending_input() const noexcept {
+  return !pipes_.input.empty() || pipes_.input_eof || (ssl_ && SSL_has_pending(ssl_) == 1);
+}
 
 }  // namespace boltwire::http::tls

@@ -59,6 +59,9 @@ class TlsSession {
   void commit_input(std::size_t size) noexcept { pipes_.input.commit(size); }
   // The socket reached end of stream: after the buffered input, OpenSSL sees EOF (close_notify or truncation).
   void feed_eof() noexcept { pipes_.input_eof = true; }
+  // Whether read() has anything to work on without more from the socket: fed ciphertext, the EOF mark, or records
+  // (or plaintext) OpenSSL already holds. When false, read() could only ask for input: fill it first.
+  bool has_pending_input() const noexcept;
   // Ciphertext for the socket.
   std::string_view output() const noexcept { return pipes_.output.view(); }
   bool has_output() const noexcept { return !pipes_.output.empty(); }

@@ -62,9 +62,10 @@ class Response(Generic[_T]):
     data: _T
     status: int
     http_version: str
+    tls_version: str | None
     url: str
     typed_headers: Any
-    def __init__(self, status: int, data: _T = ..., *, headers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None, url: str = "", method: str = "GET", http_version: str = "HTTP/1.1", elapsed: float = 0.0, request: RequestInfo | None = None, typed_headers: Any = None) -> None: ...
+    def __init__(self, status: int, data: _T = ..., *, headers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None, url: str = "", method: str = "GET", http_version: str = "HTTP/1.1", elapsed: float = 0.0, request: RequestInfo | None = None, typed_headers: Any = None, tls_version: str | None = None) -> None: ...
     @property
     def headers(self) -> CaseInsensitiveDict: ...
     @property

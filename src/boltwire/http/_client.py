@@ -39,6 +39,10 @@ _http_head = _core._http_head  # request heads: validated and written by the cod
 _ACCEPT_ENCODING = "gzip, deflate, br, zstd"
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})  # sent with Content-Length: 0 when they have no body
 _http_url = _core._http_url  # URL grammar, joining and encoding: csrc/http/url
+# The verbs' native path (csrc/http/client/fast_path.cpp): a request with a cached route and decoder is submitted
+# without a Python frame of ours; anything else comes back to _call / _send.
+_http_call = _core._http_call
+_http_send = _core._http_send
 _MAX_ROUTES = 4096
 _VERSION = "0.1.0"
 _TLS_VERSIONS = {"TLSv1.2": 12, "TLSv1.3": 13}
@@ -448,7 +452,11 @@ class _ClientBase:
     def _new_transport(self) -> Any:
         self._routes.clear()
         self._origins.clear()
-        return _Transport(**self._settings)
+        transport = _Transport(**self._settings)
+        # Without a policy, plain requests skip _call / _send (not with the mocker's stand-in transport).
+        if self._policy is None and type(transport) is _core._HttpTransport:
+            transport.enable_fast_path(self._decoders, self._errors, self._errors if self._error_for_status else False)
+        return transport
 
     @property
     def cookies(self) -> CookieJar:
@@ -593,8 +601,8 @@ class HTTPClient(_ClientBase):
 
     def _redirected(self, signal: Any, method: str, url: str, params: Any, headers: Any, json: Any, content: Any,
                     data: Any, timeout: Any, tp: Any, error_for_status: bool | None, into: Any) -> Any:
-        """The rest of a redirect chain whose first response came back as `signal` on the plain path (a call with
-        per-call options takes the policy path, which follows redirects itself)."""
+        """The rest of a redirect chain whose first response came back as `signal` (the verbs catch it around the
+        native path and _call; the policy path follows redirects itself)."""
         return follow_async(self, signal, method, url, params, headers, json, content, data, timeout,
                             tp if into is None else into, error_for_status)
 
@@ -605,8 +613,8 @@ class HTTPClient(_ClientBase):
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
         try:
-            return await self._call(
-                method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
+            return await _http_call(
+                self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
                 error_for_status, into, response_headers_type, error_type, raises, skip_auth
             )
         except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
@@ -621,9 +629,9 @@ class HTTPClient(_ClientBase):
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
         try:
-            return await self._call(
-                "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-                response_headers_type, error_type, raises, skip_auth
+            return await _http_call(
+                self, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into, response_headers_type, error_type, raises, skip_auth
             )
         except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
             return await self._redirected(
@@ -637,9 +645,9 @@ class HTTPClient(_ClientBase):
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
         try:
-            return await self._call(
-                "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-                response_headers_type, error_type, raises, skip_auth
+            return await _http_call(
+                self, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into, response_headers_type, error_type, raises, skip_auth
             )
         except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
             return await self._redirected(
@@ -653,9 +661,9 @@ class HTTPClient(_ClientBase):
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
         try:
-            return await self._call(
-                "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-                response_headers_type, error_type, raises, skip_auth
+            return await _http_call(
+                self, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
             )
         except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
             return await self._redirected(
@@ -670,9 +678,9 @@ class HTTPClient(_ClientBase):
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
         try:
-            return await self._call(
-                "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
-                into, response_headers_type, error_type, raises, skip_auth
+            return await _http_call(
+                self, "DELETE", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
             )
         except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
             return await self._redirected(
@@ -687,9 +695,9 @@ class HTTPClient(_ClientBase):
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
         try:
-            return await self._call(
-                "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-                response_headers_type, error_type, raises, skip_auth
+            return await _http_call(
+                self, "POST", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
             )
         except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
             return await self._redirected(
@@ -704,9 +712,9 @@ class HTTPClient(_ClientBase):
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
         try:
-            return await self._call(
-                "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-                response_headers_type, error_type, raises, skip_auth
+            return await _http_call(
+                self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+                into, response_headers_type, error_type, raises, skip_auth
             )
         except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
             return await self._redirected(
@@ -721,9 +729,9 @@ class HTTPClient(_ClientBase):
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
         try:
-            return await self._call(
-                "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-                response_headers_type, error_type, raises, skip_auth
+            return await _http_call(
+                self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
             )
         except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
             return await self._redirected(
@@ -772,15 +780,19 @@ class SyncHTTPClient(_ClientBase):
         except (KeyError, TypeError):
             dec = self._decoder(tp)
         raises = self._errors if (self._error_for_status if error_for_status is None else error_for_status) else False
-        try:
-            if params is None and headers is None and json is None and content is None and data is None:
-                route = self._routes.get((method, url)) or self._route(method, url)
-                return t.send(route.origin, method, route.head, None, timeout, dec, raises, route.url)
-            origin, head, body, full = self._prepare(method, url, params, headers, json, content, data)
-            return t.send(origin, method, head, body, timeout, dec, raises, full)
-        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
-            return follow_sync(self, signal, method, url, params, headers, json, content, data, timeout, tp,
-                               error_for_status)
+        if params is None and headers is None and json is None and content is None and data is None:
+            route = self._routes.get((method, url)) or self._route(method, url)
+            return t.send(route.origin, method, route.head, None, timeout, dec, raises, route.url)
+        origin, head, body, full = self._prepare(method, url, params, headers, json, content, data)
+        return t.send(origin, method, head, body, timeout, dec, raises, full)
+
+    def _redirected_sync(self, signal: Any, method: str, url: str, params: Any, headers: Any, json: Any,
+                         content: Any, data: Any, timeout: Any, tp: Any, error_for_status: bool | None,
+                         into: Any) -> Any:
+        """The rest of a redirect chain whose first response came back as `signal` (the verbs catch it around the
+        native path and _send; the policy path follows redirects itself)."""
+        return follow_sync(self, signal, method, url, params, headers, json, content, data, timeout,
+                           tp if into is None else into, error_for_status)
 
     def _send_one(self, method: str, url: str, headers: Any, body: bytes | None, timeout: Any, dec: Any, raises: Any,
                   skip_auth: bool) -> Any:
@@ -797,40 +809,64 @@ class SyncHTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
-            into, response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return _http_send(
+                self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return self._redirected_sync(
+                signal, method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
+            )
 
     def get(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return _http_send(
+                self, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return self._redirected_sync(
+                signal, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into
+            )
 
     def head(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return _http_send(
+                self, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return self._redirected_sync(
+                signal, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into
+            )
 
     def options(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return _http_send(
+                self, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return self._redirected_sync(
+                signal, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type,
+                error_for_status, into
+            )
 
     def delete(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -838,10 +874,16 @@ class SyncHTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return _http_send(
+                self, "DELETE", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return self._redirected_sync(
+                signal, "DELETE", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
+            )
 
     def post(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -849,10 +891,16 @@ class SyncHTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return _http_send(
+                self, "POST", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return self._redirected_sync(
+                signal, "POST", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
+            )
 
     def put(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -860,10 +908,16 @@ class SyncHTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return _http_send(
+                self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+                into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return self._redirected_sync(
+                signal, "PUT", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
+            )
 
     def patch(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -871,7 +925,13 @@ class SyncHTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return self._send(
-            "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return _http_send(
+                self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return self._redirected_sync(
+                signal, "PATCH", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
+            )

@@ -166,9 +166,9 @@ class RequestInfo:
 Request = RequestInfo  # the name this project used first
 
 # Response is native (csrc/http/client/response_object.cpp): the transport builds it when a request finishes, with
-# the body already decoded (None for HEAD). Attributes: data, status, http_version, url, typed_headers; properties
-# headers (CaseInsensitiveDict, made on first use), elapsed (float seconds), elapsed_timedelta, request
-# (RequestInfo, made on first use). Response(status, data=None, *, headers=None, url="", method="GET",
-# http_version="HTTP/1.1", elapsed=0.0, request=None, typed_headers=None) makes one by hand; Response[T] works in
-# annotations.
+# the body already decoded (None for HEAD). Attributes: data, status, http_version, tls_version ("TLSv1.3", None for
+# plain http), url, typed_headers; properties headers (CaseInsensitiveDict, made on first use), elapsed (float
+# seconds), elapsed_timedelta, request (RequestInfo, made on first use). Response(status, data=None, *, headers=None,
+# url="", method="GET", http_version="HTTP/1.1", elapsed=0.0, request=None, typed_headers=None, tls_version=None)
+# makes one by hand; Response[T] works in annotations.
 Response = _core.Response
