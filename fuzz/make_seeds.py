@@ -65,6 +65,7 @@ def write(target: str, name: str, data: bytes) -> None:
 
 
 def main() -> None:
+    write_h2_seeds()
     for i, resp in enumerate(RESPONSES):
         for flags, methods in ((0, 0), (1, 0), (0, 0b01010101), (0, 0b10101010)):
             split = struct.pack("<HH", len(resp) // 3, 2 * len(resp) // 3)
@@ -189,6 +190,36 @@ def write_tls_seeds() -> None:
               (0, 1, OK5)]  # plain HTTP on a TLS port
     for i, (slice_size, flags, data) in enumerate(seeds):
         write("fuzz_tls_client", f"server{i:02d}-s{slice_size}f{flags}", bytes([slice_size, flags]) + data)
+
+
+def h2_frame(kind: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
+    """One HTTP/2 frame (RFC 9113 §4.1)."""
+    return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(">I", stream) + payload
+
+
+def write_h2_seeds() -> None:
+    """fuzz_h2_client: byte 0 the slice size, byte 1 the listener flags, then server frames for the client's streams
+    1, 3 and 5. HPACK: 0x88 is ":status: 200" from the static table; 0x08 <len> <value> is ":status" with a literal
+    value, 0x00 <len> <name> <len> <value> a literal field."""
+    settings, ack = h2_frame(4, 0, 0), h2_frame(4, 1, 0)
+    ok = 0x05  # END_STREAM | END_HEADERS
+    literal = lambda name, value: b"\x00" + bytes([len(name)]) + name + bytes([len(value)]) + value  # noqa: E731
+    flows = [
+        settings + ack + h2_frame(1, ok, 1, b"\x88"),
+        settings + h2_frame(1, 4, 1, b"\x88" + literal(b"content-length", b"5")) + h2_frame(0, 1, 1, b"hello"),
+        settings + h2_frame(1, 4, 3, b"\x08\x03100") + h2_frame(1, 4, 3, b"\x88") + h2_frame(0, 0, 3, b"x" * 200)
+        + h2_frame(1, ok, 3, literal(b"grpc-status", b"0")),
+        settings + h2_frame(7, 0, 0, struct.pack(">II", 1, 0)) + h2_frame(1, ok, 1, b"\x88"),
+        settings + h2_frame(3, 0, 3, struct.pack(">I", 2)) + h2_frame(1, ok, 5, b"\x88"),
+        settings + h2_frame(8, 0, 0, struct.pack(">I", 1000)) + h2_frame(6, 0, 0, b"12345678"),
+        h2_frame(4, 0, 0, struct.pack(">HI", 3, 1) + struct.pack(">HI", 4, 10)) + h2_frame(8, 0, 3, struct.pack(">I", 5)),
+        settings + h2_frame(1, 4, 5, b"\x88" + literal(b"content-encoding", b"gzip")) + h2_frame(0, 1, 5, b"\x1f\x8b"),
+        settings + h2_frame(1, ok, 2, b"\x88") + h2_frame(5, 4, 1, struct.pack(">I", 2) + b"\x88"),  # push refused
+        b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+    ]
+    for i, flow in enumerate(flows):
+        for slice_size, flags in ((0, 0), (5, 1), (1, 2)):
+            write("fuzz_h2_client", f"flow{i:02d}-s{slice_size}f{flags}", bytes([slice_size, flags]) + flow)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ OPTIONS = {
     "fuzz_chunked": ["-max_len=4096", f"-dict={FUZZ_DIR / 'dicts/http.dict'}"],
     "fuzz_request_writer": ["-max_len=1024"],
     "fuzz_tls_client": ["-max_len=8192"],
+    "fuzz_h2_client": ["-max_len=8192"],
     "fuzz_url": ["-max_len=512", f"-dict={FUZZ_DIR / 'dicts/url.dict'}"],
     "fuzz_json_untyped": ["-max_len=12288", f"-dict={FUZZ_DIR / 'dicts/json.dict'}"],
     "fuzz_json_typed": ["-max_len=4096", f"-dict={FUZZ_DIR / 'dicts/json.dict'}"],

@@ -1,9 +1,10 @@
 """soak/soak_http.py: 10^6 async requests at concurrency 100, then 2*10^5 sync requests, against a private nginx on
-loopback, then 10^5 async https requests (TLS 1.3) and 5*10^3 https requests each on a new TLS connection; zero
-errors and flat memory (make soak; never part of make test).
+loopback, then 10^5 async https requests (TLS 1.3), 5*10^3 https requests each on a new TLS connection, and 10^5
+async HTTP/2 requests (h2 by ALPN over TLS, all streams of one connection) against the TLS nginx's HTTP/2 listener;
+zero errors and flat memory (make soak; never part of make test).
 
     python soak/soak_http.py [--async-requests N] [--sync-requests N] [--https-requests N] [--https-handshakes N]
-                             [--max-growth-mb 5] [--time-limit S]
+                             [--h2-requests N] [--max-growth-mb 5] [--time-limit S]
 
 Every response is decoded into a Struct mirroring the seed payload and checked. After a warm-up (5% of each phase)
 the script records RSS; it samples it every 10% and at the end, and fails (exit 1) on any error, on RSS growth past
@@ -22,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "http"))
 
 from nginx_server import NginxServer  # noqa: E402
+from nginx_tls_server import NginxTlsServer  # noqa: E402
 
 import boltwire  # noqa: E402
 from boltwire import HTTPClient, Struct, SyncHTTPClient  # noqa: E402
@@ -160,6 +162,7 @@ def main() -> int:
     parser.add_argument("--sync-requests", type=int, default=200_000)
     parser.add_argument("--https-requests", type=int, default=100_000, help="async, over TLS 1.3")
     parser.add_argument("--https-handshakes", type=int, default=5_000, help="https requests on new connections")
+    parser.add_argument("--h2-requests", type=int, default=100_000)
     parser.add_argument("--concurrency", type=int, default=100)
     parser.add_argument("--max-growth-mb", type=float, default=5.0)
     parser.add_argument("--time-limit", type=float, default=600.0, help="seconds per phase")
@@ -189,6 +192,13 @@ def main() -> int:
         if args.https_handshakes:
             phase = Phase("https handshakes", args.https_handshakes, args.time_limit)
             handshake_phase(server.tls_url, args.https_handshakes, phase, **tls)
+            phase.stop()
+            phases.append(phase)
+    if args.h2_requests:
+        with NginxTlsServer() as server:
+            phase = Phase("h2 async", args.h2_requests, args.time_limit)
+            tls = {"root_certificates": [server.ca_pem], "tls_built_in_root_certs": False}
+            asyncio.run(async_phase(server.h2_url, args.h2_requests, args.concurrency, phase, http2=True, **tls))
             phase.stop()
             phases.append(phase)
     for phase in phases:

@@ -8,18 +8,35 @@
         server.mtls_url       # wants a client certificate from the CA (nginx answers 400 without a good one)
         server.client_pem     # a client identity (key + certificate) issued by the CA
         server.other_ca_pem, server.other_client_pem   # an unrelated CA and an identity it issued
+        server.h2_url         # HTTP/2 by ALPN (and http/1.1), also /huge (HUGE_SIZE bytes)
+        server.h2c_url        # "http://127.0.0.1:PORT": cleartext HTTP/2, prior knowledge only
+        server.h2_connections(port)   # connections that requests to that HTTP/2 listener came on so far
 
 The config is nginx/nginx_tls.conf.template; everything else (temp dir, start, stop) is NginxServer's.
 """
 
 from __future__ import annotations
 
+import array
 import datetime
 import http.client
+import os
 import ssl
+import sys
+import time
 
 import trustme
 from nginx_server import HERE, NginxServer, free_port
+
+HUGE_SIZE = 20 << 20  # /huge on the HTTP/2 listeners: past the client's 16 MiB connection window
+
+
+def huge_body() -> bytes:
+    """The bytes of /huge: each 4-byte big-endian word is its own index (as big_body())."""
+    words = array.array("I", range(HUGE_SIZE // 4))
+    if sys.byteorder == "little":
+        words.byteswap()
+    return words.tobytes()
 
 
 class NginxTlsServer(NginxServer):
@@ -57,11 +74,34 @@ class NginxTlsServer(NginxServer):
     def mtls_url(self) -> str:
         return self._url("MTLS")
 
+    @property
+    def h2_url(self) -> str:
+        return self._url("H2")
+
+    @property
+    def h2c_url(self) -> str:
+        return f"http://127.0.0.1:{self.ports['H2C']}"
+
+    def h2_connections(self, port: int) -> set[str]:
+        """The connection serials nginx logged for requests to the HTTP/2 listener on `port` (the log is written
+        when a request ends: polled briefly so that the last lines are in)."""
+        log = self.prefix / "h2_access.log"
+        seen: set[str] = set()
+        for _ in range(20):
+            lines = log.read_text().split("\n") if log.exists() else []
+            seen = {parts[1] for parts in (line.split() for line in lines) if len(parts) == 3 and parts[0] == str(port)}
+            if seen:
+                return seen
+            time.sleep(0.05)
+        return seen
+
     def _more_substitutions(self) -> dict[str, str]:
         self._write_certificates()
         self._write_private("expired.crt", b"".join(blob.bytes() for blob in self._expired.cert_chain_pems))
         self._write_private("expired.key", self._expired.private_key_pem.bytes())
-        self.ports = {name: free_port() for name in ("EXPIRED", "TLS12", "MTLS")}
+        (self.prefix / "www" / "huge.bin").write_bytes(huge_body())
+        os.chmod(self.prefix / "www" / "huge.bin", 0o644)
+        self.ports = {name: free_port() for name in ("EXPIRED", "TLS12", "MTLS", "H2", "H2C")}
         return {f"@{name}_PORT@": str(port) for name, port in self.ports.items()}
 
     def _connection(self) -> http.client.HTTPConnection:

@@ -36,6 +36,8 @@ struct TransportObject {
   bool closed;
   bool decode_content;  // undo content codings (gzip, deflate, br, zstd) of response bodies
   bool follow_redirects;  // a 301/302/303/307/308 with Location raises the redirect signal instead of decoding
+  bool http2;           // offer h2 by ALPN on https origins
+  bool http2_prior;     // speak h2 at once on http origins (h2c prior knowledge); implies http2
   // The verbs' native path (fast_path.cpp), switched on by a client without a policy: its own route cache
   // ((method, url) -> (origin, head, full url)), the client's decoder cache, the status-error policies for
   // error_for_status=True and for None (the client's default), and the (loop, sink) of the last async call.

@@ -22,6 +22,7 @@ PyObject *g_http11 = nullptr;
 PyObject *g_http10 = nullptr;
 PyObject *g_tls12 = nullptr;
 PyObject *g_tls13 = nullptr;
+PyObject *g_http2 = nullptr;
 PyObject *g_empty = nullptr;
 PyObject *g_get = nullptr;
 PyObject *g_head = nullptr;
@@ -190,7 +191,7 @@ PyObject *Response_repr(ResponseObject *self) {
 PyMemberDef Response_members[] = {
     {"data", T_OBJECT, offsetof(ResponseObject, data), 0, "The body decoded as response_data_type."},
     {"status", T_OBJECT, offsetof(ResponseObject, status), READONLY, "The status code."},
-    {"http_version", T_OBJECT, offsetof(ResponseObject, http_version), READONLY, "\"HTTP/1.1\" or \"HTTP/1.0\"."},
+    {"http_version", T_OBJECT, offsetof(ResponseObject, http_version), READONLY, "\"HTTP/1.1\", \"HTTP/1.0\" or \"HTTP/2\"."},
     {"tls_version", T_OBJECT, offsetof(ResponseObject, tls_version), READONLY,
      "The TLS version of the connection that answered (\"TLSv1.3\", \"TLSv1.2\"); None for plain http."},
     {"url", T_OBJECT, offsetof(ResponseObject, url), READONLY, "The URL that answered."},
@@ -247,10 +248,12 @@ bool init_responses() {
   g_http10 = PyUnicode_InternFromString("HTTP/1.0");
   g_tls12 = PyUnicode_InternFromString("TLSv1.2");
   g_tls13 = PyUnicode_InternFromString("TLSv1.3");
+  g_http2 = PyUnicode_InternFromString("HTTP/2");
   g_empty = PyUnicode_InternFromString("");
   g_get = PyUnicode_InternFromString("GET");
   g_head = PyUnicode_InternFromString("HEAD");
-  return g_http11 && g_http10 && g_tls12 && g_tls13 && g_empty && g_get && g_head && PyType_Ready(&ResponseType) == 0;
+  return g_http11 && g_http10 && g_http2 && g_tls12 && g_tls13 && g_empty && g_get && g_head &&
+         PyType_Ready(&ResponseType) == 0;
 }
 
 PyObject *set_response_hooks(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
@@ -299,7 +302,7 @@ PyObject *set_redirect_class(PyObject *, PyObject *const *args, Py_ssize_t nargs
 PyObject *finish_response(engine::Exchange &ex, const ResponseSpec &spec) {
   py::Object status = py::Object::steal(PyLong_FromLong(ex.status));
   if (!status) return nullptr;
-  PyObject *version = ex.http10 ? g_http10 : g_http11;
+  PyObject *version = ex.http2 ? g_http2 : ex.http10 ? g_http10 : g_http11;
   double elapsed = static_cast<double>(ex.end_ns - ex.start_ns) / 1e9;
   PyObject *tls_version = ex.tls_version == tls::TlsVersion::Tls13   ? g_tls13
                           : ex.tls_version == tls::TlsVersion::Tls12 ? g_tls12

@@ -14,6 +14,14 @@ namespace {
 
 std::int64_t to_ns(double seconds) { return seconds > 0 ? static_cast<std::int64_t>(seconds * 1e9) : 0; }
 
+// How an origin's connections start: https ones offer h2 by ALPN when HTTP/2 is on, http ones speak it at once
+// with prior knowledge. Never for http through an HTTP proxy: that connection speaks HTTP/1.1 with the proxy.
+pool::H2Mode h2_mode(const TransportObject *self, bool tls, const proxy::ProxyRoute &route) {
+  if (tls) return self->http2 ? pool::H2Mode::Maybe : pool::H2Mode::Never;
+  if (route.kind == proxy::ProxyKind::Http) return pool::H2Mode::Never;
+  return self->http2_prior ? pool::H2Mode::Always : pool::H2Mode::Never;
+}
+
 // After fork the child starts over with empty pools (the parent's connections are not ours to use).
 void check_fork(TransportObject *self) {
   std::uint64_t g = engine::fork_generation();
@@ -28,7 +36,8 @@ void check_fork(TransportObject *self) {
     else PyErr_Clear();  // it was built once from the same config; keep the parent's if the rebuild fails
   }
   for (const OriginKey &k : *self->origins)
-    fresh->intern_origin(k.host, k.port, k.connect_host, k.tls ? *self->tls_context : nullptr, k.proxy);
+    fresh->intern_origin(k.host, k.port, k.connect_host, k.tls ? *self->tls_context : nullptr,
+                         h2_mode(self, k.tls, k.proxy), k.proxy);
   *self->pool = std::move(fresh);
 }
 
@@ -38,7 +47,7 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   double idle_timeout = 0, total = 0, connect = 0, read = 0, write = 0, pool_timeout = 0;
   long long max_body = -1;
   unsigned int max_headers = codec::ParserLimits{}.max_header_count;
-  int decompress = 1;
+  int decompress = 1, http2 = 0, http2_prior = 0;
   int follow_redirects = 0;
   TlsOptionArgs tls_args;
   static const char *kwlist[] = {"is_async", "max_connections", "max_connections_per_host", "pool_max_idle_per_host",
@@ -46,13 +55,13 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
                                  "pool_timeout", "max_response_size", "max_response_headers", "decompress",
                                  "tls_roots", "tls_built_in_roots", "tls_identity", "tls_min_version",
                                  "tls_max_version", "tls_accept_invalid_certs", "tls_accept_invalid_hostnames",
-                                 "follow_redirects", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pnnnddddddL|Ip$OpOiippp", const_cast<char **>(kwlist), &is_async,
+                                 "http2", "http2_prior_knowledge", "follow_redirects", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pnnnddddddL|Ip$OpOiippppp", const_cast<char **>(kwlist), &is_async,
                                    &max_total, &max_per_host, &max_idle, &idle_timeout, &total, &connect, &read,
                                    &write, &pool_timeout, &max_body, &max_headers, &decompress, &tls_args.roots,
                                    &tls_args.built_in_roots, &tls_args.identity, &tls_args.min_version,
                                    &tls_args.max_version, &tls_args.accept_invalid_certs,
-                                   &tls_args.accept_invalid_hostnames, &follow_redirects))
+                                   &tls_args.accept_invalid_hostnames, &http2, &http2_prior, &follow_redirects))
     return nullptr;
   if (max_headers == 0) return PyErr_Format(PyExc_ValueError, "max_response_headers must be at least 1");
   auto *self = reinterpret_cast<TransportObject *>(type->tp_alloc(type, 0));
@@ -64,6 +73,8 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     self->limits->max_idle_per_host = max_idle >= 0 ? static_cast<std::size_t>(max_idle) : SIZE_MAX;
     self->limits->idle_timeout_ns = to_ns(idle_timeout);
     self->limits->parser.max_header_count = max_headers;
+    // A blocking caller drives its own connection: an HTTP/2 connection carries one of its exchanges at a time.
+    if (!is_async) self->limits->max_streams_per_connection = 1;
     self->pool = new std::shared_ptr<pool::Pool>(std::make_shared<pool::Pool>(*self->limits));
     self->origins = new std::vector<OriginKey>();
     self->tls_config = new tls::TlsConfig();
@@ -72,9 +83,17 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     Py_DECREF(self);
     return PyErr_NoMemory();
   }
+  self->http2 = http2 != 0 || http2_prior != 0;
+  self->http2_prior = http2_prior != 0;
   if (!parse_tls_options(tls_args, *self->tls_config)) {
     Py_DECREF(self);
     return nullptr;
+  }
+  try {
+    if (self->http2) self->tls_config->alpn = {"h2", "http/1.1"};  // RFC 9113 §3.2: h2 preferred, 1.1 accepted
+  } catch (...) {
+    Py_DECREF(self);
+    return PyErr_NoMemory();
   }
   // Options that can be wrong are checked now, not at the first https request.
   if ((!self->tls_config->root_certificates.empty() || !self->tls_config->identity_pem.empty()) &&
@@ -159,7 +178,8 @@ PyObject *Transport_origin(TransportObject *self, PyObject *args) {
       route.target_port = static_cast<std::uint16_t>(port);
     }
     std::uint32_t id = (*self->pool)->intern_origin(host, static_cast<std::uint16_t>(port), connect_host,
-                                                    tls ? *self->tls_context : nullptr, route);
+                                                    tls ? *self->tls_context : nullptr,
+                                                    h2_mode(self, tls != 0, route), route);
     if (id >= self->origins->size())
       self->origins->push_back({host, connect_host, static_cast<std::uint16_t>(port), tls != 0, std::move(route)});
     return PyLong_FromUnsignedLong(id);

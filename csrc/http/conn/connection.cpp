@@ -9,11 +9,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <new>
+
 namespace boltwire::http::conn {
 
 IoResult Connection::start_connect(const SocketAddress &address, int &error) noexcept {
   close();
   reset_tls();
+  h2_.reset();
   parser_.reset();
   served_ = 0;
   bytes_sent_ = 0;
@@ -116,6 +119,13 @@ void Connection::watch_writable(bool on) noexcept {
   ev.events = EPOLLIN | EPOLLRDHUP | EPOLLET | (on ? EPOLLOUT : 0u);
   ev.data.ptr = this;
   if (::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, fd_, &ev) == 0) watching_out = on;
+}
+
+bool Connection::start_h2(const h2::Settings &settings) noexcept {
+  h2_.reset(new (std::nothrow) h2::Session());
+  if (h2_ && h2_->start(settings)) return true;
+  h2_.reset();
+  return false;
 }
 
 }  // namespace boltwire::http::conn

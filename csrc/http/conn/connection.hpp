@@ -11,6 +11,7 @@
 
 #include "http/codec/response_parser.hpp"
 #include "http/conn/address.hpp"
+#include "http/h2/session.hpp"
 #include "http/tls/context.hpp"
 #include "http/tls/session.hpp"
 
@@ -27,6 +28,8 @@ enum class HandshakeResult : std::uint8_t { Done, WantRead, WantWrite, Failed, T
 //   knows nothing about pools, timers or requests: the pool layer owns it, the engine or a blocking caller drives it.
 //   With TLS (start_tls), read_some/write_some carry plaintext through the TlsSession and the socket carries its
 //   ciphertext (connection_tls.cpp); callers see the same IoResults, plus flush() for ciphertext still queued.
+//   With HTTP/2 (start_h2), the connection also owns the h2::Session whose frames it carries; the response parser
+//   is then unused.
 // Invariants
 //   - fd_ is -1 exactly when the connection is closed; close() is idempotent.
 //   - served_ counts responses completed on it: a connection with served_ > 0 is a reused (keep-alive) one.
@@ -61,6 +64,10 @@ class Connection {
   bool start_tls(std::shared_ptr<tls::TlsContext> context, std::string_view host, std::string_view origin_key) noexcept;
   HandshakeResult handshake(int &error) noexcept;
   const tls::TlsSession *tls_session() const noexcept { return tls_.get(); }
+  // Speaks HTTP/2 from now on (the preface and SETTINGS are queued in the session's output). False when out of
+  // memory.
+  bool start_h2(const h2::Settings &settings) noexcept;
+  h2::Session *h2() const noexcept { return h2_.get(); }
   // Why the TLS layer failed (the catalogue message and OpenSSL's words).
   std::string tls_error_text() const;
   // The server ended the TLS stream without close_notify (reported as Eof): an EOF-delimited body may be cut short.
@@ -93,6 +100,12 @@ class Connection {
   void *pool = nullptr;          // the pool that counts it
   bool dead = false;             // closed, waiting to be freed at a safe point
   bool watching_out = false;     // EPOLLOUT is in its epoll interest set (connecting, or a write that blocked)
+  // A shared (HTTP/2) connection, guarded by its pool's lock: stream_limit > 0 once shared (how many exchanges it
+  // may carry at once), streams of them on it now, closing when it takes no new ones.
+  std::uint32_t stream_limit = 0;
+  std::uint32_t streams = 0;
+  bool closing = false;
+  bool h2_queued = false;        // engine: in its list of HTTP/2 connections with frames to send
   bool registered() const noexcept { return epoll_fd_ >= 0; }
 
  private:
@@ -107,6 +120,7 @@ class Connection {
   int epoll_fd_ = -1;  // the epoll set fd_ is registered in, or -1
   std::shared_ptr<tls::TlsContext> tls_context_;
   std::unique_ptr<tls::TlsSession> tls_;
+  std::unique_ptr<h2::Session> h2_;
   bool tls_eof_ = false;        // the socket reached EOF and the session was told
   bool tls_truncated_ = false;
   std::uint32_t served_ = 0;

@@ -7,6 +7,7 @@
 
 #include "http/engine/engine.hpp"
 #include "http/engine/exchange_steps.hpp"
+#include "http/engine/h2_steps.hpp"
 #include "http/engine/resolver.hpp"
 
 namespace boltwire::http::engine {
@@ -56,6 +57,8 @@ void drop(Exchange &ex, bool reusable) {
   if (ex.conn == nullptr) return;
   std::vector<Connection *> discard;
   ex.conn->owner_state = nullptr;
+  // HTTP/2: the stream ends (its RST_STREAM, if any, goes out with the connection's next use), not the connection.
+  if (ex.conn->h2()) reusable = h2_detach(ex);
   ex.pool->release(ex.conn, reusable, now_ns(), discard);
   for (Connection *c : discard) delete c;
   ex.conn = nullptr;
@@ -172,7 +175,7 @@ Next attempt(Exchange &ex, bool first) {
   pool::Checkout c;
   if (!check_out(ex, c, first)) return Next::Finished;
   Next next;
-  if (c.kind == pool::CheckoutKind::Idle) {
+  if (c.kind == pool::CheckoutKind::Idle || c.kind == pool::CheckoutKind::Shared) {
     ex.conn = c.connection;
     next = start_request(ex);
   } else {

@@ -19,6 +19,7 @@
 #include "http/engine/completion_queue.hpp"
 #include "http/engine/deadline_heap.hpp"
 #include "http/engine/exchange_steps.hpp"
+#include "http/engine/h2_steps.hpp"
 #include "http/engine/resolver.hpp"
 
 namespace boltwire::http::engine {
@@ -56,6 +57,9 @@ class Engine {
   void resolve_later(Exchange *ex);
   void on_resolved(const std::shared_ptr<Lookup> &lookup);
   void on_event(Connection *c, std::uint32_t events);
+  void pump_h2(Connection *c);
+  void queue_h2(Connection *c);
+  void flush_h2();
   void apply(Exchange *ex, Next next);
   void fail_now(Exchange *ex, Failure f, const char *message);
   void release_conn(Exchange *ex, bool reusable);
@@ -88,6 +92,8 @@ class Engine {
   bool waiters_dirty_ = false;
   std::vector<Connection *> graveyard_;
   std::vector<Connection *> discard_;
+  std::vector<Connection *> h2_queue_;  // HTTP/2 connections with frames to send (new requests, resets)
+  std::vector<H2Outcome> h2_done_;
   std::vector<std::shared_ptr<CompletionQueue>> touched_;
   std::int64_t now_ = 0;
 };
@@ -267,13 +273,19 @@ void Engine::iterate(int &timeout_ms) {
   close_pools();
   if (!timers_.empty() && timers_.top_key() <= now_) sweep();
   if (waiters_dirty_) service_waiters();
+  flush_h2();
+  if (waiters_dirty_) {  // streams ended or a connection was shared: waiters may join now
+    service_waiters();
+    flush_h2();
+  }
   for (Connection *c : graveyard_) delete c;
   graveyard_.clear();
   flush();
 
   // Sleep only when nothing arrived meanwhile; otherwise go round again at once.
   std::lock_guard lock(mutex_);
-  bool pending = !inbox_.empty() || !cancels_.empty() || !closing_.empty() || !resolved_.empty();
+  bool pending = !inbox_.empty() || !cancels_.empty() || !closing_.empty() || !resolved_.empty() || waiters_dirty_ ||
+                 !h2_queue_.empty();
   sleeping_ = !pending;
   if (pending) {
     timeout_ms = 0;
@@ -391,6 +403,7 @@ void Engine::try_checkout(Exchange *ex) {
       waiters_.push_back(ex);
       return;
     case pool::CheckoutKind::Idle:
+    case pool::CheckoutKind::Shared:
       ex->conn = c.connection;
       apply(ex, start_request(*ex));
       return;
@@ -456,6 +469,19 @@ void Engine::on_resolved(const std::shared_ptr<Lookup> &lookup) {
 // Carries out what a step asked for.
 void Engine::apply(Exchange *ex, Next next) {
   Connection *c = ex->conn;
+  if (c != nullptr && c->h2() && (next == Next::WaitWritable || next == Next::WaitReadable)) {
+    // The connection is driven, not the exchange (h2_steps.hpp): its registration carries every stream.
+    if (!c->registered() && !c->watch(epoll_fd_, true)) {
+      int error = errno;
+      release_conn(ex, false);
+      ex->fail(Failure::Internal, describe_errno("cannot watch the socket", error));
+      complete(ex);
+      return;
+    }
+    note_deadline(ex);
+    if (next == Next::WaitWritable) queue_h2(c);
+    return;
+  }
   switch (next) {
     case Next::WaitWritable:
     case Next::WaitReadable: {
@@ -489,6 +515,10 @@ void Engine::apply(Exchange *ex, Next next) {
 
 void Engine::on_event(Connection *c, std::uint32_t events) {
   if (c->dead) return;
+  if (c->h2()) {
+    pump_h2(c);
+    return;
+  }
   auto *ex = static_cast<Exchange *>(c->owner_state);
   if (ex == nullptr) {
     // Idle: any readable event means the server closed it (or sent bytes nobody asked for).
@@ -501,7 +531,46 @@ void Engine::on_event(Connection *c, std::uint32_t events) {
   if (ex->phase < Phase::Connecting || ex->phase == Phase::Done) return;  // not on a connection yet (or any more)
   bool readable = events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR);
   bool writable = events & (EPOLLOUT | EPOLLERR | EPOLLHUP);
+  Phase before = ex->phase;
   guarded(ex, [&] { apply(ex, on_io(*ex, readable, writable)); });
+  // A connect or handshake ended: an HTTP/2 probe may have settled its origin's protocol (waiters go on).
+  if ((before == Phase::Connecting || before == Phase::Handshaking) && !waiters_.empty()) waiters_dirty_ = true;
+}
+
+void Engine::pump_h2(Connection *c) {
+  auto *pool = static_cast<pool::Pool *>(c->pool);
+  std::vector<H2Outcome> done;
+  done.swap(h2_done_);  // reuse the vector's storage; applying outcomes never pumps
+  done.clear();
+  H2Pump p = h2_pump(*c, *pool, done);
+  if (p.retire) {
+    pool->retire(c, discard_);
+    dispose(discard_);
+    waiters_dirty_ = true;
+  }
+  if (p.pool_changed) waiters_dirty_ = true;
+  if (!c->dead) c->watch_writable(p.want_write);
+  // Deadline updates first: an exchange may also have finished in this pump (and be gone once completed).
+  std::stable_partition(done.begin(), done.end(), [](const H2Outcome &o) { return o.next == Next::WaitReadable; });
+  for (const H2Outcome &o : done) guarded(o.ex, [&] { apply(o.ex, o.next); });
+  done.clear();
+  h2_done_.swap(done);
+}
+
+void Engine::queue_h2(Connection *c) {
+  if (c->h2_queued) return;
+  h2_queue_.push_back(c);
+  c->h2_queued = true;
+}
+
+void Engine::flush_h2() {
+  // By index: pumping may queue more connections (outcomes resent onto another connection).
+  for (std::size_t i = 0; i < h2_queue_.size(); ++i) {
+    Connection *c = h2_queue_[i];
+    c->h2_queued = false;
+    if (!c->dead) pump_h2(c);
+  }
+  h2_queue_.clear();
 }
 
 void Engine::release_conn(Exchange *ex, bool reusable) {
@@ -513,6 +582,10 @@ void Engine::release_conn(Exchange *ex, bool reusable) {
       waiters_dirty_ = true;
     }
     return;
+  }
+  if (c->h2()) {
+    reusable = h2_detach(*ex);  // a stream ends, not the connection (unless the connection is what broke)
+    if (reusable) queue_h2(c);  // its RST_STREAM, if the stream was still open
   }
   ex->conn = nullptr;
   c->owner_state = nullptr;

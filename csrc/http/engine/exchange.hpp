@@ -98,6 +98,8 @@ struct Exchange {
   std::vector<conn::SocketAddress> addresses;
   conn::Connection *conn = nullptr;
   std::unique_ptr<proxy::Tunnel> tunnel;  // the proxy handshake of the connection being opened (Tunnelling only)
+  std::int32_t stream_id = 0;     // HTTP/2: the stream carrying this exchange on conn (0: none)
+  std::uint32_t field_count = 0;  // HTTP/2: fields of the response head so far (the parser's limit applies)
   std::atomic<bool> cancel_requested{false};
 
   // Blocking path only: polled about every 100 ms while waiting; true aborts with Failure::Interrupted.
@@ -110,6 +112,7 @@ struct Exchange {
   std::uint16_t status = 0;
   bool http10 = false;
   tls::TlsVersion tls_version = tls::TlsVersion::Unset;  // of the connection that answered (Unset: plain http)
+  bool http2 = false;
   std::string headers;  // "name: value\r\n" per field, wire order
   std::string body;
 

@@ -5,6 +5,7 @@
 
 #include <new>
 
+#include "http/engine/h2_steps.hpp"
 #include "http/engine/response_reader.hpp"
 
 namespace boltwire::http::engine {
@@ -65,13 +66,7 @@ Next tls_failed(Exchange &ex) noexcept {
 // The connection ended (EOF or an error) without a complete response. `read_error` is the errno of a failed read,
 // 0 for EOF (ex.failure may already say what the codec saw).
 Next ended_early(Exchange &ex, int read_error) {
-  if (may_resend(ex)) {
-    ex.retried = true;
-    ex.fresh = true;
-    ex.failure = Failure::None;
-    ex.message.clear();
-    return Next::Resend;
-  }
+  if (may_resend(ex)) return resend(ex);
   bool reused = ex.conn->served() > 0;
   if (reused && !ex.got_bytes && !ex.retried && !is_idempotent(ex.method)) {
     ex.failure = Failure::None;
@@ -89,10 +84,11 @@ Next ended_early(Exchange &ex, int read_error) {
 }
 
 // The way to the origin is open (directly or through a proxy's tunnel): https origins shake hands first (the
-// connect clock keeps running), http ones send.
+// connect clock keeps running), http ones send (HTTP/2 at once with prior knowledge: an h2c origin is Always from
+// the start and stays so).
 Next reached_origin(Exchange &ex) {
   pool::Origin &o = ex.pool->origin(ex.origin);
-  if (!o.tls) return start_request(ex);
+  if (!o.tls) return o.h2 == pool::H2Mode::Always ? h2_begin(ex) : start_request(ex);
   if (!ex.conn->start_tls(o.tls, o.host, o.tls_key)) return tls_failed(ex);
   ex.phase = Phase::Handshaking;
   ex.last_io_ns = now_ns();
@@ -123,6 +119,14 @@ bool may_resend(const Exchange &ex) noexcept {
   // (not seen by anyone), and ciphertext of a piece may have gone out before write_some reported the failure.
   bool reached_wire = ex.conn->bytes_sent() != ex.sent_mark;
   return !reached_wire || is_idempotent(ex.method);
+}
+
+Next resend(Exchange &ex) noexcept {
+  ex.retried = true;
+  ex.fresh = true;
+  ex.failure = Failure::None;
+  ex.message.clear();
+  return Next::Resend;
 }
 
 void enter_phase(Exchange &ex, Phase phase) noexcept {
@@ -217,7 +221,11 @@ Next on_handshake(Exchange &ex) noexcept {
   try {
     int error = 0;
     switch (ex.conn->handshake(error)) {
-      case conn::HandshakeResult::Done: return start_request(ex);
+      case conn::HandshakeResult::Done:
+        // ALPN decides the protocol (RFC 7301); an origin that offered h2 and got http/1.1 speaks HTTP/1.1 now.
+        if (ex.conn->tls_session()->alpn() == "h2") return h2_begin(ex);
+        ex.pool->settle_http1(ex.conn);
+        return start_request(ex);
       case conn::HandshakeResult::WantRead: return Next::WaitReadable;
       case conn::HandshakeResult::WantWrite: return Next::WaitWritable;
       case conn::HandshakeResult::Failed: ex.fail(Failure::Io, describe_errno("TLS handshake failed", error)); break;
@@ -231,6 +239,7 @@ Next on_handshake(Exchange &ex) noexcept {
 }
 
 Next start_request(Exchange &ex) noexcept {
+  if (ex.conn->h2()) return h2_start_request(ex);
   ex.conn->owner_state = &ex;
   begin_response(ex);
   ex.written = 0;
@@ -316,6 +325,7 @@ Next on_readable(Exchange &ex) noexcept {
 }
 
 Next on_io(Exchange &ex, bool readable, bool writable) noexcept {
+  if (ex.conn != nullptr && ex.conn->h2()) return h2_on_io(ex);
   switch (ex.phase) {
     case Phase::Connecting:
       return writable ? on_connect_ready(ex) : Next::WaitWritable;

@@ -23,6 +23,8 @@ enum class Next : std::uint8_t {
 //   proxy tunnel (SOCKS5, or CONNECT for https): connected --> on_tunnel (Tunnelling: the sans-IO handshake of
 //         csrc/http/proxy; a refusal is Failure::Connect with the proxy's words) --established--> as below
 //   https: connected --> on_handshake (Handshaking, WaitReadable/WaitWritable as TLS asks) --done--> start_request
+//   HTTP/2 (ALPN "h2" after the handshake, or h2c prior knowledge after connect; or a shared connection from the
+//   pool): start_request/on_io hand the exchange to h2_steps.hpp, where it becomes a stream of the connection
 //   start_request --> on_writable (Writing) --all sent--> WaitReadable (Reading) --> on_readable --> Finished
 //   Writing + readable -----------------------------> on_readable (the server answers before reading the upload)
 //   a write error ----------------------------------> Reading with write_failed: what the server sent still counts
@@ -55,6 +57,8 @@ Next on_io(Exchange &ex, bool readable, bool writable) noexcept;
 
 // Whether the exchange may be sent again on a new connection (the rule above).
 bool may_resend(const Exchange &ex) noexcept;
+// Uses the exchange's one resend: clears the failure and asks for a fresh connection. Returns Next::Resend.
+Next resend(Exchange &ex) noexcept;
 // Sets the phase and restarts its clocks.
 void enter_phase(Exchange &ex, Phase phase) noexcept;
 

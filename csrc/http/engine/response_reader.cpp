@@ -7,6 +7,7 @@ using codec::EventKind;
 
 void begin_response(Exchange &ex) noexcept {
   ex.conn->parser().expect(ex.method);
+  ex.http2 = false;
   ex.got_bytes = false;
   ex.headers.clear();
   ex.body.clear();
@@ -20,17 +21,20 @@ FeedResult protocol_error(Exchange &ex, codec::ParseError e) {
   return FeedResult::Failed;
 }
 
-// Sets up decoding of the body's content codings (when the client decodes them).
 void take_content_coding(Exchange &ex, const codec::ResponseHead &head) {
-  ex.content = encoding::ContentDecoder();
-  if (!ex.decode_content) return;
   std::vector<std::string_view> codings;
   for (const auto &f : head.headers)
     if (codec::chars::equals_lower(f.name, "content-encoding")) codings.push_back(f.value);
-  if (!codings.empty()) ex.content = encoding::ContentDecoder::from_header(codings);
+  start_content_decoding(ex, codings);
 }
 
-// Appends received body bytes, decoded when the body has a content coding. False with the failure set.
+}  // namespace
+
+void start_content_decoding(Exchange &ex, const std::vector<std::string_view> &codings) {
+  ex.content = encoding::ContentDecoder();
+  if (ex.decode_content && !codings.empty()) ex.content = encoding::ContentDecoder::from_header(codings);
+}
+
 bool append_body(Exchange &ex, std::string_view bytes) {
   if (ex.content.empty()) {
     if (ex.body.size() + bytes.size() > ex.max_body) {
@@ -53,12 +57,13 @@ bool append_body(Exchange &ex, std::string_view bytes) {
   return false;
 }
 
-// The body is complete: every content coding must have ended properly. False with the failure set.
 bool end_body(Exchange &ex) {
   if (ex.content.empty() || ex.content.finish() == encoding::DecodeStatus::Ok) return true;
   ex.fail(Failure::Protocol, "cannot decode the response body: " + ex.content.message());
   return false;
 }
+
+namespace {
 
 void take_head(Exchange &ex, const codec::ResponseHead &head) {
   ex.status = head.status;

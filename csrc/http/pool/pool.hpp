@@ -21,6 +21,15 @@ struct PoolLimits {
   std::size_t max_idle_per_host = SIZE_MAX;  // idle keep-alive connections kept per origin
   std::int64_t idle_timeout_ns = 0;          // an idle connection older than this is closed; 0 = never
   codec::ParserLimits parser;                // for the responses on each new connection
+  std::uint32_t max_streams_per_connection = UINT32_MAX;  // HTTP/2: exchanges one connection carries at once, at
+                                                          // most (also bounded by the server's setting)
+};
+
+// Whether an origin's connections speak HTTP/2.
+enum class H2Mode : std::uint8_t {
+  Never,   // HTTP/1.1 only (http2 off, or the server chose http/1.1 by ALPN)
+  Maybe,   // https with h2 offered by ALPN: unknown until the first handshake ends
+  Always,  // prior knowledge (h2c), or the server chose h2
 };
 
 // One origin (scheme, host, port, and the proxy that reaches it). Addresses are resolved once and cached: the
@@ -36,6 +45,9 @@ struct Origin {
   bool resolved = false;
   std::size_t open = 0;                 // connections counted against the limits: connecting, busy or idle
   std::vector<conn::Connection *> idle;  // most recently used last
+  H2Mode h2 = H2Mode::Never;
+  bool probing = false;                    // a connection that may speak HTTP/2 is being opened: others wait for it
+  std::vector<conn::Connection *> shared;  // HTTP/2 connections (busy or not), oldest first
 
   // Where new connections go: the proxy, or the origin (connect_host, port).
   const std::string &dial_host() const noexcept {
@@ -46,6 +58,7 @@ struct Origin {
 
 enum class CheckoutKind : std::uint8_t {
   Idle,    // `connection` is an idle keep-alive connection, now busy
+  Shared,  // `connection` is an HTTP/2 connection with room for one more exchange (counted in its streams)
   Create,  // a slot was reserved: make a new connection, then either use it or give the slot back
   Wait,    // no slot now: wait for a release
   Closed,  // the pool was closed
@@ -65,6 +78,12 @@ struct Checkout {
 //   - total_open_ == sum of origins' open; a slot is freed exactly once (release without reuse, cancel_slot,
 //     remove_idle or close_idle).
 //   - Every method takes mutex_; the condition variable wakes blocking waiters when a slot or idle connection frees.
+//   HTTP/2: an origin that may speak it opens one connection at a time (the probe: `probing`); checkouts wait until
+//   its protocol is known. An HTTP/2 connection goes into `shared` once the server's SETTINGS arrived (share()) and
+//   stays there, counted as one open connection, while it lives; each exchange on it counts in its `streams` until
+//   released. A new connection is opened only when every shared one is full (streams == stream_limit) or closing.
+//   A connection is never in `idle` and `shared` at once; a closing shared one is discarded when its last exchange
+//   is released.
 class Pool {
  public:
   explicit Pool(const PoolLimits &limits) : limits_(limits) {}
@@ -74,7 +93,8 @@ class Pool {
 
   // The id of the origin (https when `tls` is set: http and https on one host and port are two origins).
   std::uint32_t intern_origin(const std::string &host, std::uint16_t port, const std::string &connect_host,
-                              std::shared_ptr<tls::TlsContext> tls = nullptr, const proxy::ProxyRoute &proxy = {});
+                              std::shared_ptr<tls::TlsContext> tls = nullptr, H2Mode h2 = H2Mode::Never,
+                              const proxy::ProxyRoute &proxy = {});
   Origin &origin(std::uint32_t id);  // stable reference
 
   // Takes an idle connection or reserves a slot. `fresh` skips idle connections (a retry after a stale one) and may
@@ -89,6 +109,16 @@ class Pool {
   bool release(conn::Connection *c, bool reusable, std::int64_t now_ns, std::vector<conn::Connection *> &discard);
   // An idle connection the server closed: false when it was not idle any more (already taken).
   bool remove_idle(conn::Connection *c);
+
+  // HTTP/2. The probe speaks HTTP/2 and the server's SETTINGS arrived: share it (its own exchange counts as one
+  // stream). `max_streams` is the server's SETTINGS_MAX_CONCURRENT_STREAMS.
+  void share(conn::Connection *c, std::uint32_t max_streams);
+  // The server's limit changed (a later SETTINGS frame).
+  void set_stream_limit(conn::Connection *c, std::uint32_t max_streams);
+  // The probe's handshake chose HTTP/1.1: the origin speaks HTTP/1.1 from now on.
+  void settle_http1(conn::Connection *c);
+  // A shared connection takes no new exchanges (GOAWAY, or it broke); discarded now if none is on it.
+  void retire(conn::Connection *c, std::vector<conn::Connection *> &discard);
   // Closes the pool: no more checkouts; every idle connection goes to `discard`.
   void close(std::vector<conn::Connection *> &discard);
   bool closed();
@@ -109,6 +139,8 @@ class Pool {
   Checkout checkout_locked(std::uint32_t origin, std::int64_t now_ns, bool fresh,
                            std::vector<conn::Connection *> &discard);
   void free_slot_locked(Origin &o);
+  std::uint32_t stream_limit_for(std::uint32_t max_streams) const noexcept;
+  void drop_shared_locked(Origin &o, conn::Connection *c, std::vector<conn::Connection *> &discard);
 
   std::mutex mutex_;
   std::condition_variable cv_;

@@ -192,6 +192,8 @@ class _ClientBase:
         danger_accept_invalid_certs: bool = False,
         danger_accept_invalid_hostnames: bool = False,
         https_only: bool = False,
+        http2: bool = False,
+        http2_prior_knowledge: bool = False,
         error_type: Any = None,
         raises: Any = None,
         max_retries: int = 0,
@@ -271,6 +273,8 @@ class _ClientBase:
             max_response_size=-1 if max_response_size is None else max_response_size,
             max_response_headers=max_response_headers,
             decompress=bool(decompress),
+            http2=bool(http2),  # offer h2 by ALPN on https (csrc/http/h2)
+            http2_prior_knowledge=bool(http2_prior_knowledge),  # h2c: HTTP/2 at once on http, no upgrade
             follow_redirects=bool(follow_redirects),
             **tls_settings,
         )
