@@ -196,3 +196,24 @@ def test_tunnel_connection_is_kept_alive(srv, recorder, is_async):
     run(is_async, [f"{srv.url}/one", f"{srv.url}/two", f"{srv.url}/three"], proxy=recorder.url)
     assert len(recorder.requests) == 1  # one SOCKS handshake: the later requests reused the tunnelled connection
     assert [h.path for h in srv.requests] == ["/one", "/two", "/three"]
+
+
+# ---- HTTP/2 through proxies ----------------------------------------------------------------------------------------
+
+
+@both
+def test_h2_over_alpn_through_connect_and_socks(nginx_tls, tinyproxy, microsocks, is_async):
+    options = {"http2": True, **tls_options(nginx_tls)}
+    (r1,) = run(is_async, [nginx_tls.h2_url + "/"], proxy=tinyproxy.url, **options)
+    (r2,) = run(is_async, [nginx_tls.h2_url + "/"], proxy=microsocks.url, **options)
+    assert (r1.status, r1.http_version) == (200, "HTTP/2") and (r2.status, r2.http_version) == (200, "HTTP/2")
+
+
+@both
+def test_h2c_through_socks_but_http11_to_an_http_proxy(nginx_tls, srv, tinyproxy, microsocks, is_async):
+    (r,) = run(is_async, [nginx_tls.h2c_url + "/"], proxy=microsocks.url, http2_prior_knowledge=True)
+    assert (r.status, r.http_version) == (200, "HTTP/2")  # the SOCKS tunnel carries h2c to the origin
+    # An HTTP proxy is spoken to in HTTP/1.1 (absolute-form) even with http2_prior_knowledge: tinyproxy would drop
+    # an HTTP/2 preface.
+    (r,) = run(is_async, [f"{srv.url}/via"], proxy=tinyproxy.url, http2_prior_knowledge=True)
+    assert (r.status, r.http_version) == (200, "HTTP/1.1") and "tinyproxy" in srv.hits("/via")[0].headers["via"]
