@@ -7,8 +7,9 @@ PIP := $(PY) -m pip
 STAMPS := .stamps
 # System packages the build and the tests need (Debian names), and how to tell each is there: a command, or for
 # libraries a header file.
-APT_PACKAGES := g++ make nginx wrk libssl-dev zlib1g-dev libbrotli-dev libzstd-dev libnghttp2-dev
-APT_COMMANDS := g++ make nginx wrk
+APT_PACKAGES := g++ make nginx wrk libssl-dev zlib1g-dev libbrotli-dev libzstd-dev libnghttp2-dev tinyproxy \
+  microsocks
+APT_COMMANDS := g++ make nginx wrk tinyproxy microsocks
 APT_HEADERS := /usr/include/openssl/ssl.h /usr/include/zlib.h /usr/include/brotli/decode.h /usr/include/zstd.h \
   /usr/include/nghttp2/nghttp2.h
 
@@ -66,7 +67,7 @@ clean:
 FUZZ_APT_PACKAGES := clang-19 libclang-rt-19-dev python3-dev
 FUZZ_CXX := clang++-19
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= fuzz_http_response fuzz_chunked fuzz_sse fuzz_request_writer fuzz_url fuzz_tls_client fuzz_h2_client fuzz_json_untyped fuzz_json_typed fuzz_json_encode_roundtrip fuzz_msgpack atheris_api
+FUZZ_TARGETS ?= fuzz_http_response fuzz_chunked fuzz_sse fuzz_request_writer fuzz_url fuzz_proxy_tunnel fuzz_tls_client fuzz_h2_client fuzz_json_untyped fuzz_json_typed fuzz_json_encode_roundtrip fuzz_msgpack atheris_api
 FUZZ_BUILD := build/fuzz
 TOOLS_PATH := PATH=$(CURDIR)/$(VENV)/bin:$$PATH
 

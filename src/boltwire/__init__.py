@@ -10,6 +10,7 @@ from boltwire import inspect, json, msgpack, toml, yaml
 from boltwire.http import (
     HTTPClient,
     HTTPConnectionError,
+    HTTPRedirectError,
     HTTPResponseError,
     HTTPTimeoutError,
     HTTPTLSError,
@@ -27,6 +28,7 @@ __all__ = [
     "EncodeError",
     "HTTPClient",
     "HTTPConnectionError",
+    "HTTPRedirectError",
     "HTTPResponseError",
     "HTTPTLSError",
     "HTTPTimeoutError",

@@ -67,3 +67,4 @@ void run_response_table_tests();
 void run_response_api_tests();
 void run_writer_tests();
 void run_url_tests();
+void run_proxy_tunnel_tests();

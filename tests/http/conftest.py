@@ -1,11 +1,14 @@
-"""tests/http/conftest.py: session fixtures for the HTTP tests: private nginx servers (plain, TLS) and the fault server."""
+"""tests/http/conftest.py: session fixtures for the HTTP tests: private nginx servers (plain, TLS), the fault server
+and the proxies (tinyproxy, microsocks)."""
 
 from __future__ import annotations
 
 import pytest
+from _script_server import ScriptServer
 from fault_server import FaultServer
 from nginx_server import NginxServer
 from nginx_tls_server import NginxTlsServer
+from proxy_servers import MicroSocks, TinyProxy
 
 
 @pytest.fixture(scope="session")
@@ -50,3 +53,50 @@ def stream_server():
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def tinyproxy():
+    """tinyproxy (HTTP proxy and CONNECT) requiring Basic credentials (tests/http/proxy_servers.py)."""
+    server = TinyProxy(user="proxyuser", password="proxypass").start()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture(scope="session")
+def microsocks():
+    """microsocks (SOCKS5) without authentication."""
+    server = MicroSocks().start()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture(scope="session")
+def microsocks_auth():
+    """microsocks (SOCKS5) requiring username/password (RFC 1929)."""
+    server = MicroSocks(user="sockuser", password="sockpass").start()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture(scope="session")
+def script_server():
+    """The scripted server (tests/http/_script_server.py) for the session; use `scripted` for a reset one."""
+    server = ScriptServer()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture
+def scripted(script_server):
+    """The session's scripted server with no scripts and no recorded requests."""
+    script_server.reset()
+    return script_server

@@ -16,6 +16,7 @@ LAYERS = [
     "msgpack",  # a second format beside json: reads json's shared kernels and convert's scalar rules
     "http/codec",
     "http/url",
+    "http/proxy",  # sans-IO proxy handshakes (CONNECT over the codec, SOCKS5); the pool's origins carry a route
     "http/encoding",
     "http/sse",  # the event-stream parser: sans-IO, read by http/client's sse()
     "http/h2",
@@ -26,7 +27,7 @@ LAYERS = [
     "http/client",
 ]
 # Sans-IO and engine layers never see Python objects (DESIGN.md).
-NO_PYTHON = {"http/codec", "http/url", "http/encoding", "http/sse", "http/h2", "http/tls", "http/conn", "http/pool", "http/engine"}
+NO_PYTHON = {"http/codec", "http/url", "http/proxy", "http/encoding", "http/sse", "http/h2", "http/tls", "http/conn", "http/pool", "http/engine"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.MULTILINE)
 
 

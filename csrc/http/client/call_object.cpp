@@ -364,7 +364,7 @@ CallObject *new_call(SinkObject *sink, engine::Exchange *ex, const ResponseSpec 
   if (call == nullptr) return nullptr;
   call->exchange = ex;
   call->spec = {Py_NewRef(spec.decoder), Py_NewRef(spec.method), Py_NewRef(spec.url),
-                Py_NewRef(spec.raises),  Py_NewRef(spec.head),   spec.raise_for_status};
+                Py_NewRef(spec.raises),  Py_NewRef(spec.head),   spec.raise_for_status, spec.follow};
   call->sink = reinterpret_cast<SinkObject *>(Py_NewRef(reinterpret_cast<PyObject *>(sink)));
   call->result = call->exception = call->cancel_message = nullptr;
   call->callback = call->callback_context = call->more_callbacks = nullptr;

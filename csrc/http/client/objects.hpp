@@ -17,6 +17,7 @@ struct OriginKey {
   std::string host, connect_host;
   std::uint16_t port;
   bool tls;
+  proxy::ProxyRoute proxy;
 };
 
 // One client's pools, default timeouts and TLS context. `pool` (and `tls_context`, whose session cache has a lock
@@ -34,6 +35,7 @@ struct TransportObject {
   bool is_async;
   bool closed;
   bool decode_content;  // undo content codings (gzip, deflate, br, zstd) of response bodies
+  bool follow_redirects;  // a 301/302/303/307/308 with Location raises the redirect signal instead of decoding
   bool http2;           // offer h2 by ALPN on https origins
   bool http2_prior;     // speak h2 at once on http origins (h2c prior knowledge); implies http2
   // The verbs' native path (fast_path.cpp), switched on by a client without a policy: its own route cache
@@ -71,6 +73,7 @@ struct ResponseSpec {
   PyObject *raises;
   PyObject *head;
   bool raise_for_status;
+  bool follow;  // the transport's follow_redirects: a redirect is handed to the client layer undecoded
 };
 
 // The Python handle of one async exchange, and its own asyncio future: it speaks the protocol a Task uses to wait
@@ -114,6 +117,7 @@ struct ResponseObject {
   PyObject *head;     // the request head as sent (bytes), or nullptr for a hand-made response
   PyObject *request;  // RequestInfo, given by hand or made from method/url/head on first use
   PyObject *typed_headers;  // set by the client when response_headers_type= was given; None otherwise
+  PyObject *history;  // the redirect responses before this one (a list set by the client layer), or nullptr: []
   double elapsed;     // seconds
 };
 
@@ -138,6 +142,9 @@ PyObject *set_response_hooks(PyObject *self, PyObject *const *args, Py_ssize_t n
 // The Response for a successful exchange (body decoded per `spec`), or nullptr with the exception to raise set.
 PyObject *finish_response(engine::Exchange &ex, const ResponseSpec &spec);
 PyObject *finish_detached(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+// _http_set_redirect(cls): the exception class finish_response raises, with the undecoded Response, for a
+// redirect when ResponseSpec::follow is set (the client layer follows it).
+PyObject *set_redirect_class(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 
 // submit/send of _HttpTransport (transport_object.cpp), also called by the verbs' native path.
 PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssize_t nargs);

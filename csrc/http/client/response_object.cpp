@@ -26,6 +26,27 @@ PyObject *g_http2 = nullptr;
 PyObject *g_empty = nullptr;
 PyObject *g_get = nullptr;
 PyObject *g_head = nullptr;
+PyObject *g_redirect_class = nullptr;  // the client layer's redirect signal (_http_set_redirect)
+
+// 301 302 303 307 308 (RFC 9110 §15.4): the statuses a client follows. 300 and 304 are answers, not redirects.
+bool is_redirect_status(std::uint16_t status) noexcept {
+  return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+// Whether the header block ("name: value\r\n" per field) has a Location field; only read for a redirect status.
+bool has_location(std::string_view block) noexcept {
+  constexpr std::string_view name = "location:";
+  std::size_t start = 0;
+  while (start + name.size() <= block.size()) {
+    std::size_t i = 0;
+    while (i < name.size() && (block[start + i] | 0x20) == name[i]) ++i;
+    if (i == name.size()) return true;
+    std::size_t end = block.find('\n', start);
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return false;
+}
 
 PyObject *make_response(PyObject *status, PyObject *version, PyObject *tls_version, PyObject *raw, PyObject *headers,
                         PyObject *data, double elapsed, PyObject *method, PyObject *url, PyObject *head,
@@ -44,6 +65,7 @@ PyObject *make_response(PyObject *status, PyObject *version, PyObject *tls_versi
   r->head = Py_XNewRef(head);
   r->request = Py_XNewRef(request);
   r->typed_headers = Py_NewRef(typed_headers);
+  r->history = nullptr;
   PyObject_GC_Track(r);
   return reinterpret_cast<PyObject *>(r);
 }
@@ -53,6 +75,7 @@ int Response_traverse(ResponseObject *self, visitproc visit, void *arg) {
   Py_VISIT(self->headers);
   Py_VISIT(self->request);
   Py_VISIT(self->typed_headers);
+  Py_VISIT(self->history);
   return 0;
 }
 
@@ -61,6 +84,7 @@ int Response_clear(ResponseObject *self) {
   Py_CLEAR(self->headers);
   Py_CLEAR(self->request);
   Py_CLEAR(self->typed_headers);
+  Py_CLEAR(self->history);
   return 0;
 }
 
@@ -147,6 +171,19 @@ PyObject *Response_request(ResponseObject *self, void *) {
   return Py_NewRef(self->request);
 }
 
+PyObject *Response_history(ResponseObject *self, void *) {
+  return self->history != nullptr ? Py_NewRef(self->history) : PyList_New(0);
+}
+
+int Response_set_history(ResponseObject *self, PyObject *value, void *) {
+  if (value == nullptr || !PyList_Check(value)) {
+    PyErr_SetString(PyExc_TypeError, "history must be a list of Response");
+    return -1;
+  }
+  Py_XSETREF(self->history, Py_NewRef(value));
+  return 0;
+}
+
 PyObject *Response_repr(ResponseObject *self) {
   return PyUnicode_FromFormat("<Response [%S] %U %U>", self->status, self->method, self->url);
 }
@@ -172,6 +209,9 @@ PyGetSetDef Response_getset[] = {
      "elapsed as a datetime.timedelta.", nullptr},
     {"request", reinterpret_cast<getter>(Response_request), nullptr,
      "What was sent: a RequestInfo (method, url, path, host, headers).", nullptr},
+    {"history", reinterpret_cast<getter>(Response_history), reinterpret_cast<setter>(Response_set_history),
+     "The redirect responses that led to this one, oldest first (status, headers, url; data is their raw body).",
+     nullptr},
     {},
 };
 
@@ -228,6 +268,35 @@ PyObject *set_response_hooks(PyObject *, PyObject *const *args, Py_ssize_t nargs
   Py_RETURN_NONE;
 }
 
+namespace {
+// Raises the redirect signal carrying the response undecoded (data: the body as bytes): the client layer decides
+// where to go next (csrc decodes only the final response, so a 302 never meets response_data_type).
+PyObject *redirect_signal(engine::Exchange &ex, const ResponseSpec &spec, PyObject *status, PyObject *version,
+                          PyObject *tls_version, double elapsed) {
+  if (g_redirect_class == nullptr) return PyErr_Format(PyExc_RuntimeError, "boltwire.http is not imported");
+  py::Object raw = py::Object::steal(make_head(std::move(ex.headers)));
+  if (!raw) return nullptr;
+  py::Object body = py::Object::steal(PyBytes_FromStringAndSize(ex.body.data(), static_cast<Py_ssize_t>(ex.body.size())));
+  if (!body) return nullptr;
+  py::Object response = py::Object::steal(make_response(status, version, tls_version, raw.get(), nullptr, body.get(),
+                                                        elapsed, spec.method, spec.url, spec.head, nullptr, Py_None));
+  if (!response) return nullptr;
+  PyObject *signal = PyObject_CallOneArg(g_redirect_class, response.get());
+  if (signal == nullptr) return nullptr;
+  PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(signal)), signal);
+  Py_DECREF(signal);
+  return nullptr;
+}
+}  // namespace
+
+PyObject *set_redirect_class(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
+  if (nargs != 1 || !PyType_Check(args[0]) ||
+      !PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(args[0]), reinterpret_cast<PyTypeObject *>(PyExc_Exception)))
+    return PyErr_Format(PyExc_TypeError, "_http_set_redirect takes an exception class");
+  Py_XSETREF(g_redirect_class, Py_NewRef(args[0]));
+  Py_RETURN_NONE;
+}
+
 // The finished exchange as the caller sees it: a Response with the body decoded by `spec.decoder` (bytes when it
 // is None), or the exception to raise (a status error, a decode error). Consumes the exchange's head and body.
 PyObject *finish_response(engine::Exchange &ex, const ResponseSpec &spec) {
@@ -235,6 +304,11 @@ PyObject *finish_response(engine::Exchange &ex, const ResponseSpec &spec) {
   if (!status) return nullptr;
   PyObject *version = ex.http2 ? g_http2 : ex.http10 ? g_http10 : g_http11;
   double elapsed = static_cast<double>(ex.end_ns - ex.start_ns) / 1e9;
+  PyObject *tls_version = ex.tls_version == tls::TlsVersion::Tls13   ? g_tls13
+                          : ex.tls_version == tls::TlsVersion::Tls12 ? g_tls12
+                                                                     : nullptr;
+  if (BW_UNLIKELY(spec.follow) && is_redirect_status(ex.status) && has_location(ex.headers))
+    return redirect_signal(ex, spec, status.get(), version, tls_version, elapsed);
   py::Object raw = py::Object::steal(make_head(std::move(ex.headers)));
   if (!raw) return nullptr;
   if (ex.status >= 400 && spec.raise_for_status) {
@@ -264,9 +338,6 @@ PyObject *finish_response(engine::Exchange &ex, const ResponseSpec &spec) {
     data = py::Object::steal(PyObject_Vectorcall(spec.decoder, args, 1, nullptr));
   }
   if (!data) return nullptr;
-  PyObject *tls_version = ex.tls_version == tls::TlsVersion::Tls13   ? g_tls13
-                          : ex.tls_version == tls::TlsVersion::Tls12 ? g_tls12
-                                                                     : nullptr;
   return make_response(status.get(), version, tls_version, raw.get(), nullptr, data.get(), elapsed, spec.method,
                        spec.url, spec.head, nullptr, Py_None);
 }

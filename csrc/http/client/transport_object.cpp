@@ -15,9 +15,10 @@ namespace {
 std::int64_t to_ns(double seconds) { return seconds > 0 ? static_cast<std::int64_t>(seconds * 1e9) : 0; }
 
 // How an origin's connections start: https ones offer h2 by ALPN when HTTP/2 is on, http ones speak it at once
-// with prior knowledge.
-pool::H2Mode h2_mode(const TransportObject *self, bool tls) {
+// with prior knowledge. Never for http through an HTTP proxy: that connection speaks HTTP/1.1 with the proxy.
+pool::H2Mode h2_mode(const TransportObject *self, bool tls, const proxy::ProxyRoute &route) {
   if (tls) return self->http2 ? pool::H2Mode::Maybe : pool::H2Mode::Never;
+  if (route.kind == proxy::ProxyKind::Http) return pool::H2Mode::Never;
   return self->http2_prior ? pool::H2Mode::Always : pool::H2Mode::Never;
 }
 
@@ -35,7 +36,8 @@ void check_fork(TransportObject *self) {
     else PyErr_Clear();  // it was built once from the same config; keep the parent's if the rebuild fails
   }
   for (const OriginKey &k : *self->origins)
-    fresh->intern_origin(k.host, k.port, k.connect_host, k.tls ? *self->tls_context : nullptr, h2_mode(self, k.tls));
+    fresh->intern_origin(k.host, k.port, k.connect_host, k.tls ? *self->tls_context : nullptr,
+                         h2_mode(self, k.tls, k.proxy), k.proxy);
   *self->pool = std::move(fresh);
 }
 
@@ -46,19 +48,20 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   long long max_body = -1;
   unsigned int max_headers = codec::ParserLimits{}.max_header_count;
   int decompress = 1, http2 = 0, http2_prior = 0;
+  int follow_redirects = 0;
   TlsOptionArgs tls_args;
   static const char *kwlist[] = {"is_async", "max_connections", "max_connections_per_host", "pool_max_idle_per_host",
                                  "pool_idle_timeout", "timeout", "connect_timeout", "read_timeout", "write_timeout",
                                  "pool_timeout", "max_response_size", "max_response_headers", "decompress",
                                  "tls_roots", "tls_built_in_roots", "tls_identity", "tls_min_version",
                                  "tls_max_version", "tls_accept_invalid_certs", "tls_accept_invalid_hostnames",
-                                 "http2", "http2_prior_knowledge", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pnnnddddddL|Ip$OpOiipppp", const_cast<char **>(kwlist), &is_async,
+                                 "http2", "http2_prior_knowledge", "follow_redirects", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pnnnddddddL|Ip$OpOiippppp", const_cast<char **>(kwlist), &is_async,
                                    &max_total, &max_per_host, &max_idle, &idle_timeout, &total, &connect, &read,
                                    &write, &pool_timeout, &max_body, &max_headers, &decompress, &tls_args.roots,
                                    &tls_args.built_in_roots, &tls_args.identity, &tls_args.min_version,
                                    &tls_args.max_version, &tls_args.accept_invalid_certs,
-                                   &tls_args.accept_invalid_hostnames, &http2, &http2_prior))
+                                   &tls_args.accept_invalid_hostnames, &http2, &http2_prior, &follow_redirects))
     return nullptr;
   if (max_headers == 0) return PyErr_Format(PyExc_ValueError, "max_response_headers must be at least 1");
   auto *self = reinterpret_cast<TransportObject *>(type->tp_alloc(type, 0));
@@ -103,6 +106,7 @@ PyObject *Transport_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   self->generation = engine::fork_generation();
   self->is_async = is_async != 0;
   self->decode_content = decompress != 0;
+  self->follow_redirects = follow_redirects != 0;
   self->closed = false;
   return reinterpret_cast<PyObject *>(self);
 }
@@ -144,19 +148,40 @@ void Transport_dealloc(TransportObject *self) {
   Py_TYPE(self)->tp_free(reinterpret_cast<PyObject *>(self));
 }
 
+// origin(host, port, connect_host, tls=False, proxy_kind=0, proxy_host="", proxy_port=0, proxy_authorization="",
+// proxy_username="", proxy_password="", proxy_target=""): the pool id of that origin as reached through that proxy
+// (proxy_kind: 0 none, 1 http, 2 socks5; proxy_target: the host the proxy is asked for, the origin's by default).
 PyObject *Transport_origin(TransportObject *self, PyObject *args) {
   const char *host, *connect_host;
   int port;
-  int tls = 0;
-  if (!PyArg_ParseTuple(args, "sis|p", &host, &port, &connect_host, &tls)) return nullptr;
+  int tls = 0, kind = 0, proxy_port = 0;
+  const char *proxy_host = "", *authorization = "", *username = "", *password = "", *target = "";
+  if (!PyArg_ParseTuple(args, "sis|pisissss", &host, &port, &connect_host, &tls, &kind, &proxy_host, &proxy_port,
+                        &authorization, &username, &password, &target))
+    return nullptr;
   if (port <= 0 || port > 65535) return PyErr_Format(PyExc_ValueError, "port out of range: %d", port);
+  if (kind < 0 || kind > 2) return PyErr_Format(PyExc_ValueError, "unknown proxy kind: %d", kind);
+  if (kind != 0 && (proxy_port <= 0 || proxy_port > 65535))
+    return PyErr_Format(PyExc_ValueError, "proxy port out of range: %d", proxy_port);
   check_fork(self);
   if (tls && !ensure_tls_context(self)) return nullptr;
   try {
+    proxy::ProxyRoute route;
+    if (kind != 0) {
+      route.kind = kind == 1 ? proxy::ProxyKind::Http : proxy::ProxyKind::Socks5;
+      route.host = proxy_host;
+      route.port = static_cast<std::uint16_t>(proxy_port);
+      route.authorization = authorization;
+      route.username = username;
+      route.password = password;
+      route.target = *target ? target : host;
+      route.target_port = static_cast<std::uint16_t>(port);
+    }
     std::uint32_t id = (*self->pool)->intern_origin(host, static_cast<std::uint16_t>(port), connect_host,
-                                                    tls ? *self->tls_context : nullptr, h2_mode(self, tls != 0));
+                                                    tls ? *self->tls_context : nullptr,
+                                                    h2_mode(self, tls != 0, route), route);
     if (id >= self->origins->size())
-      self->origins->push_back({host, connect_host, static_cast<std::uint16_t>(port), tls != 0});
+      self->origins->push_back({host, connect_host, static_cast<std::uint16_t>(port), tls != 0, std::move(route)});
     return PyLong_FromUnsignedLong(id);
   } catch (...) {
     return PyErr_NoMemory();
@@ -228,6 +253,7 @@ PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssiz
   auto *sink = reinterpret_cast<SinkObject *>(args[0]);
   ResponseSpec spec;
   if (!parse_spec(args + 6, spec)) return nullptr;
+  spec.follow = self->follow_redirects;
   Exchange *ex = make_exchange(self, args + 1);
   if (ex == nullptr) return nullptr;
   spec.method = args[2];
@@ -264,6 +290,7 @@ PyObject *Transport_send(TransportObject *self, PyObject *const *args, Py_ssize_
     return PyErr_Format(PyExc_TypeError, "send(origin, method, head, body, timeout, decoder, raise_for_status, url)");
   ResponseSpec spec;
   if (!parse_spec(args + 5, spec)) return nullptr;
+  spec.follow = self->follow_redirects;
   spec.method = args[1];
   spec.head = args[2];
   Exchange *ex = make_exchange(self, args);
@@ -305,7 +332,8 @@ PyObject *Transport_stats(TransportObject *self, PyObject *) {
 
 PyMethodDef Transport_methods[] = {
     {"origin", reinterpret_cast<PyCFunction>(Transport_origin), METH_VARARGS,
-     "origin(host, port, connect_host, tls=False) -> id of the pool for that origin"},
+     "origin(host, port, connect_host, tls=False, proxy_kind=0, proxy_host='', proxy_port=0, "
+     "proxy_authorization='', proxy_username='', proxy_password='', proxy_target='') -> id of the pool for that origin"},
     {"submit", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Transport_submit)), METH_FASTCALL,
      "submit(sink, origin, method, head, body, timeout, decoder, raise_for_status, url) -> awaitable call "
      "resolving to a Response"},
@@ -348,6 +376,8 @@ PyMethodDef http_functions[] = {
      METH_FASTCALL, "Register Headers._from_raw, Headers, timedelta, Request, the status error factory (internal)."},
     {"_http_finish", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(finish_detached)), METH_FASTCALL,
      "The Response (or status error) for a response made outside the engine (boltwire.testing)."},
+    {"_http_set_redirect", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(set_redirect_class)),
+     METH_FASTCALL, "Register the redirect signal class (internal)."},
     {"_http_set_errors", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(set_error_classes)),
      METH_FASTCALL, "Register HTTPTransportError, HTTPConnectionError, HTTPTimeoutError, HTTPTLSError (internal)."},
     {},

@@ -89,7 +89,39 @@ PyObject *http_url(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
                       full.get(), credentials.get());
 }
 
+// _http_redirect_url(url, location) -> the _http_url tuple of `location` resolved against `url` as RFC 3986 §5.2
+// says (RFC 9110 §10.2.2: Location is a URI reference relative to the request's URL). Not the base_url rule: a
+// redirect to "/b" leaves the path of `url` behind.
+PyObject *http_redirect_url(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  if (nargs != 2) return py::type_error("_http_redirect_url takes 2 arguments (%zd given)", nargs);
+  Py_ssize_t base_size = 0, ref_size = 0;
+  const char *base_text = utf8_arg(args[0], "url", base_size);
+  if (base_text == nullptr) return nullptr;
+  const char *ref_text = utf8_arg(args[1], "location", ref_size);
+  if (ref_text == nullptr) return nullptr;
+  u::Url base, ref;
+  if (const u::UrlError e = u::parse_reference({base_text, static_cast<std::size_t>(base_size)}, base);
+      e != u::UrlError::None || base.scheme.empty())
+    return url_error(e == u::UrlError::None ? u::UrlError::RelativeWithoutBase : e, args[0]);
+  if (const u::UrlError e = u::parse_reference({ref_text, static_cast<std::size_t>(ref_size)}, ref);
+      e != u::UrlError::None)
+    return url_error(e, args[1]);
+  const std::string target = u::recompose(u::resolve(base, ref));
+  Object joined = Object::steal(PyUnicode_DecodeUTF8(target.data(), static_cast<Py_ssize_t>(target.size()), "strict"));
+  if (!joined) return nullptr;
+  PyObject *one[] = {joined.get()};
+  return http_url(self, one, 1);
+}
+
 // C++ exceptions stop here (only std::bad_alloc can come from the string work above).
+PyObject *http_redirect_url_entry(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  try {
+    return http_redirect_url(self, args, nargs);
+  } catch (const std::bad_alloc &) {
+    return PyErr_NoMemory();
+  }
+}
+
 PyObject *http_url_entry(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   try {
     return http_url(self, args, nargs);
@@ -103,6 +135,8 @@ PyObject *http_url_entry(PyObject *self, PyObject *const *args, Py_ssize_t nargs
 PyMethodDef url_function_defs[] = {
     {"_http_url", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(http_url_entry)), METH_FASTCALL,
      "_http_url(url, base_url=None, params=None) -> (https, host, port, host_header, target, url, credentials)."},
+    {"_http_redirect_url", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(http_redirect_url_entry)),
+     METH_FASTCALL, "_http_redirect_url(url, location) -> the _http_url tuple of location resolved against url."},
     {},
 };
 

@@ -86,12 +86,12 @@ bool find_addresses(Exchange &ex) {
   pool::Origin &o = ex.pool->origin(ex.origin);
   enter_phase(ex, Phase::Resolving);
   std::string error;
-  if (conn::is_ip_literal(o.connect_host)) {
-    if (!conn::resolve_addresses(o.connect_host, o.port, ex.addresses, error)) return ex.fail(Failure::Resolve, error), false;
+  if (conn::is_ip_literal(o.dial_host())) {
+    if (!conn::resolve_addresses(o.dial_host(), o.dial_port(), ex.addresses, error)) return ex.fail(Failure::Resolve, error), false;
   } else {
     auto lookup = std::make_shared<BlockingLookup>();
-    lookup->host = o.connect_host;
-    lookup->port = o.port;
+    lookup->host = o.dial_host();
+    lookup->port = o.dial_port();
     submit_resolve(lookup);
     Failure which;
     std::int64_t deadline = phase_deadline(ex, which);

@@ -464,9 +464,9 @@ void Engine::try_checkout(Exchange *ex) {
 void Engine::begin_connect(Exchange *ex) {
   if (!ex->pool->cached_addresses(ex->origin, ex->addresses)) {
     pool::Origin &o = ex->pool->origin(ex->origin);
-    if (!conn::is_ip_literal(o.connect_host)) return resolve_later(ex);
+    if (!conn::is_ip_literal(o.dial_host())) return resolve_later(ex);
     std::string error;
-    if (!conn::resolve_addresses(o.connect_host, o.port, ex->addresses, error)) {
+    if (!conn::resolve_addresses(o.dial_host(), o.dial_port(), ex->addresses, error)) {
       ex->pool->cancel_slot(ex->origin);
       waiters_dirty_ = true;
       ex->fail(Failure::Resolve, error);
@@ -483,8 +483,8 @@ void Engine::resolve_later(Exchange *ex) {
   note_deadline(ex);
   pool::Origin &o = ex->pool->origin(ex->origin);  // host and port never change after interning
   auto lookup = std::make_shared<Lookup>(this, ex);
-  lookup->host = o.connect_host;
-  lookup->port = o.port;
+  lookup->host = o.dial_host();
+  lookup->port = o.dial_port();
   ex->add_ref();  // the lookup's
   try {
     submit_resolve(lookup);

@@ -16,7 +16,8 @@ std::int64_t phase_deadline(const Exchange &ex, Failure &which) noexcept {
       break;
     case Phase::Resolving:
     case Phase::Connecting:
-    case Phase::Handshaking:  // phase_start_ns is the connect's: one budget for TCP and TLS
+    case Phase::Tunnelling:
+    case Phase::Handshaking:  // phase_start_ns is the connect's: one budget for TCP, the proxy and TLS
       if (ex.timeouts.connect) own = ex.phase_start_ns + ex.timeouts.connect, own_kind = Failure::ConnectTimeout;
       break;
     case Phase::Writing:
@@ -41,7 +42,9 @@ std::int64_t phase_deadline(const Exchange &ex, Failure &which) noexcept {
 const char *timeout_message(Failure which, Phase phase) noexcept {
   switch (which) {
     case Failure::ConnectTimeout:
-      return phase == Phase::Handshaking ? "connect timed out (during the TLS handshake)" : "connect timed out";
+      return phase == Phase::Handshaking   ? "connect timed out (during the TLS handshake)"
+             : phase == Phase::Tunnelling ? "connect timed out (during the proxy handshake)"
+                                          : "connect timed out";
     case Failure::ReadTimeout: return "read timed out";
     case Failure::WriteTimeout: return "write timed out";
     case Failure::PoolTimeout: return "timed out waiting for a free connection";

@@ -12,6 +12,7 @@
 #include "http/encoding/content_decoder.hpp"
 #include "http/conn/connection.hpp"
 #include "http/pool/pool.hpp"
+#include "http/proxy/tunnel.hpp"
 
 namespace boltwire::http::engine {
 
@@ -37,10 +38,12 @@ enum class Failure : std::uint8_t {
   Internal,        // the transport itself failed (out of memory in the I/O thread)
 };
 
-// Queued/Waiting: for a pool slot. Resolving: DNS. Connecting: TCP connect. Handshaking: TLS (under the same
-// connect deadline). Writing: the request (the response may already be arriving: an early answer to an upload).
+// Queued/Waiting: for a pool slot. Resolving: DNS. Connecting: TCP connect. Tunnelling: the proxy's CONNECT or
+// SOCKS5 handshake. Handshaking: TLS (both under the same connect deadline). Writing: the request (the response may already be arriving: an early answer to an upload).
 // Reading: the response. Done: result fields are final.
-enum class Phase : std::uint8_t { Queued, Waiting, Resolving, Connecting, Handshaking, Writing, Reading, Done };
+enum class Phase : std::uint8_t {
+  Queued, Waiting, Resolving, Connecting, Tunnelling, Handshaking, Writing, Reading, Done
+};
 
 // What a streaming exchange shares with its consumer (another thread for async calls). Everything here is read
 // and written under `mutex`.
@@ -115,6 +118,7 @@ struct Exchange {
   std::size_t address_index = 0;
   std::vector<conn::SocketAddress> addresses;
   conn::Connection *conn = nullptr;
+  std::unique_ptr<proxy::Tunnel> tunnel;  // the proxy handshake of the connection being opened (Tunnelling only)
   std::int32_t stream_id = 0;     // HTTP/2: the stream carrying this exchange on conn (0: none)
   std::uint32_t field_count = 0;  // HTTP/2: fields of the response head so far (the parser's limit applies)
   std::atomic<bool> cancel_requested{false};

@@ -32,6 +32,11 @@ bool is_idempotent(codec::Method m) noexcept {
 
 thread_local char t_buffer[64 * 1024];
 
+const char *connect_what(Exchange &ex) {
+  return ex.pool->origin(ex.origin).proxy.kind == proxy::ProxyKind::None ? "connect failed"
+                                                                         : "connect to the proxy failed";
+}
+
 Next internal_failure(Exchange &ex) noexcept {
   ex.failure = Failure::Internal;
   ex.message.clear();
@@ -72,15 +77,32 @@ Next ended_early(Exchange &ex, int read_error) {
   return finished(ex, false);
 }
 
-// The TCP connection is up: https origins shake hands first (the connect clock keeps running), http ones send
-// (HTTP/2 at once with prior knowledge: an h2c origin is Always from the start and stays so).
-Next connected(Exchange &ex) {
+// The way to the origin is open (directly or through a proxy's tunnel): https origins shake hands first (the
+// connect clock keeps running), http ones send (HTTP/2 at once with prior knowledge: an h2c origin is Always from
+// the start and stays so).
+Next reached_origin(Exchange &ex) {
   pool::Origin &o = ex.pool->origin(ex.origin);
   if (!o.tls) return o.h2 == pool::H2Mode::Always ? h2_begin(ex) : start_request(ex);
   if (!ex.conn->start_tls(o.tls, o.host, o.tls_key)) return tls_failed(ex);
   ex.phase = Phase::Handshaking;
   ex.last_io_ns = now_ns();
   return on_handshake(ex);
+}
+
+// The TCP connection is up: through a tunnelling proxy, its handshake comes first.
+Next connected(Exchange &ex) {
+  pool::Origin &o = ex.pool->origin(ex.origin);
+  if (!o.proxy.tunnels(o.tls != nullptr)) return reached_origin(ex);
+  ex.tunnel = proxy::make_tunnel(o.proxy);
+  ex.phase = Phase::Tunnelling;  // phase_start_ns stays the connect's
+  ex.last_io_ns = now_ns();
+  return on_tunnel(ex);
+}
+
+Next proxy_failed(Exchange &ex, std::string message) {
+  ex.tunnel.reset();
+  ex.fail(Failure::Connect, std::move(message));
+  return finished(ex, false);
 }
 
 }  // namespace
@@ -136,7 +158,7 @@ Next start_connect(Exchange &ex) noexcept {
       ++ex.address_index;
     }
     ex.pool->forget_addresses(ex.origin);
-    ex.fail(Failure::Connect, describe_errno("connect failed", last_error));
+    ex.fail(Failure::Connect, describe_errno(connect_what(ex), last_error));
     ex.reusable = false;
     return Next::Finished;
   } catch (...) {
@@ -157,7 +179,7 @@ Next on_connect_ready(Exchange &ex) noexcept {
   if (ex.address_index >= ex.addresses.size()) {
     ex.pool->forget_addresses(ex.origin);
     try {
-      ex.fail(Failure::Connect, describe_errno("connect failed", error));
+      ex.fail(Failure::Connect, describe_errno(connect_what(ex), error));
     } catch (...) {
       return internal_failure(ex);
     }
@@ -165,6 +187,37 @@ Next on_connect_ready(Exchange &ex) noexcept {
     return Next::Finished;
   }
   return start_connect(ex);
+}
+
+Next on_tunnel(Exchange &ex) noexcept {
+  try {
+    proxy::Tunnel &t = *ex.tunnel;
+    for (;;) {
+      while (!t.output().empty()) {
+        std::size_t n = 0;
+        int error = 0;
+        IoResult r = ex.conn->write_some(t.output().data(), t.output().size(), n, error);
+        if (r == IoResult::WouldBlock) return Next::WaitWritable;
+        if (r != IoResult::Ok) return proxy_failed(ex, describe_errno("write to the proxy failed", error));
+        t.sent(n);
+        ex.last_io_ns = now_ns();
+      }
+      std::size_t got = 0;
+      int error = 0;
+      IoResult r = ex.conn->read_some(t_buffer, sizeof t_buffer, got, error);
+      if (r == IoResult::WouldBlock) return Next::WaitReadable;
+      if (r == IoResult::Eof) return proxy_failed(ex, "the proxy closed the connection during its handshake");
+      if (r != IoResult::Ok) return proxy_failed(ex, describe_errno("read from the proxy failed", error));
+      ex.last_io_ns = now_ns();
+      switch (t.feed(std::string_view(t_buffer, got))) {
+        case proxy::TunnelStep::NeedMore: break;
+        case proxy::TunnelStep::Failed: return proxy_failed(ex, t.error());
+        case proxy::TunnelStep::Established: ex.tunnel.reset(); return reached_origin(ex);
+      }
+    }
+  } catch (...) {
+    return internal_failure(ex);
+  }
 }
 
 Next on_handshake(Exchange &ex) noexcept {
@@ -319,6 +372,8 @@ Next on_io(Exchange &ex, bool readable, bool writable) noexcept {
   switch (ex.phase) {
     case Phase::Connecting:
       return writable ? on_connect_ready(ex) : Next::WaitWritable;
+    case Phase::Tunnelling:
+      return on_tunnel(ex);  // like the handshake: it writes and reads until the socket would block
     case Phase::Handshaking:
       return on_handshake(ex);  // it reads and writes until the socket would block, whatever the event was
     case Phase::Writing: {

@@ -22,6 +22,8 @@ enum class Next : std::uint8_t {
 //
 //   driver: checkout --idle--------------------------------------------> start_request
 //                    --new slot--> [resolve] --> start_connect --Wait--> on_connect_ready --> start_request
+//   proxy tunnel (SOCKS5, or CONNECT for https): connected --> on_tunnel (Tunnelling: the sans-IO handshake of
+//         csrc/http/proxy; a refusal is Failure::Connect with the proxy's words) --established--> as below
 //   https: connected --> on_handshake (Handshaking, WaitReadable/WaitWritable as TLS asks) --done--> start_request
 //   HTTP/2 (ALPN "h2" after the handshake, or h2c prior knowledge after connect; or a shared connection from the
 //   pool): start_request/on_io hand the exchange to h2_steps.hpp, where it becomes a stream of the connection
@@ -52,6 +54,8 @@ enum class Next : std::uint8_t {
 Next start_connect(Exchange &ex) noexcept;
 // The connecting socket became writable (or reported an error).
 Next on_connect_ready(Exchange &ex) noexcept;
+// Drives the proxy handshake (ex.tunnel) of a new connection as far as the socket allows.
+Next on_tunnel(Exchange &ex) noexcept;
 // Drives the TLS handshake of a new https connection as far as the socket allows.
 Next on_handshake(Exchange &ex) noexcept;
 // ex.conn is connected (new or idle from the pool): send the request.

@@ -21,17 +21,19 @@ Pool::~Pool() {
 }
 
 std::uint32_t Pool::intern_origin(const std::string &host, std::uint16_t port, const std::string &connect_host,
-                                  std::shared_ptr<tls::TlsContext> tls, H2Mode h2) {
+                                  std::shared_ptr<tls::TlsContext> tls, H2Mode h2, const proxy::ProxyRoute &proxy) {
   std::lock_guard lock(mutex_);
   for (std::size_t i = 0; i < origins_.size(); ++i) {
     const Origin &o = *origins_[i];
-    if (o.port == port && o.host == host && o.connect_host == connect_host && (o.tls != nullptr) == (tls != nullptr))
+    if (o.port == port && o.host == host && o.connect_host == connect_host && (o.tls != nullptr) == (tls != nullptr) &&
+        o.proxy == proxy)
       return static_cast<std::uint32_t>(i);
   }
   auto o = std::make_unique<Origin>();
   o->host = host;
   o->connect_host = connect_host;
   o->port = port;
+  o->proxy = proxy;
   if (tls) o->tls_key = host + ":" + std::to_string(port);
   o->tls = std::move(tls);
   o->h2 = h2;

@@ -10,6 +10,7 @@
 
 #include "http/conn/address.hpp"
 #include "http/conn/connection.hpp"
+#include "http/proxy/tunnel.hpp"
 #include "http/tls/context.hpp"
 
 namespace boltwire::http::pool {
@@ -31,13 +32,15 @@ enum class H2Mode : std::uint8_t {
   Always,  // prior knowledge (h2c), or the server chose h2
 };
 
-// One origin (scheme, host, port). Addresses are resolved once and cached.
+// One origin (scheme, host, port, and the proxy that reaches it). Addresses are resolved once and cached: the
+// proxy's when there is one.
 struct Origin {
   std::string host;          // as in the URL (Host header; TLS: SNI and the name the certificate must carry)
   std::string connect_host;  // host to resolve (a resolve= override, or host)
   std::uint16_t port = 0;
   std::shared_ptr<tls::TlsContext> tls;  // https: the client's TLS context; nullptr for http
   std::string tls_key;                   // "host:port", the TLS session cache key
+  proxy::ProxyRoute proxy;               // kind None: connect to the origin itself
   std::vector<conn::SocketAddress> addresses;  // guarded by Pool::mutex
   bool resolved = false;
   std::size_t open = 0;                 // connections counted against the limits: connecting, busy or idle
@@ -45,6 +48,12 @@ struct Origin {
   H2Mode h2 = H2Mode::Never;
   bool probing = false;                    // a connection that may speak HTTP/2 is being opened: others wait for it
   std::vector<conn::Connection *> shared;  // HTTP/2 connections (busy or not), oldest first
+
+  // Where new connections go: the proxy, or the origin (connect_host, port).
+  const std::string &dial_host() const noexcept {
+    return proxy.kind == proxy::ProxyKind::None ? connect_host : proxy.host;
+  }
+  std::uint16_t dial_port() const noexcept { return proxy.kind == proxy::ProxyKind::None ? port : proxy.port; }
 };
 
 enum class CheckoutKind : std::uint8_t {
@@ -84,7 +93,8 @@ class Pool {
 
   // The id of the origin (https when `tls` is set: http and https on one host and port are two origins).
   std::uint32_t intern_origin(const std::string &host, std::uint16_t port, const std::string &connect_host,
-                              std::shared_ptr<tls::TlsContext> tls = nullptr, H2Mode h2 = H2Mode::Never);
+                              std::shared_ptr<tls::TlsContext> tls = nullptr, H2Mode h2 = H2Mode::Never,
+                              const proxy::ProxyRoute &proxy = {});
   Origin &origin(std::uint32_t id);  // stable reference
 
   // Takes an idle connection or reserves a slot. `fresh` skips idle connections (a retry after a stale one) and may

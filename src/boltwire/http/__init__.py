@@ -2,9 +2,11 @@
 
 from boltwire.http._auth import AuthProvider, SyncAuthProvider
 from boltwire.http._client import HTTPClient, SyncHTTPClient
+from boltwire.http._cookies import Cookie, CookieJar
 from boltwire.http._errors import (
     HTTPConnectionError,
     HTTPError,
+    HTTPRedirectError,
     HTTPResponseError,
     HTTPTimeoutError,
     HTTPTLSError,
@@ -20,12 +22,15 @@ __all__ = [
     "AsyncStream",
     "AuthProvider",
     "CaseInsensitiveDict",
+    "Cookie",
+    "CookieJar",
     "Data",
     "File",
     "Form",
     "HTTPClient",
     "HTTPConnectionError",
     "HTTPError",
+    "HTTPRedirectError",
     "HTTPResponseError",
     "HTTPTLSError",
     "HTTPTimeoutError",

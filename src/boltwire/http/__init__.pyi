@@ -3,8 +3,11 @@ import datetime
 import os
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from pathlib import Path
-from typing import IO, Any, Generic, Literal, Protocol, TypeVar, overload
+from typing import IO, Any, ClassVar, Generic, Literal, Protocol, TypeVar, overload
 
+from _typeshed import DataclassInstance
+
+from boltwire._core import Struct
 from boltwire._errors import BoltwireError
 
 _T = TypeVar("_T")
@@ -24,8 +27,16 @@ Form = Mapping[str, Any]
 _Content = bytes | str | Iterable[bytes | str] | AsyncIterable[bytes | str]
 _SyncContent = bytes | str | Iterable[bytes | str]
 TlsVersion = Literal["1.2", "1.3"]
-_Params = Params
-_Headers = Mapping[str, str] | Sequence[tuple[str, str]]
+class _PydanticModel(Protocol):
+    def model_dump(self, *, mode: str = ..., by_alias: bool = ...) -> dict[str, Any]: ...
+
+class _AttrsInstance(Protocol):
+    __attrs_attrs__: ClassVar[Any]
+
+# params= / data= / headers= also take a typed object: its fields are the names and values.
+_TypedObject = Struct | DataclassInstance | _AttrsInstance | _PydanticModel
+_Params = Params | _TypedObject
+_Headers = Mapping[str, str] | Sequence[tuple[str, str]] | _TypedObject
 
 class _Decoder(Protocol[_T_co]):
     """A msgspec Decoder (``.decode``)."""
@@ -71,6 +82,32 @@ class Response(Generic[_T]):
     def elapsed_timedelta(self) -> datetime.timedelta: ...
     @property
     def request(self) -> RequestInfo: ...
+    history: list[Response[bytes]]
+
+class Cookie:
+    name: str
+    value: str
+    domain: str
+    path: str
+    expires: float | None
+    secure: bool
+    http_only: bool
+    host_only: bool
+    created: float
+    def __init__(self, name: str, value: str, domain: str, path: str = "/", expires: float | None = None, secure: bool = False, http_only: bool = False, host_only: bool = False, created: float = 0.0) -> None: ...
+
+class CookieJar:
+    def __init__(self, clock: Callable[[], float] = ...) -> None: ...
+    def extract(self, url: str, fields: list[str]) -> None: ...
+    def header_for(self, url: str) -> str | None: ...
+    def set(self, name: str, value: str, domain: str, path: str = "/", *, expires: float | None = None, secure: bool = False, host_only: bool = False) -> None: ...
+    def get(self, name: str, domain: str | None = None, path: str | None = None) -> str | None: ...
+    def delete(self, name: str, domain: str | None = None, path: str | None = None) -> int: ...
+    def clear(self, domain: str | None = None) -> None: ...
+    def __iter__(self) -> Iterator[Cookie]: ...
+    def __len__(self) -> int: ...
+    def __contains__(self, name: object) -> bool: ...
+    def __getitem__(self, name: str) -> str: ...
 
 class HTTPError(BoltwireError): ...
 
@@ -79,6 +116,10 @@ class HTTPTransportError(HTTPError):
 
 class HTTPConnectionError(HTTPTransportError): ...
 class HTTPTLSError(HTTPConnectionError): ...
+
+class HTTPRedirectError(HTTPTransportError):
+    history: list[Response[bytes]]
+    def __init__(self, message: str, history: Iterable[Response[Any]] = ()) -> None: ...
 
 class HTTPTimeoutError(HTTPTransportError):
     kind: Literal["connect", "read", "write", "pool", "total"]
@@ -93,6 +134,7 @@ class HTTPResponseError(HTTPError, Generic[_E]):
     error: _E | dict[str, Any] | None
     parse_error: ValueError | None
     attempts: int
+    history: Sequence[Response[bytes]]
     def __init__(self, status: int, body: bytes, request: RequestInfo | None = None, error: _E | dict[str, Any] | None = None, *, headers: Mapping[str, str] | None = None, parse_error: ValueError | None = None, method: str | None = None, url: str | None = None) -> None: ...
     @property
     def parsed_body(self) -> _E | dict[str, Any] | None: ...
@@ -224,7 +266,15 @@ class _ClientBase:
         backoff_max: float = 30.0,
         max_retry_after: float | None = 60.0,
         middleware: Sequence[_AsyncMiddleware] | None = None,
+        follow_redirects: bool = True,
+        max_redirects: int | None = None,
+        cookie_store: bool = False,
+        proxy: str | None = None,
+        no_proxy: Sequence[str] | None = None,
+        trust_env: bool = False,
     ) -> None: ...
+    @property
+    def cookies(self) -> CookieJar: ...
 
 class HTTPClient(_ClientBase):
     async def __aenter__(self) -> "HTTPClient": ...
@@ -756,7 +806,15 @@ class SyncHTTPClient(_ClientBase):
         backoff_max: float = 30.0,
         max_retry_after: float | None = 60.0,
         middleware: Sequence[_SyncMiddleware] | None = None,
+        follow_redirects: bool = True,
+        max_redirects: int | None = None,
+        cookie_store: bool = False,
+        proxy: str | None = None,
+        no_proxy: Sequence[str] | None = None,
+        trust_env: bool = False,
     ) -> None: ...
+    @property
+    def cookies(self) -> CookieJar: ...
     def __enter__(self) -> "SyncHTTPClient": ...
     def __exit__(self, *exc: object) -> None: ...
     def close(self) -> None: ...

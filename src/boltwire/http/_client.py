@@ -10,7 +10,10 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from urllib.parse import urlencode
 
 from boltwire import _core
-from boltwire.http._codecs import encode_json, resolve_decoder
+from boltwire.http._codecs import encode_json, fields_as_dict, is_typed_object, resolve_decoder
+from boltwire.http._cookies import CookieJar
+from boltwire.http._proxy import HTTP as _PROXY_HTTP
+from boltwire.http._proxy import ProxyRules, socks_target
 from boltwire.http._errors import (
     HTTPConnectionError,
     HTTPTimeoutError,
@@ -19,8 +22,9 @@ from boltwire.http._errors import (
 )
 from boltwire.http._policy import error_spec, status_error
 from boltwire.http._response import CaseInsensitiveDict, RequestInfo
-from boltwire.http._session import ClientPolicy, run_async, run_sync
 from boltwire.http import _streaming
+from boltwire.http._redirects import RedirectSignal as _RedirectSignal
+from boltwire.http._session import ClientPolicy, follow_async, follow_sync, run_async, run_sync
 from boltwire.http._sse import sse_async, sse_sync
 
 __all__ = ["HTTPClient", "SyncHTTPClient"]
@@ -49,6 +53,7 @@ _TLS_VERSIONS = {"TLSv1.2": 12, "TLSv1.3": 13}
 # process may open (the soft RLIMIT_NOFILE less a margin for the rest of the program), so that many concurrent
 # requests queue for a connection instead of failing with "Too many open files".
 DEFAULT_MAX_CONNECTIONS_PER_HOST = 100
+DEFAULT_MAX_REDIRECTS = 10  # reqwest's (lothc's max_redirects=None) and httpx's default
 _FD_MARGIN = 64
 
 
@@ -67,7 +72,14 @@ def _default_max_connections() -> int:
 def _header_items(headers: Any) -> list[tuple[str, Any]]:
     """(name, value) pairs from a mapping or a sequence of pairs; names as str. Names and values are validated
     where the head is written (_http_head, the codec's request writer)."""
-    items = headers.items() if isinstance(headers, Mapping) else headers
+    if isinstance(headers, Mapping):
+        items = headers.items()
+    elif isinstance(headers, (list, tuple)):
+        items = headers
+    elif is_typed_object(headers):  # a Struct, dataclass or pydantic model: its fields, None skipped, scalars as text
+        items = [(n, _header_text(v)) for n, v in fields_as_dict(headers, "headers").items() if v is not None]
+    else:
+        items = headers
     out = []
     for name, value in items:
         if isinstance(name, (bytes, bytearray)):
@@ -76,6 +88,12 @@ def _header_items(headers: Any) -> list[tuple[str, Any]]:
             raise TypeError(f"header name must be str or bytes, got {type(name).__name__}")
         out.append((name, value))
     return out
+
+
+def _header_text(value: Any) -> Any:
+    if value is True or value is False:
+        return "true" if value else "false"
+    return str(value) if isinstance(value, (int, float)) else value
 
 
 def _tls_version(name: str, value: Any) -> int:
@@ -104,7 +122,14 @@ def _pem_list(value: Any) -> list[bytes] | None:
 
 def _encode_params(params: Any) -> str:
     pairs = []
-    items = params.items() if isinstance(params, Mapping) else params
+    if isinstance(params, Mapping):
+        items = params.items()
+    elif isinstance(params, (list, tuple)):
+        items = params
+    elif is_typed_object(params):  # a Struct, dataclass or pydantic model: its fields (encoded names, builtins)
+        items = fields_as_dict(params, "params / data").items()
+    else:
+        items = params
     for key, value in items:
         values = value if isinstance(value, (list, tuple)) else (value,)
         for v in values:
@@ -121,15 +146,17 @@ def _encode_params(params: Any) -> str:
 class _Route:
     """What one (method, url) resolves to: the origin's pool, the request head (without a body) and the URL parts."""
 
-    __slots__ = ("origin", "head", "url", "target", "host", "auth")
+    __slots__ = ("origin", "head", "url", "target", "host", "auth", "proxy_auth")
 
-    def __init__(self, origin: int, head: bytes, url: str, target: str, host: str, auth: tuple | None) -> None:
+    def __init__(self, origin: int, head: bytes, url: str, target: str, host: str, auth: tuple | None,
+                 proxy_auth: tuple | None = None) -> None:
         self.origin = origin
         self.head = head  # written by the codec: default headers, URL credentials, Content-Length: 0 for POST/PUT/PATCH
         self.url = url
-        self.target = target
+        self.target = target  # origin-form, or absolute-form through an HTTP proxy
         self.host = host  # the Host field value
         self.auth = auth  # ("Authorization", "Basic ...") from the URL's userinfo, or None
+        self.proxy_auth = proxy_auth  # ("Proxy-Authorization", ...) for http:// through an HTTP proxy, or None
 
 
 class _ClientBase:
@@ -181,8 +208,19 @@ class _ClientBase:
         backoff_max: float = 30.0,
         max_retry_after: float | None = 60.0,
         middleware: Sequence[Callable[..., Any]] | None = None,
+        follow_redirects: bool = True,
+        max_redirects: int | None = None,
+        cookie_store: bool = False,
+        proxy: str | None = None,
+        no_proxy: Sequence[str] | None = None,
+        trust_env: bool = False,
     ) -> None:
         self._https_only = bool(https_only)
+        if max_redirects is None:
+            max_redirects = DEFAULT_MAX_REDIRECTS
+        if not isinstance(max_redirects, int) or isinstance(max_redirects, bool) or max_redirects < 0:
+            raise ValueError("max_redirects must be a non-negative int or None")
+        self._max_redirects = max_redirects
         if isinstance(identity_pem, str):
             identity_pem = identity_pem.encode("ascii")
         if identity_pem is not None and not isinstance(identity_pem, (bytes, bytearray, memoryview)):
@@ -242,6 +280,7 @@ class _ClientBase:
             decompress=bool(decompress),
             http2=bool(http2),  # offer h2 by ALPN on https (csrc/http/h2)
             http2_prior_knowledge=bool(http2_prior_knowledge),  # h2c: HTTP/2 at once on http, no upgrade
+            follow_redirects=bool(follow_redirects),
             **tls_settings,
         )
         headers: list[tuple[str, str]] = [("User-Agent", user_agent or f"boltwire/{_VERSION}"), ("Accept", "*/*")]
@@ -262,13 +301,18 @@ class _ClientBase:
         _http_head("GET", "/", "localhost", headers, None)  # validates the default headers once (ValueError)
         self._default_headers = headers
         self._resolve = dict(resolve or {})
+        # Proxy rules, or None (then no origin is ever proxied and _route never looks).
+        self._proxies = ProxyRules.make(proxy, no_proxy, trust_env)
         self._error_for_status = error_for_status
         # The status-error policy handed to the transport: True (HTTPResponseError) or an ErrorSpec (raises= /
         # error_type=); resolved here, so a bad class is a TypeError now rather than at the first error status.
         self._errors: Any = error_spec(raises, error_type, resolve_decoder) or True
         # Retries, auth providers and middleware: None when none is configured (the verbs' native path).
+        # cookie_store: a jar, and every call takes the policy path (a client without one never touches cookies).
+        self._cookies = CookieJar() if cookie_store else None
         self._policy = ClientPolicy.make(self._is_async, max_retries, retry_methods, retry_statuses, backoff_base,
-                                         backoff_max, max_retry_after, bearer_auth, digest_auth, middleware)
+                                         backoff_max, max_retry_after, bearer_auth, digest_auth, middleware,
+                                         self._cookies)
         self._transport: Any = None
         if self._is_async:
             self._init_async()  # type: ignore[attr-defined]
@@ -296,15 +340,42 @@ class _ClientBase:
             oid = self._origins[key] = self._transport.origin(host, port, connect_host, tls)
         return oid
 
+    def _proxied_origin(self, tls: bool, host: str, port: int) -> tuple[int, bool, tuple | None]:
+        """(origin id, absolute-form?, Proxy-Authorization field or None) of an origin under the client's proxy
+        rules: the transport keys its pools by the proxy and runs CONNECT / SOCKS5 itself."""
+        config = self._proxies.for_origin(tls, host, port)
+        if config is None:
+            return self._origin_id(tls, host, port), False, None
+        key = (host, port, tls)
+        oid = self._origins.get(key)
+        if oid is None:
+            connect_host = self._resolve.get(host, host)
+            target = socks_target(config, connect_host, port) if config.kind != _PROXY_HTTP else connect_host
+            oid = self._origins[key] = self._transport.origin(
+                host, port, connect_host, tls, config.kind, config.host, config.port, config.authorization(),
+                config.username, config.password, target)
+        if config.kind != _PROXY_HTTP or tls:
+            return oid, False, None  # a tunnel: the request inside it is the usual origin-form one
+        auth = config.authorization()
+        return oid, True, ("Proxy-Authorization", auth) if auth else None
+
     def _route(self, method: str, url: str, params: str | None = None) -> _Route:
         https, host, port, host_header, target, full, credentials = self._split_url(url, self._base, params)
         headers = self._default_headers
-        auth = None
+        auth = proxy_auth = None
         if credentials is not None and all(n.lower() != "authorization" for n, _ in headers):
             auth = ("Authorization", "Basic " + base64.b64encode(credentials).decode("ascii"))  # from user:password@
             headers = headers + [auth]
+        if self._proxies is None:
+            origin = self._origin_id(https, host, port)
+        else:
+            origin, absolute, proxy_auth = self._proxied_origin(https, host, port)
+            if absolute:  # RFC 9112 §3.2.2: a request to an HTTP proxy names the whole URL
+                target = full
+            if proxy_auth is not None:
+                headers = headers + [proxy_auth]
         head = _http_head(method, target, host_header, headers, 0 if method in _BODY_METHODS else None)
-        route = _Route(self._origin_id(https, host, port), head, full, target, host_header, auth)
+        route = _Route(origin, head, full, target, host_header, auth, proxy_auth)
         routes = self._routes
         if len(routes) >= _MAX_ROUTES:
             routes.clear()
@@ -332,6 +403,8 @@ class _ClientBase:
         if not headers and body is None and not skip_auth and upload is None:
             return route.origin, route.head, None, route.url
         items = self._default_headers if route.auth is None else self._default_headers + [route.auth]
+        if route.proxy_auth is not None:
+            items = items + [route.proxy_auth]
         if skip_auth:
             items = [h for h in items if h[0].lower() != "authorization"]
         if headers:
@@ -464,6 +537,13 @@ class _ClientBase:
         if self._policy is None and type(transport) is _core._HttpTransport:
             transport.enable_fast_path(self._decoders, self._errors, self._errors if self._error_for_status else False)
         return transport
+
+    @property
+    def cookies(self) -> CookieJar:
+        """The client's cookie jar (cookie_store=True): read, set and clear cookies."""
+        if self._cookies is None:
+            raise RuntimeError("this client has no cookie store; create it with cookie_store=True")
+        return self._cookies
 
     @property
     def is_open(self) -> bool:
@@ -612,6 +692,13 @@ class HTTPClient(_ClientBase):
         origin, head, body, full = self._prepare(method, url, None, headers, None, body, None, skip_auth)
         return t.submit(current[1], origin, method, head, body, timeout, dec, raises, full)
 
+    def _redirected(self, signal: Any, method: str, url: str, params: Any, headers: Any, json: Any, content: Any,
+                    data: Any, timeout: Any, tp: Any, error_for_status: bool | None, into: Any) -> Any:
+        """The rest of a redirect chain whose first response came back as `signal` (the verbs catch it around the
+        native path and _call; the policy path follows redirects itself)."""
+        return follow_async(self, signal, method, url, params, headers, json, content, data, timeout,
+                            tp if into is None else into, error_for_status)
+
     async def request(
         self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
         content: Any = None, data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
@@ -624,40 +711,64 @@ class HTTPClient(_ClientBase):
                 self, method.upper(), url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
                 infer_mime_type_from_file_extension, skip_auth, raises, error_type)
-        return await _http_call(
-            self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
-            into, response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return await _http_call(
+                self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
+            )
 
     async def get(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return await _http_call(
-            self, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return await _http_call(
+                self, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into
+            )
 
     async def head(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return await _http_call(
-            self, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return await _http_call(
+                self, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into
+            )
 
     async def options(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return await _http_call(
-            self, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return await _http_call(
+                self, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type,
+                error_for_status, into
+            )
 
     async def delete(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -665,10 +776,16 @@ class HTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return await _http_call(
-            self, "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return await _http_call(
+                self, "DELETE", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "DELETE", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
+            )
 
     async def post(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -682,10 +799,16 @@ class HTTPClient(_ClientBase):
                 self, "POST", url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
                 infer_mime_type_from_file_extension, skip_auth, raises, error_type)
-        return await _http_call(
-            self, "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return await _http_call(
+                self, "POST", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "POST", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
+            )
 
     async def put(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -699,10 +822,16 @@ class HTTPClient(_ClientBase):
                 self, "PUT", url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
                 infer_mime_type_from_file_extension, skip_auth, raises, error_type)
-        return await _http_call(
-            self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return await _http_call(
+                self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+                into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "PUT", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
+            )
 
     async def patch(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -716,10 +845,16 @@ class HTTPClient(_ClientBase):
                 self, "PATCH", url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
                 infer_mime_type_from_file_extension, skip_auth, raises, error_type)
-        return await _http_call(
-            self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return await _http_call(
+                self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "PATCH", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
+            )
 
     def _current_sink(self) -> Any:
         """The completion sink of the running loop (made on the loop's first call)."""
@@ -782,6 +917,14 @@ class SyncHTTPClient(_ClientBase):
         origin, head, body, full = self._prepare(method, url, params, headers, json, content, data)
         return t.send(origin, method, head, body, timeout, dec, raises, full)
 
+    def _redirected_sync(self, signal: Any, method: str, url: str, params: Any, headers: Any, json: Any,
+                         content: Any, data: Any, timeout: Any, tp: Any, error_for_status: bool | None,
+                         into: Any) -> Any:
+        """The rest of a redirect chain whose first response came back as `signal` (the verbs catch it around the
+        native path and _send; the policy path follows redirects itself)."""
+        return follow_sync(self, signal, method, url, params, headers, json, content, data, timeout,
+                           tp if into is None else into, error_for_status)
+
     def _send_one(self, method: str, url: str, headers: Any, body: bytes | None, timeout: Any, dec: Any, raises: Any,
                   skip_auth: bool) -> Any:
         """One native exchange of the policy path (url absolute; headers the call's own)."""
@@ -803,40 +946,64 @@ class SyncHTTPClient(_ClientBase):
                 self, method.upper(), url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
                 infer_mime_type_from_file_extension, skip_auth, raises, error_type)
-        return _http_send(
-            self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
-            into, response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return _http_send(
+                self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return self._redirected_sync(
+                signal, method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
+            )
 
     def get(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return _http_send(
-            self, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return _http_send(
+                self, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return self._redirected_sync(
+                signal, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into
+            )
 
     def head(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return _http_send(
-            self, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return _http_send(
+                self, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return self._redirected_sync(
+                signal, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into
+            )
 
     def options(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return _http_send(
-            self, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return _http_send(
+                self, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return self._redirected_sync(
+                signal, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type,
+                error_for_status, into
+            )
 
     def delete(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -844,10 +1011,16 @@ class SyncHTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return _http_send(
-            self, "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return _http_send(
+                self, "DELETE", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return self._redirected_sync(
+                signal, "DELETE", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
+            )
 
     def post(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -861,10 +1034,16 @@ class SyncHTTPClient(_ClientBase):
                 self, "POST", url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
                 infer_mime_type_from_file_extension, skip_auth, raises, error_type)
-        return _http_send(
-            self, "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return _http_send(
+                self, "POST", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return self._redirected_sync(
+                signal, "POST", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
+            )
 
     def put(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -878,10 +1057,16 @@ class SyncHTTPClient(_ClientBase):
                 self, "PUT", url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
                 infer_mime_type_from_file_extension, skip_auth, raises, error_type)
-        return _http_send(
-            self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return _http_send(
+                self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+                into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return self._redirected_sync(
+                signal, "PUT", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
+            )
 
     def patch(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -895,7 +1080,13 @@ class SyncHTTPClient(_ClientBase):
                 self, "PATCH", url, params, headers, _form_only(json, content, data), form, timeout,
                 _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
                 infer_mime_type_from_file_extension, skip_auth, raises, error_type)
-        return _http_send(
-            self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth
-        )
+        try:
+            return _http_send(
+                self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return self._redirected_sync(
+                signal, "PATCH", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
+            )

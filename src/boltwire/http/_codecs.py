@@ -8,7 +8,7 @@ from typing import Any, Callable, get_args
 from boltwire import _core
 from boltwire import json as _bw_json
 
-__all__ = ["resolve_decoder", "encode_json"]
+__all__ = ["encode_json", "fields_as_dict", "is_typed_object", "resolve_decoder"]
 
 
 # Bodies arrive as a read-only buffer object owned by the transport (the bytes stay in native memory):
@@ -110,3 +110,30 @@ def encode_json(obj: Any) -> bytes:
     if enc is None:
         enc = _ENCODERS[tp] = _json_encoder_for(tp)
     return enc(obj)
+
+
+def is_typed_object(obj: Any) -> bool:
+    """A boltwire / msgspec Struct, a dataclass, an attrs instance or a pydantic model (not its class)."""
+    tp = type(obj)
+    if hasattr(tp, "__struct_fields__") or hasattr(tp, "__dataclass_fields__") or hasattr(tp, "__attrs_attrs__"):
+        return not isinstance(obj, type)
+    pydantic = sys.modules.get("pydantic")
+    return pydantic is not None and isinstance(obj, pydantic.BaseModel)
+
+
+def fields_as_dict(obj: Any, what: str) -> dict[str, Any]:
+    """The fields of a typed object given as params=, data= or headers= (a boltwire or msgspec Struct, a dataclass,
+    an attrs class: boltwire's to_builtins, encoded names and all; a pydantic model: its JSON-mode dump by alias),
+    as a dict of builtins. Anything else is a TypeError naming `what`."""
+    pydantic = sys.modules.get("pydantic")
+    if pydantic is not None and isinstance(obj, pydantic.BaseModel):
+        return obj.model_dump(mode="json", by_alias=True)
+    if not isinstance(obj, (str, bytes, bytearray, memoryview, int, float)):
+        try:
+            value = _core.to_builtins(obj)
+        except TypeError:
+            value = None
+        if isinstance(value, dict):
+            return value
+    raise TypeError(f"{what} must be a mapping, a sequence of (name, value) pairs, a Struct, a dataclass or a "
+                    f"pydantic model; got {type(obj).__name__}")

@@ -9,6 +9,7 @@ from boltwire._errors import BoltwireError
 __all__ = [
     "HTTPConnectionError",
     "HTTPError",
+    "HTTPRedirectError",
     "HTTPResponseError",
     "HTTPTLSError",
     "HTTPTimeoutError",
@@ -40,6 +41,26 @@ class HTTPTLSError(HTTPConnectionError):
     mismatch, no common TLS version, client certificate required, ...) with OpenSSL's own words."""
 
 
+class HTTPRedirectError(HTTPTransportError):
+    """Redirects did not end: more than ``max_redirects``, a loop (the same request again, when no cookie store can
+    change the answer), or a Location that cannot be followed. ``history`` holds the redirect responses received
+    (status, headers, url), oldest first."""
+
+    def __init__(self, message: str, history: Any = ()) -> None:
+        super().__init__(message)
+        self.history = list(history)
+
+    def __reduce__(self) -> Any:  # Responses do not pickle: each hop travels as its parts
+        hops = [(r.status, r.headers.items(), r.url, r.request.method, r.data) for r in self.history]
+        return (_rebuild_redirect_error, (type(self), str(self), hops))
+
+
+def _rebuild_redirect_error(cls: type, message: str, hops: list) -> HTTPRedirectError:
+    from boltwire.http._response import Response
+
+    return cls(message, [Response(s, data, headers=h, url=url, method=m) for s, h, url, m, data in hops])
+
+
 class HTTPTimeoutError(HTTPTransportError):
     """A timeout expired; ``kind`` is one of "connect", "read", "write", "pool", "total"."""
 
@@ -64,6 +85,7 @@ class HTTPResponseError(HTTPError, Generic[E]):
     ``(status, headers, body, *, method=, url=)`` is still accepted."""
 
     attempts = 1
+    history: Any = ()  # the redirect responses before the one that failed (a list, set when there were any)
 
     def __init__(self, status: int, body: Any, request: Any = None, error: Any = None, *, headers: Any = None,
                  parse_error: ValueError | None = None, method: str | None = None, url: str | None = None) -> None:

@@ -15,9 +15,10 @@ from boltwire.http._auth import BearerAuth, DigestAuth
 from boltwire.http._codecs import resolve_decoder
 from boltwire.http._errors import HTTPResponseError, HTTPTransportError
 from boltwire.http._policy import RetryPolicy, error_spec, typed_headers
+from boltwire.http._redirects import Hops, RedirectSignal, next_hop
 from boltwire.http._response import CaseInsensitiveDict
 
-__all__ = ["ClientPolicy", "OutgoingRequest", "run_async", "run_sync"]
+__all__ = ["ClientPolicy", "OutgoingRequest", "follow_async", "follow_sync", "run_async", "run_sync"]
 
 # Methods a transport error may resend (RFC 9110 §9.2.2: idempotent); POST and PATCH never.
 IDEMPOTENT = frozenset({"GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"})
@@ -42,19 +43,21 @@ class OutgoingRequest:
 
 
 class ClientPolicy:
-    """A client's retries, per-request auth and middleware; `make` gives None when there is none of them."""
+    """A client's retries, per-request auth, middleware and cookie jar; `make` gives None when there is none of
+    them."""
 
-    __slots__ = ("retry", "auth", "middleware")
+    __slots__ = ("retry", "auth", "middleware", "cookies")
 
-    def __init__(self, retry: RetryPolicy | None, auth: Any, middleware: tuple) -> None:
+    def __init__(self, retry: RetryPolicy | None, auth: Any, middleware: tuple, cookies: Any = None) -> None:
         self.retry = retry
         self.auth = auth
         self.middleware = middleware
+        self.cookies = cookies
 
     @classmethod
     def make(cls, is_async: bool, max_retries: int, retry_methods: Any, retry_statuses: Any, backoff_base: float,
              backoff_max: float, max_retry_after: float | None, bearer_auth: Any, digest_auth: Any,
-             middleware: Sequence[Callable[..., Any]] | None) -> "ClientPolicy | None":
+             middleware: Sequence[Callable[..., Any]] | None, cookies: Any = None) -> "ClientPolicy | None":
         retry = RetryPolicy(max_retries, retry_methods, retry_statuses, backoff_base, backoff_max, max_retry_after)
         auth: Any = None
         if bearer_auth is not None:
@@ -67,9 +70,9 @@ class ClientPolicy:
         for mw in mws:
             if not callable(mw):
                 raise TypeError(f"middleware must be callables (request, call_next), got {type(mw).__name__}")
-        if max_retries == 0 and auth is None and not mws:
+        if max_retries == 0 and auth is None and not mws and cookies is None:
             return None
-        return cls(retry if max_retries > 0 else None, auth, mws)
+        return cls(retry if max_retries > 0 else None, auth, mws, cookies)
 
 
 def _outgoing(client: Any, method: str, url: str, params: Any, headers: Any, json: Any, content: Any,
@@ -121,9 +124,12 @@ def _attempts(policy: ClientPolicy | None, req: OutgoingRequest, skip_auth: bool
     (_attempts_async / _attempts_sync) and gets the result back:
 
     ("auth", auth) -> the Authorization value or None; ("send", headers) -> the Response, or the HTTPResponseError /
-    HTTPTransportError instance the exchange failed with; ("sleep", seconds) -> None.
-    It returns the final Response or raises the final error (with .attempts)."""
+    HTTPTransportError / RedirectSignal instance the exchange ended with; ("sleep", seconds) -> None.
+    It returns the final Response (or the RedirectSignal of a redirect to follow) or raises the final error (with
+    .attempts). With a cookie jar, each attempt sends the jar's cookies for its URL and stores what the response
+    sets."""
     auth = None if policy is None or skip_auth else policy.auth
+    jar = None if policy is None else policy.cookies
     attempt = 0
     reauthed = False
     while True:
@@ -135,7 +141,16 @@ def _attempts(policy: ClientPolicy | None, req: OutgoingRequest, skip_auth: bool
             if sent is not None:
                 headers = headers.copy()
                 headers["Authorization"] = sent
+        if jar is not None and "cookie" not in headers:
+            cookie = jar.header_for(req.url)
+            if cookie:
+                headers = headers.copy()
+                headers["Cookie"] = cookie
         outcome = yield ("send", headers)
+        if jar is not None and not isinstance(outcome, HTTPTransportError):
+            jar.extract(req.url, outcome.headers.get_all("set-cookie"))
+        if isinstance(outcome, RedirectSignal):
+            return outcome
         if isinstance(outcome, HTTPTransportError):
             delay = None if policy is None else _transport_retry(policy, req, attempt)
             if delay is None:
@@ -156,6 +171,86 @@ def _attempts(policy: ClientPolicy | None, req: OutgoingRequest, skip_auth: bool
             yield ("sleep", delay)
 
 
+# ---- redirects: the hop loop over the attempt loop ---------------------------------------------------------------
+
+
+def _hops(client: Any) -> Hops:
+    # Without a cookie store the same request gets the same answer: asking again is a loop. With one, a server
+    # may redirect to the same URL after setting a cookie (a login flow), so only max_redirects stops it.
+    policy = client._policy
+    return Hops(client._max_redirects, policy is None or policy.cookies is None)
+
+
+def _chain(client: Any, req: OutgoingRequest, skip_auth: bool, signal: RedirectSignal | None) -> Any:
+    """The hop loop, written once for both clients: yields (request, skip_auth) for its driver to run through the
+    attempt loop and gets the outcome back (a Response or a RedirectSignal); returns the final Response with its
+    history. `signal`: the first hop already came back as this redirect."""
+    hops = None
+    while True:
+        if signal is None:
+            try:
+                outcome = yield req, skip_auth
+            except HTTPResponseError as error:  # the chain ended on an error status: it keeps the chain too
+                if hops is not None:
+                    error.history = hops.history
+                raise
+            if not isinstance(outcome, RedirectSignal):
+                if hops is not None:
+                    outcome.history = hops.history
+                return outcome
+            signal = outcome
+        if hops is None:
+            hops = _hops(client)
+        req, skip_auth = next_hop(req, signal, hops, client._https_only, skip_auth)
+        signal = None
+
+
+async def _follow_async(client: Any, policy: ClientPolicy | None, req: OutgoingRequest, timeout: Any, dec: Any,
+                        errors: Any, skip_auth: bool, signal: RedirectSignal | None = None) -> Any:
+    steps = _chain(client, req, skip_auth, signal)
+    value: Any = None
+    try:
+        while True:
+            hop, hop_skip_auth = steps.send(value)
+            try:
+                value = await _attempts_async(client, policy, hop, timeout, dec, errors, hop_skip_auth)
+            except HTTPResponseError as error:
+                steps.throw(error)  # re-raised by _chain with the history on it
+    except StopIteration as done:
+        return done.value
+
+
+def _follow_sync(client: Any, policy: ClientPolicy | None, req: OutgoingRequest, timeout: Any, dec: Any,
+                 errors: Any, skip_auth: bool, signal: RedirectSignal | None = None) -> Any:
+    steps = _chain(client, req, skip_auth, signal)
+    value: Any = None
+    try:
+        while True:
+            hop, hop_skip_auth = steps.send(value)
+            try:
+                value = _attempts_sync(client, policy, hop, timeout, dec, errors, hop_skip_auth)
+            except HTTPResponseError as error:
+                steps.throw(error)  # re-raised by _chain with the history on it
+    except StopIteration as done:
+        return done.value
+
+
+async def follow_async(client: Any, signal: RedirectSignal, method: str, url: str, params: Any, headers: Any,
+                       json: Any, content: Any, data: Any, timeout: Any, tp: Any, error_for_status: Any) -> Any:
+    """The verbs' plain path after the transport raised `signal` for their request: the rest of the chain."""
+    dec, errors = client._response_spec(tp, error_for_status)
+    req = _outgoing(client, method, url, params, headers, json, content, data)
+    return await _follow_async(client, None, req, timeout, dec, errors, False, signal)
+
+
+def follow_sync(client: Any, signal: RedirectSignal, method: str, url: str, params: Any, headers: Any, json: Any,
+                content: Any, data: Any, timeout: Any, tp: Any, error_for_status: Any) -> Any:
+    """follow_async for SyncHTTPClient."""
+    dec, errors = client._response_spec(tp, error_for_status)
+    req = _outgoing(client, method, url, params, headers, json, content, data)
+    return _follow_sync(client, None, req, timeout, dec, errors, False, signal)
+
+
 # ---- async ------------------------------------------------------------------------------------------------------
 
 
@@ -167,7 +262,7 @@ async def run_async(client: Any, method: str, url: str, params: Any, headers: An
     policy = client._policy
 
     async def attempts(r: OutgoingRequest) -> Any:
-        return await _attempts_async(client, policy, r, timeout, dec, errors, skip_auth)
+        return await _follow_async(client, policy, r, timeout, dec, errors, skip_auth)
 
     if policy is not None and policy.middleware:
         response = await _chain_async(policy.middleware, 0, req, attempts)
@@ -202,7 +297,7 @@ async def _attempts_async(client: Any, policy: ClientPolicy | None, req: Outgoin
                 call = client._submit(req.method, req.url, arg.items(), req.body, timeout, dec, errors, skip_auth)
                 try:
                     value = await call  # a cancelled task cancels the call it waits on (the call is its future)
-                except (HTTPResponseError, HTTPTransportError) as e:
+                except (HTTPResponseError, HTTPTransportError, RedirectSignal) as e:
                     value = e
             elif what == "auth":
                 value = await arg.aheader(req.method, req.url)
@@ -228,7 +323,7 @@ def run_sync(client: Any, method: str, url: str, params: Any, headers: Any, json
     policy = client._policy
 
     def attempts(r: OutgoingRequest) -> Any:
-        return _attempts_sync(client, policy, r, timeout, dec, errors, skip_auth)
+        return _follow_sync(client, policy, r, timeout, dec, errors, skip_auth)
 
     if policy is not None and policy.middleware:
         response = _chain_sync(policy.middleware, 0, req, attempts)
@@ -265,7 +360,7 @@ def _attempts_sync(client: Any, policy: ClientPolicy | None, req: OutgoingReques
                 try:
                     value = client._send_one(req.method, req.url, arg.items(), req.body, timeout, dec, errors,
                                              skip_auth)
-                except (HTTPResponseError, HTTPTransportError) as e:
+                except (HTTPResponseError, HTTPTransportError, RedirectSignal) as e:
                     value = e
             elif what == "auth":
                 value = arg.header(req.method, req.url)

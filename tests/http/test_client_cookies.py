@@ -1,0 +1,102 @@
+"""tests/http/test_client_cookies.py: cookie_store=True end to end with both clients: cookies stored from responses
+and sent back by host and path, a cookie for another domain refused, cookies set during a redirect chain sent on its
+next hop, client.cookies to read / set / clear, and no cookie handling without cookie_store."""
+
+from __future__ import annotations
+
+import pytest
+from _both_clients import both, session
+
+
+@pytest.fixture
+def srv(scripted):
+    return scripted
+
+
+@both
+def test_cookies_round_trip_by_path(srv, is_async):
+    srv.script("/login", (200, [("Set-Cookie", "sid=abc; Path=/"), ("Set-Cookie", "scoped=1; Path=/api"),
+                                ("Set-Cookie", "evil=1; Domain=example.com")], b"{}"))
+
+    def steps(client):
+        yield "POST", f"{srv.url}/login", {}
+        yield "GET", f"{srv.url}/api/items", {}
+        yield "GET", f"{srv.url}/home", {}
+
+    client, _ = session(is_async, steps, cookie_store=True)
+    api, home = srv.hits("/api/items")[0], srv.hits("/home")[0]
+    assert api.headers["cookie"] == "scoped=1; sid=abc"
+    assert home.headers["cookie"] == "sid=abc"
+    assert sorted(c.name for c in client.cookies) == ["scoped", "sid"]  # the example.com cookie was refused
+    assert client.cookies.get("sid") == "abc" and client.cookies.get("evil") is None
+
+
+@both
+def test_host_only_cookie_not_sent_to_another_host(srv, is_async):
+    srv.script("/set", (200, [("Set-Cookie", "a=1")], b"{}"))
+    other = srv.url.replace("127.0.0.1", "localhost")
+
+    def steps(client):
+        yield "GET", f"{srv.url}/set", {}
+        yield "GET", f"{other}/check", {}
+        yield "GET", f"{srv.url}/check", {}
+
+    session(is_async, steps, cookie_store=True)
+    first, second = srv.hits("/check")
+    assert "cookie" not in first.headers and second.headers["cookie"] == "a=1"
+
+
+@both
+def test_cookie_set_in_a_redirect_is_sent_on_the_next_hop(srv, is_async):
+    srv.script("/auth", (302, [("Location", "/landing"), ("Set-Cookie", "session=s1")], b""))
+    srv.script("/landing", (302, [("Location", "/landing"), ("Set-Cookie", "seen=1")], b""),
+               (200, [], b'{"ok":true}'))
+
+    def steps(client):
+        yield "GET", f"{srv.url}/auth", {}
+
+    _, (r,) = session(is_async, steps, cookie_store=True)
+    # The same URL twice is no loop with a cookie store: the second visit carries the cookie the first one set.
+    assert r.status == 200 and [h.status for h in r.history] == [302, 302]
+    landing = srv.hits("/landing")
+    assert landing[0].headers["cookie"] == "session=s1"
+    assert landing[1].headers["cookie"] == "session=s1; seen=1"
+
+
+@both
+def test_cookies_api_set_and_clear(srv, is_async):
+    def steps(client):
+        client.cookies.set("manual", "v", "127.0.0.1")
+        yield "GET", f"{srv.url}/one", {}
+        client.cookies.clear()
+        yield "GET", f"{srv.url}/two", {}
+
+    session(is_async, steps, cookie_store=True)
+    assert srv.hits("/one")[0].headers["cookie"] == "manual=v"
+    assert "cookie" not in srv.hits("/two")[0].headers
+
+
+@both
+def test_explicit_cookie_header_wins(srv, is_async):
+    srv.script("/set", (200, [("Set-Cookie", "a=1")], b"{}"))
+
+    def steps(client):
+        yield "GET", f"{srv.url}/set", {}
+        yield "GET", f"{srv.url}/mine", {"headers": {"Cookie": "mine=2"}}
+
+    session(is_async, steps, cookie_store=True)
+    assert srv.hits("/mine")[0].headers["cookie"] == "mine=2"
+
+
+@both
+def test_without_cookie_store_nothing_is_kept(srv, is_async):
+    srv.script("/set", (200, [("Set-Cookie", "a=1")], b"{}"))
+
+    def steps(client):
+        yield "GET", f"{srv.url}/set", {}
+        yield "GET", f"{srv.url}/after", {}
+
+    client, _ = session(is_async, steps)
+    assert "cookie" not in srv.hits("/after")[0].headers
+    with pytest.raises(RuntimeError, match="cookie_store=True"):
+        client.cookies

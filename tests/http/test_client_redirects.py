@@ -1,0 +1,218 @@
+"""tests/http/test_client_redirects.py: following redirects (RFC 9110 §15.4) with both clients, against the scripted
+server: method and body rules per status, history and url, loops and max_redirects, credentials kept to their
+origin, relative Locations, and follow_redirects=False."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from _both_clients import both
+from _both_clients import request as run
+from _script_server import ScriptServer
+
+from boltwire import Struct
+from boltwire.http import HTTPRedirectError, HTTPResponseError, HTTPTransportError
+
+
+@pytest.fixture(scope="module")
+def servers():
+    a, b = ScriptServer(), ScriptServer()  # two ports: two origins
+    try:
+        yield a, b
+    finally:
+        a.close()
+        b.close()
+
+
+@pytest.fixture
+def srv(servers):
+    for s in servers:
+        s.reset()
+    return servers
+
+
+def redirect(status, location, extra=()):
+    return (status, [("Location", location), *extra], b"moved")
+
+
+class Item(Struct):
+    ok: bool
+
+
+@both
+def test_302_followed_to_a_typed_body_with_history(srv, is_async):
+    a, _ = srv
+    a.script("/start", redirect(302, "/middle"))
+    a.script("/middle", redirect(301, f"{a.url}/end?x=1"))
+    r = run(is_async, "GET", f"{a.url}/start", response_data_type=Item)
+    assert r.status == 200 and r.data == Item(ok=True)
+    assert r.url == f"{a.url}/end?x=1"
+    assert [(h.status, h.url) for h in r.history] == [(302, f"{a.url}/start"), (301, f"{a.url}/middle")]
+    assert r.history[0].headers["location"] == "/middle"
+    assert r.history[0].data == b"moved"  # a hop's body is kept as bytes, never decoded as the final type
+    assert [x.path for x in a.requests] == ["/start", "/middle", "/end?x=1"]
+
+
+@both
+def test_no_redirect_has_empty_history(srv, is_async):
+    a, _ = srv
+    r = run(is_async, "GET", f"{a.url}/plain")
+    assert r.history == [] and r.url == f"{a.url}/plain"
+
+
+@both
+@pytest.mark.parametrize("status", [301, 302, 303])
+def test_post_becomes_get_without_body(srv, is_async, status):
+    a, _ = srv
+    a.script("/form", redirect(status, "/done"))
+    r = run(is_async, "POST", f"{a.url}/form", json={"a": 1}, headers={"X-Keep": "1"})
+    assert r.status == 200
+    done = a.hits("/done")[0]
+    assert done.method == "GET" and done.body == b""
+    assert "content-type" not in done.headers and done.headers.get("content-length") in (None, "0")
+    assert done.headers["x-keep"] == "1"
+    assert a.hits("/form")[0].body == b'{"a":1}'
+
+
+@both
+@pytest.mark.parametrize("status", [307, 308])
+def test_307_308_keep_method_and_body(srv, is_async, status):
+    a, _ = srv
+    a.script("/upload", redirect(status, "/again"))
+    r = run(is_async, "PUT", f"{a.url}/upload", content=b"payload", headers={"Content-Type": "text/x"})
+    assert r.status == 200
+    again = a.hits("/again")[0]
+    assert again.method == "PUT" and again.body == b"payload" and again.headers["content-type"] == "text/x"
+
+
+@both
+def test_head_stays_head(srv, is_async):
+    a, _ = srv
+    a.script("/h", redirect(303, "/h2"))
+    r = run(is_async, "HEAD", f"{a.url}/h")
+    assert r.status == 200 and a.hits("/h2")[0].method == "HEAD"
+
+
+@both
+def test_redirect_loop_raises_with_chain(srv, is_async):
+    a, _ = srv
+    a.script("/ping", redirect(302, "/pong"))
+    a.script("/pong", redirect(302, "/ping"))
+    with pytest.raises(HTTPRedirectError, match="loop") as info:
+        run(is_async, "GET", f"{a.url}/ping")
+    assert isinstance(info.value, HTTPTransportError)
+    assert [h.url for h in info.value.history] == [f"{a.url}/ping", f"{a.url}/pong"]
+    assert len(a.requests) == 2
+
+
+@both
+def test_too_many_redirects(srv, is_async):
+    a, _ = srv
+    for i in range(6):
+        a.script(f"/r{i}", redirect(302, f"/r{i + 1}"))
+    with pytest.raises(HTTPRedirectError, match="more than 3 redirects") as info:
+        run(is_async, "GET", f"{a.url}/r0", client={"max_redirects": 3})
+    assert [h.status for h in info.value.history] == [302] * 4
+    assert len(a.requests) == 4
+    copy = pickle.loads(pickle.dumps(info.value))
+    assert str(copy) == str(info.value) and [(h.status, h.url) for h in copy.history] == [
+        (h.status, h.url) for h in info.value.history]
+
+
+@both
+def test_follow_redirects_off_returns_the_3xx(srv, is_async):
+    a, _ = srv
+    a.script("/x", redirect(302, "/y"))
+    r = run(is_async, "GET", f"{a.url}/x", client={"follow_redirects": False})
+    assert r.status == 302 and r.headers["location"] == "/y" and r.data == b"moved"
+    assert [x.path for x in a.requests] == ["/x"]
+
+
+@both
+def test_3xx_without_location_is_the_answer(srv, is_async):
+    a, _ = srv
+    a.script("/nl", (302, [], b'{"ok":false}'))
+    r = run(is_async, "GET", f"{a.url}/nl", response_data_type=Item)
+    assert r.status == 302 and r.data == Item(ok=False) and r.history == []
+
+
+@both
+def test_credentials_dropped_across_origins(srv, is_async):
+    a, b = srv
+    a.script("/away", redirect(302, f"{b.url}/there"))
+    headers = {"Authorization": "Bearer call", "Cookie": "c=1", "Proxy-Authorization": "Basic x", "X-Other": "y"}
+    r = run(is_async, "GET", f"{a.url}/away", headers=headers, client={"bearer_token": "client-token"})
+    assert r.status == 200
+    first, there = a.hits("/away")[0], b.hits("/there")[0]
+    assert first.headers["authorization"] == "Bearer call" and first.headers["cookie"] == "c=1"
+    for name in ("authorization", "cookie", "proxy-authorization"):
+        assert name not in there.headers
+    assert there.headers["x-other"] == "y"
+
+
+@both
+def test_client_auth_dropped_across_origins_kept_on_same(srv, is_async):
+    a, b = srv
+    a.script("/same", redirect(302, "/same2"))
+    a.script("/cross", redirect(307, f"{b.url}/other"))
+    run(is_async, "GET", f"{a.url}/same", client={"bearer_token": "t0k"})
+    assert a.hits("/same2")[0].headers["authorization"] == "Bearer t0k"
+    run(is_async, "GET", f"{a.url}/cross", client={"bearer_token": "t0k"})
+    assert "authorization" not in b.hits("/other")[0].headers
+
+
+@both
+def test_relative_location_resolves_against_the_request_url(srv, is_async):
+    a, _ = srv
+    a.script("/dir/page", redirect(302, "../up?q=a b"))
+    r = run(is_async, "GET", f"{a.url}/dir/page")
+    assert r.url == f"{a.url}/up?q=a%20b"
+
+
+@both
+def test_unusable_location_is_a_redirect_error(srv, is_async):
+    a, _ = srv
+    a.script("/ftp", redirect(302, "ftp://example.com/file"))
+    with pytest.raises(HTTPRedirectError, match="cannot follow") as info:
+        run(is_async, "GET", f"{a.url}/ftp")
+    assert [h.status for h in info.value.history] == [302]
+
+
+@both
+def test_https_only_refuses_a_downgrade_target(srv, is_async):
+    a, _ = srv
+    # The first URL must be https for https_only; a redirect to http is refused before it is sent. Checked with the
+    # redirect logic directly on a hand-made response (no TLS server needed for the rule).
+    from boltwire.http import Response
+    from boltwire.http._redirects import Hops, RedirectSignal, next_hop
+    from boltwire.http._session import OutgoingRequest
+
+    signal = RedirectSignal(Response(302, b"", headers={"Location": "http://example.com/"}, url="https://x/"))
+    with pytest.raises(HTTPRedirectError, match="https_only"):
+        next_hop(OutgoingRequest("GET", "https://x/"), signal, Hops(10, True), True, False)
+    req, skip_auth = next_hop(OutgoingRequest("GET", "https://x/", {"Authorization": "a"}), signal, Hops(10, True),
+                              False, False)
+    assert req.url == "http://example.com/" and "authorization" not in req.headers and skip_auth
+
+
+@both
+def test_policy_path_follows_too(srv, is_async):
+    a, _ = srv
+    a.script("/retry", (503, [], b""), redirect(302, "/ok"))
+    r = run(is_async, "GET", f"{a.url}/retry", client={"max_retries": 2, "backoff_base": 0.0})
+    assert r.status == 200 and [h.status for h in r.history] == [302]
+    assert [x.path for x in a.requests] == ["/retry", "/retry", "/ok"]
+
+
+@both
+def test_error_status_after_redirects_keeps_the_chain(srv, is_async):
+    a, _ = srv
+    a.script("/old", redirect(301, "/gone"))
+    a.script("/gone", (404, [], b"no"))
+    with pytest.raises(HTTPResponseError) as info:
+        run(is_async, "GET", f"{a.url}/old")
+    assert info.value.status == 404 and [h.status for h in info.value.history] == [301]
+    with pytest.raises(HTTPResponseError) as plain:
+        run(is_async, "GET", f"{a.url}/gone")
+    assert list(plain.value.history) == []
