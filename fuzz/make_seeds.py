@@ -66,6 +66,7 @@ def write(target: str, name: str, data: bytes) -> None:
 
 def main() -> None:
     write_h2_seeds()
+    write_content_decoder_seeds()
     for i, resp in enumerate(RESPONSES):
         for flags, methods in ((0, 0), (1, 0), (0, 0b01010101), (0, 0b10101010)):
             split = struct.pack("<HH", len(resp) // 3, 2 * len(resp) // 3)
@@ -220,6 +221,35 @@ def write_h2_seeds() -> None:
     for i, flow in enumerate(flows):
         for slice_size, flags in ((0, 0), (5, 1), (1, 2)):
             write("fuzz_h2_client", f"flow{i:02d}-s{slice_size}f{flags}", bytes([slice_size, flags]) + flow)
+
+
+def write_content_decoder_seeds() -> None:
+    """Real streams for fuzz_content_decoder: byte 0 the coding index (+0x80 for the small limit), bytes 1-2 the
+    split position, then the body (see the target's header). Needs brotli and zstandard (test extras)."""
+    import gzip
+    import zlib
+
+    import brotli
+    import zstandard
+
+    text = b'{"status":"success","items":[' + b",".join(b'{"id":%d,"tag":"x"}' % i for i in range(40)) + b"]}"
+    coders = {  # index into kCodings -> how the body is made (codings applied in the order listed)
+        0: lambda b: gzip.compress(b),
+        1: lambda b: zlib.compress(b),
+        2: lambda b: brotli.compress(b),
+        3: lambda b: zstandard.ZstdCompressor().compress(b),
+        4: lambda b: brotli.compress(gzip.compress(b)),
+        5: lambda b: gzip.compress(zstandard.ZstdCompressor().compress(b)),
+        6: lambda b: zstandard.ZstdCompressor().compress(zlib.compress(b)),
+    }
+    for index, make in coders.items():
+        for body in (text, b"", b"a" * 100_000):
+            stream = make(body)
+            for flags, split in ((index, len(stream) // 2), (index | 0x80, 1)):
+                write("fuzz_content_decoder", f"c{index}-{len(body)}-{flags:02x}",
+                      bytes([flags]) + struct.pack(">H", split) + stream)
+    write("fuzz_content_decoder", "gzip-then-junk", bytes([0, 0, 10]) + gzip.compress(text) + b"junk")
+    write("fuzz_content_decoder", "deflate-raw", bytes([1, 0, 3]) + zlib.compress(text)[2:-4])
 
 
 if __name__ == "__main__":

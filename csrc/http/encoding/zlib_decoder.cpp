@@ -1,6 +1,7 @@
 // csrc/http/encoding/zlib_decoder.cpp: gzip and deflate through zlib's inflate.
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "http/encoding/content_decoder.hpp"
@@ -11,8 +12,10 @@ namespace {
 
 // Overview
 //   gzip: windowBits 16+15 (gzip wrapper); after a member ends, more input starts another member (RFC 1952 §2.2).
-//   deflate: RFC 9110 means the zlib wrapper (windowBits 15); some servers send raw deflate, so when the very first
-//   bytes are not a zlib header the stream restarts as raw deflate (windowBits -15).
+//   deflate: RFC 9110 means the zlib wrapper (windowBits 15); some servers send raw deflate, so the stream's first
+//   two bytes decide: a zlib header (RFC 1950 §2.2: method 8, window <= 32K, check bits) or raw deflate (windowBits
+//   -15). They are held until both have arrived, so the choice does not depend on how the body was split (a split
+//   after the first byte once sent a raw stream down the zlib path; found by fuzz/fuzz_content_decoder.cpp).
 class ZlibDecoder final : public StreamDecoder {
  public:
   explicit ZlibDecoder(bool gzip) : gzip_(gzip) { start(gzip ? 16 + MAX_WBITS : MAX_WBITS); }
@@ -22,8 +25,36 @@ class ZlibDecoder final : public StreamDecoder {
 
   DecodeStatus feed(std::string_view in, std::string &out, std::uint64_t limit) override {
     if (!open_) return corrupt("cannot start zlib");
-    bool first = !seen_;
-    seen_ = true;
+    if (gzip_ || wrapper_known_) return inflate_input(in, out, limit);
+    std::size_t take = std::min(in.size(), 2 - first_bytes_.size());
+    first_bytes_.append(in.substr(0, take));
+    if (first_bytes_.size() < 2) return DecodeStatus::Ok;  // wait for the second byte
+    wrapper_known_ = true;
+    if (!zlib_header(first_bytes_)) {  // the server sent raw deflate
+      inflateEnd(&z_);
+      start(-MAX_WBITS);
+      if (!open_) return corrupt("cannot start zlib");
+    }
+    DecodeStatus status = inflate_input(first_bytes_, out, limit);
+    if (status != DecodeStatus::Ok) return status;
+    return inflate_input(in.substr(take), out, limit);
+  }
+
+  DecodeStatus finish() override {
+    if (!gzip_ && !wrapper_known_ && !first_bytes_.empty())
+      return corrupt("deflate stream ended early (truncated body)");
+    if (!ended_) return corrupt(std::string(gzip_ ? "gzip" : "deflate") + " stream ended early (truncated body)");
+    return DecodeStatus::Ok;
+  }
+
+ private:
+  // RFC 1950 §2.2: CM = 8 (deflate), CINFO <= 7 (window <= 32K), and CMF * 256 + FLG a multiple of 31.
+  static bool zlib_header(std::string_view b) noexcept {
+    unsigned cmf = static_cast<unsigned char>(b[0]), flg = static_cast<unsigned char>(b[1]);
+    return (cmf & 0x0F) == 8 && (cmf >> 4) <= 7 && (cmf * 256 + flg) % 31 == 0;
+  }
+
+  DecodeStatus inflate_input(std::string_view in, std::string &out, std::uint64_t limit) {
     z_.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(in.data()));
     z_.avail_in = static_cast<uInt>(in.size());
     for (;;) {
@@ -43,12 +74,6 @@ class ZlibDecoder final : public StreamDecoder {
       std::size_t produced = room - z_.avail_out;
       out.resize(before + produced);
       if (out.size() > limit) return DecodeStatus::TooLarge;
-      if (rc == Z_DATA_ERROR && !gzip_ && !raw_ && first && z_.total_out == 0) {
-        inflateEnd(&z_);  // not a zlib header: the server sent raw deflate
-        raw_ = true;
-        start(-MAX_WBITS);
-        return feed(in, out, limit);
-      }
       if (rc == Z_STREAM_END) {
         ended_ = true;
         continue;
@@ -61,12 +86,6 @@ class ZlibDecoder final : public StreamDecoder {
     }
   }
 
-  DecodeStatus finish() override {
-    if (!ended_) return corrupt(std::string(gzip_ ? "gzip" : "deflate") + " stream ended early (truncated body)");
-    return DecodeStatus::Ok;
-  }
-
- private:
   void start(int window_bits) {
     std::memset(&z_, 0, sizeof z_);
     open_ = inflateInit2(&z_, window_bits) == Z_OK;
@@ -76,8 +95,8 @@ class ZlibDecoder final : public StreamDecoder {
   bool gzip_;
   bool open_ = false;
   bool ended_ = false;
-  bool raw_ = false;
-  bool seen_ = false;  // feed() was called before: input is gone, so a raw-deflate restart is no longer possible
+  bool wrapper_known_ = false;  // deflate: zlib or raw, decided by the first two bytes
+  std::string first_bytes_;     // deflate: the first bytes, held until they decide
 };
 
 }  // namespace
