@@ -32,6 +32,7 @@ OPTIONS = {
     "fuzz_http_response": ["-max_len=8192", f"-dict={FUZZ_DIR / 'dicts/http.dict'}"],
     "fuzz_chunked": ["-max_len=4096", f"-dict={FUZZ_DIR / 'dicts/http.dict'}"],
     "fuzz_request_writer": ["-max_len=1024"],
+    "fuzz_sse": ["-max_len=2048", f"-dict={FUZZ_DIR / 'dicts/sse.dict'}"],
     "fuzz_tls_client": ["-max_len=8192"],
     "fuzz_h2_client": ["-max_len=8192"],
     "fuzz_url": ["-max_len=512", f"-dict={FUZZ_DIR / 'dicts/url.dict'}"],

@@ -102,7 +102,11 @@ PyObject *convert_int(PyObject *obj, const TypePlan *plan, ConvertOptions &o, co
   }
   if (k & sk::kFloat) {
     double d = PyLong_AsDouble(obj);
-    if (d == -1.0 && PyErr_Occurred()) return nullptr;
+    if (d == -1.0 && PyErr_Occurred()) {
+      if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return nullptr;
+      PyErr_Clear();  // an int past a double's range: as JSON's decoder words it
+      return raise_validation(path, "Number out of range");
+    }
     if ((c.flags & Constraints::kFloatAny) && !schema::check_float(c, d, path)) return nullptr;
     return PyFloat_FromDouble(d);
   }
@@ -333,6 +337,11 @@ PyObject *convert_dict(PyObject *obj, const TypePlan *plan, ConvertOptions &o, c
       k = Object::steal(convert_value(key.get(), plan->key, o, &key_node));
     }
     if (!k) return nullptr;
+    if (PyObject_Hash(k.get()) == -1) {  // list[int] keys: a validation error with the path, not a TypeError
+      if (!PyErr_ExceptionMatches(PyExc_TypeError)) return nullptr;
+      PyErr_Clear();
+      return raise_validation(&key_node, "Expected a hashable value, got `%s`", Py_TYPE(k.get())->tp_name);
+    }
     Object v = Object::steal(convert_value(value.get(), plan->value, o, &value_node));
     if (!v || PyDict_SetItem(out.get(), k.get(), v.get()) < 0) return nullptr;
   }
@@ -395,6 +404,8 @@ PyObject *dispatch(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const
   }
   if (Py_TYPE(tp) == json::types.enum_meta) return convert_enum(obj, plan, path);
   if (PyAnySet_Check(obj)) return convert_any_set(obj, plan, o, path);
+  if (reinterpret_cast<PyObject *>(tp) == schema::ext_class)  // msgpack.Ext passes through as is
+    return (k & sk::kExt) ? Py_NewRef(obj) : raise_expected_named(plan, "ext", path);
   return convert_object(obj, plan, o, path);
 }
 

@@ -191,7 +191,7 @@ PyObject *Decoder_decode_lines(PyObject *self_obj, PyObject *buf) {
 
 PyObject *Decoder_repr(PyObject *self_obj) {
   auto *self = reinterpret_cast<DecoderObject *>(self_obj);
-  return PyUnicode_FromFormat("Decoder(%R)", self->type);
+  return PyUnicode_FromFormat("boltwire.json.Decoder(%R)", self->type);  // msgspec.json.Decoder(...) in msgspec
 }
 
 int Decoder_traverse(PyObject *self_obj, visitproc visit, void *arg) {

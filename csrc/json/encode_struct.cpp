@@ -113,7 +113,7 @@ PyObject *dataclass_field_names(PyTypeObject *tp, bool *is_dataclass) noexcept {
     return nullptr;
   }
   if (!PyDict_Check(fields.get())) {
-    *is_dataclass = false;
+    PyErr_Format(PyExc_RuntimeError, "%R.__dataclass_fields__ is not a dict", reinterpret_cast<PyObject *>(tp));
     return nullptr;
   }
   Object names = Object::steal(PyList_New(0));

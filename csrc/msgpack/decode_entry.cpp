@@ -130,7 +130,7 @@ PyObject *Decoder_decode(PyObject *self_obj, PyObject *buf) {
 }
 
 PyObject *Decoder_repr(PyObject *self_obj) {
-  return PyUnicode_FromFormat("Decoder(%R)", reinterpret_cast<DecoderObject *>(self_obj)->type);
+  return PyUnicode_FromFormat("boltwire.msgpack.Decoder(%R)", reinterpret_cast<DecoderObject *>(self_obj)->type);
 }
 
 int Decoder_traverse(PyObject *self_obj, visitproc visit, void *arg) {

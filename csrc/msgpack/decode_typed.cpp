@@ -77,14 +77,13 @@ PyObject *decode_bin(DecodeReader &r, const Token &t, const TypePlan *plan, cons
 
 PyObject *decode_ext(DecodeReader &r, const Token &t, const TypePlan *plan, const PathNode *path) {
   uint64_t k = plan->kinds;
-  if ((k & sk::kCustom) && plan->custom_type == reinterpret_cast<PyObject *>(&ExtType))
-    return ext_from(t.ext_code, t.data, t.size);
-  if (t.ext_code == -1 && (k & sk::kDateTime)) {
+  if (t.ext_code == -1 && (k & sk::kDateTime)) {  // the timestamp extension, before a plain Ext (msgspec)
     PyObject *value = datetime_from_timestamp_ext(t, path);
     if (value != nullptr && plan->constraints.any() && !schema::check_tz(plan->constraints, value, "datetime", path))
       Py_CLEAR(value);
     return value;
   }
+  if (k & sk::kExt) return ext_from(t.ext_code, t.data, t.size);
   if (k & sk::kCustom) return custom_from(r, plan, decode_ext_value(t, r.ext_hook, path), path);
   return raise_expected(plan, "ext", path);
 }
@@ -193,7 +192,7 @@ PyObject *decode_typed(DecodeReader &r, const TypePlan *plan, const PathNode *pa
         break;
       case Kind::kBool:
         if (k & sk::kBool) {
-          result = Py_NewRef(t.boolean ? Py_True : Py_False);
+          result = schema::bool_value(plan, t.boolean, path);  // a bool Literal takes only its own values
         } else if (k & sk::kCustom) {
           result = custom_from(r, plan, Py_NewRef(t.boolean ? Py_True : Py_False), path);
         } else {

@@ -7,7 +7,7 @@
 #include "json/sorted_items.hpp"
 #include "msgpack/encode_value.hpp"
 #include "py/dict_iter.hpp"
-#include "py/recursion_guard.hpp"
+#include "py/recursion.hpp"
 #include "py/ref.hpp"
 #include <new>
 #include <vector>

@@ -7,7 +7,7 @@
 #include "json/encode_value.hpp"
 #include "json/foreign_fields.hpp"
 #include "msgpack/encode_value.hpp"
-#include "py/recursion_guard.hpp"
+#include "py/recursion.hpp"
 #include "py/ref.hpp"
 #include "py/unset.hpp"
 #include "struct/struct_meta.hpp"
@@ -70,29 +70,42 @@ bool write_pairs(EncodeState &state, const std::vector<PyObject *> &names, const
   return true;
 }
 
-// The common case without a vector: no omit_defaults, every field set and none UNSET.
-bool encode_struct_map(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
-  if (!(meta->flags & structs::kOmitDefaults) && state.options.order != json::Order::kSorted) {
-    Py_ssize_t n = meta->n_fields;
-    bool plain = true;
-    for (Py_ssize_t i = 0; i < n && plain; ++i) {
-      PyObject *value = *structs::field_slot(obj, meta, i);
-      plain = value != nullptr && !py::is_unset(value);
-    }
-    if (plain) {
-      bool tagged = meta->tag != nullptr;
-      if (!write_map_header(state.out, static_cast<size_t>(n + tagged))) return false;
-      if (tagged && (!write_str(state.out, meta->tag_field) || !encode_value(state, meta->tag))) return false;
-      for (Py_ssize_t i = 0; i < n; ++i) {
-        if (!write_str(state.out, PyTuple_GET_ITEM(meta->encode_fields, i)) ||
-            !encode_value(state, *structs::field_slot(obj, meta, i)))
-          return false;
-      }
-      return true;
-    }
+// Rewrites the pair count of the map header at `start`, written for `written_for` pairs, to `count` (fewer),
+// keeping the header's form: msgspec sizes a Struct's header by its field count and then fixes the count the
+// same way (16 fields, one UNSET: de 00 0f).
+void patch_map_count(py::BytesWriter &out, size_t start, size_t written_for, size_t count) noexcept {
+  auto *header = reinterpret_cast<unsigned char *>(out.cursor() - (out.size() - start));
+  if (written_for <= 15) {
+    header[0] = static_cast<unsigned char>(0x80 | count);
+    return;
   }
-  std::vector<PyObject *> names, values;
-  return collect_struct_pairs(obj, meta, names, values) && write_pairs(state, names, values);
+  size_t width = written_for < 65536 ? 2 : 4;
+  for (size_t i = 0; i < width; ++i) header[1 + i] = static_cast<unsigned char>(count >> (8 * (width - 1 - i)));
+}
+
+// The common case without a vector, in one pass: no omit_defaults. The header counts every field; an UNSET one
+// is skipped and the count is patched afterwards (rare), so no value is visited twice (an enc_hook runs once).
+bool encode_struct_map(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
+  if (meta->flags & structs::kOmitDefaults || state.options.order == json::Order::kSorted) {
+    std::vector<PyObject *> names, values;
+    return collect_struct_pairs(obj, meta, names, values) && write_pairs(state, names, values);
+  }
+  Py_ssize_t n = meta->n_fields;
+  size_t start = state.out.size(), pairs = static_cast<size_t>(n) + (meta->tag != nullptr);
+  if (!write_map_header(state.out, pairs)) return false;
+  if (meta->tag != nullptr && (!write_str(state.out, meta->tag_field) || !encode_value(state, meta->tag))) return false;
+  size_t skipped = 0;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *value = *structs::field_slot(obj, meta, i);
+    if (BW_UNLIKELY(value == nullptr)) return json::struct_field_unset(structs::field_name(meta, i));
+    if (BW_UNLIKELY(py::is_unset(value))) {
+      skipped++;
+      continue;
+    }
+    if (!write_str(state.out, PyTuple_GET_ITEM(meta->encode_fields, i)) || !encode_value(state, value)) return false;
+  }
+  if (skipped != 0) patch_map_count(state.out, start, pairs, pairs - skipped);
+  return true;
 }
 
 int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
@@ -112,13 +125,12 @@ int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
     return -1;
   }
   for (Py_ssize_t i = 0; ok && i < n; ++i) {
-    PyObject *value = PyObject_GetAttr(obj, PyTuple_GET_ITEM(fields, i));
-    if (value == nullptr) {
+    PyObject *value;  // a deleted attribute (AttributeError / KeyError) and UNSET are left out, as in JSON
+    int present = json::read_dataclass_field(obj, PyTuple_GET_ITEM(fields, i), &value);
+    if (present < 0) {
       ok = false;
-    } else if (py::is_unset(value)) {
-      Py_DECREF(value);
-    } else {
-      names.push_back(PyTuple_GET_ITEM(fields, i));
+    } else if (present > 0) {
+      names.push_back(PyTuple_GET_ITEM(fields, i));  // capacity reserved above: cannot throw
       values.push_back(value);
     }
   }

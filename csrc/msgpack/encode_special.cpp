@@ -6,7 +6,8 @@
 #include "json/encode_value.hpp"
 #include "msgpack/encode_value.hpp"
 #include "msgpack/ext.hpp"
-#include "py/recursion_guard.hpp"
+#include "py/errors.hpp"
+#include "py/recursion.hpp"
 #include "py/ref.hpp"
 #include <datetime.h>
 
@@ -53,10 +54,16 @@ bool encode_decimal(EncodeState &state, PyObject *obj) noexcept {
       return number && encode_value(state, number.get());
     }
     case DecimalFormat::kCallable: {
-      py::RecursionGuard guard(" while serializing an object");
-      if (!guard.entered) return false;
+      if (state.in_decimal_hook) {  // as JSON's encoder (and msgspec) rule
+        py::type_error("decimal_format callable returned a value containing a Decimal");
+        return false;
+      }
       py::Object replaced = py::Object::steal(PyObject_CallOneArg(state.options.decimal_hook, obj));
-      return replaced && encode_value(state, replaced.get());
+      if (!replaced) return false;
+      state.in_decimal_hook = true;
+      bool ok = encode_value(state, replaced.get());
+      state.in_decimal_hook = false;
+      return ok;
     }
   }
   return false;

@@ -5,7 +5,7 @@
 #include "json/encode_value.hpp"
 #include "json/raw.hpp"
 #include "msgpack/ext.hpp"
-#include "py/recursion_guard.hpp"
+#include "py/recursion.hpp"
 #include "struct/struct_meta.hpp"
 #include <cstring>
 #include <datetime.h>
@@ -204,10 +204,10 @@ bool write_str_header(py::BytesWriter &out, size_t n) noexcept {
 bool write_bin_header(py::BytesWriter &out, size_t n) noexcept {
   return write_header(out, n, 0, 0, 0xc4, 0xc5, 0xc6, "bytes");
 }
-bool write_array_header(py::BytesWriter &out, size_t n) noexcept {
+bool write_array_header_long(py::BytesWriter &out, size_t n) noexcept {
   return write_header(out, n, 0x90, 15, 0, 0xdc, 0xdd, "arrays");
 }
-bool write_map_header(py::BytesWriter &out, size_t n) noexcept {
+bool write_map_header_long(py::BytesWriter &out, size_t n) noexcept {
   return write_header(out, n, 0x80, 15, 0, 0xde, 0xdf, "dicts");
 }
 

@@ -27,7 +27,9 @@ struct EncodeOptions {
 struct EncodeState {
   py::BytesWriter out;
   EncodeOptions options;
+  bool in_decimal_hook = false;  // encoding what decimal_format returned: a Decimal inside it is an error
 };
+
 
 bool encode_value(EncodeState &state, PyObject *obj) noexcept;
 
@@ -36,8 +38,15 @@ bool write_int64(py::BytesWriter &out, int64_t v) noexcept;
 bool write_uint64(py::BytesWriter &out, uint64_t v) noexcept;
 bool write_str_header(py::BytesWriter &out, size_t n) noexcept;
 bool write_bin_header(py::BytesWriter &out, size_t n) noexcept;
-bool write_array_header(py::BytesWriter &out, size_t n) noexcept;
-bool write_map_header(py::BytesWriter &out, size_t n) noexcept;
+bool write_array_header_long(py::BytesWriter &out, size_t n) noexcept;
+bool write_map_header_long(py::BytesWriter &out, size_t n) noexcept;
+// Most arrays and maps hold at most 15 entries: their one-byte fix header is written inline.
+[[gnu::always_inline]] inline bool write_array_header(py::BytesWriter &out, size_t n) noexcept {
+  return BW_LIKELY(n <= 15) ? out.put(static_cast<char>(0x90 | n)) : write_array_header_long(out, n);
+}
+[[gnu::always_inline]] inline bool write_map_header(py::BytesWriter &out, size_t n) noexcept {
+  return BW_LIKELY(n <= 15) ? out.put(static_cast<char>(0x80 | n)) : write_map_header_long(out, n);
+}
 // A str's UTF-8 with its header (short ASCII inline, the rest out of line).
 bool write_str_slow(py::BytesWriter &out, PyObject *str) noexcept;
 bool write_str_bytes(py::BytesWriter &out, const char *s, size_t n) noexcept;

@@ -3,6 +3,17 @@
 
 namespace boltwire::py {
 
+namespace {
+
+// Sets a bytearray's size to `size` (<= its current size) without reallocating: its capacity stays, so a buffer
+// reused with encode_into() keeps its storage (msgspec does the same), and the bytes past `size` are hidden.
+void shrink_bytearray(PyObject *array, size_t size) noexcept {
+  Py_SET_SIZE(array, static_cast<Py_ssize_t>(size));
+  PyByteArray_AS_STRING(array)[size] = '\0';
+}
+
+}  // namespace
+
 bool BytesWriter::start_bytes(Py_ssize_t capacity) noexcept {
   release_target();
   target_ = PyBytes_FromStringAndSize(nullptr, capacity);
@@ -22,7 +33,6 @@ bool BytesWriter::start_bytearray(PyObject *array, Py_ssize_t offset) noexcept {
   if (PyByteArray_Resize(array, want) < 0) return false;
   Py_INCREF(array);
   target_ = array;
-  original_size_ = old_size;
   is_bytearray_ = true;
   data_ = PyByteArray_AS_STRING(array);
   if (offset > old_size) std::memset(data_ + old_size, 0, static_cast<size_t>(offset - old_size));
@@ -58,11 +68,10 @@ bool BytesWriter::grow(size_t n) noexcept {
 PyObject *BytesWriter::finish() noexcept {
   if (target_ == nullptr) return nullptr;
   if (is_bytearray_) {
-    int rc = PyByteArray_Resize(target_, static_cast<Py_ssize_t>(len_));
+    shrink_bytearray(target_, len_);
     Py_CLEAR(target_);
     data_ = nullptr;
     cap_ = len_ = 0;
-    if (rc < 0) return nullptr;
     Py_RETURN_NONE;
   }
   if (len_ != cap_ && _PyBytes_Resize(&target_, static_cast<Py_ssize_t>(len_)) < 0) {
@@ -78,11 +87,9 @@ PyObject *BytesWriter::finish() noexcept {
 
 void BytesWriter::release_target() noexcept {
   if (target_ != nullptr && is_bytearray_) {
-    // Not finished (an encode failed): give the caller's array back its original size.
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    if (PyByteArray_Resize(target_, original_size_) < 0) PyErr_Clear();
-    PyErr_Restore(type, value, tb);
+    // Not finished (an encode failed): the array ends where the output stopped, as msgspec leaves it; what
+    // it held past that point (older contents of a reused buffer) stays hidden.
+    shrink_bytearray(target_, len_);
     Py_DECREF(target_);
   } else {
     Py_XDECREF(target_);

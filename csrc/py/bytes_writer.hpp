@@ -25,7 +25,8 @@ class BytesWriter {
 
   // Starts a fresh bytes target with room for `capacity` bytes; false with MemoryError set.
   bool start_bytes(Py_ssize_t capacity) noexcept;
-  // Writes into `array` starting at `offset` (bytes before it are kept; a gap is zero-filled).
+  // Writes into `array` starting at `offset` (bytes before it are kept; a gap is zero-filled). The array ends
+  // at the last byte written, on success and on failure alike; its capacity is kept.
   bool start_bytearray(PyObject *array, Py_ssize_t offset) noexcept;
   // Trims the target and returns it (a new reference for bytes; None for bytearray). nullptr on failure.
   PyObject *finish() noexcept;
@@ -71,7 +72,6 @@ class BytesWriter {
   size_t len_ = 0;
   size_t cap_ = 0;
   size_t base_ = 0;  // bytearray: offset where writing started
-  Py_ssize_t original_size_ = 0;  // bytearray: its size before writing, restored on failure
   bool is_bytearray_ = false;
 };
 

@@ -97,6 +97,11 @@ PyObject *raise_validation(const PathNode *path, const char *fmt, ...) {
 
 PyObject *reraise_as_validation(const PathNode *path) {
   if (!PyErr_ExceptionMatches(PyExc_TypeError) && !PyErr_ExceptionMatches(PyExc_ValueError)) return nullptr;
+  // A DecodeError / ValidationError (or a subclass) the hook raised is its own message: it propagates as is.
+  PyObject *validation = validation_error_type();
+  if (validation == nullptr) return nullptr;
+  PyObject *decode_error = reinterpret_cast<PyObject *>(reinterpret_cast<PyTypeObject *>(validation)->tp_base);
+  if (PyErr_ExceptionMatches(decode_error)) return nullptr;
   PyObject *exc = PyErr_GetRaisedException();
   PyObject *message = PyObject_Str(exc);
   if (message != nullptr) {

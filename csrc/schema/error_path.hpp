@@ -24,7 +24,8 @@ PyObject *validation_error_type();
 // Same, with a message that is already a str.
 [[gnu::cold]] PyObject *raise_validation_str(const PathNode *path, PyObject *message);
 // Turns the TypeError / ValueError being raised (from __post_init__, a validator, a hook) into a
-// ValidationError carrying its message and the path; other exceptions pass through. Returns nullptr.
+// ValidationError carrying its message and the path; other exceptions, DecodeError / ValidationError and their
+// subclasses among them, pass through (msgspec's rule). Returns nullptr.
 [[gnu::cold]] PyObject *reraise_as_validation(const PathNode *path);
 
 }  // namespace boltwire::schema

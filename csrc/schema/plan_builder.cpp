@@ -192,6 +192,10 @@ TypePlan *Builder::build(PyObject *annotation) {
   if (strcmp(kind, "dataclass") == 0) return build_class_node(annotation, desc.get(), kDataclass);
   if (strcmp(kind, "typeddict") == 0) return build_class_node(annotation, desc.get(), kTypedDict);
   if (strcmp(kind, "namedtuple") == 0) return build_class_node(annotation, desc.get(), kNamedTuple);
+  if (strcmp(kind, "ext") == 0) {
+    if (ext_class == nullptr) ext_class = Py_NewRef(a1);
+    return new_plan(kExt);
+  }
   if (strcmp(kind, "custom") == 0) {
     TypePlan *plan = new_plan(kCustom);
     plan->custom_type = Py_NewRef(a1);
@@ -208,6 +212,7 @@ TypePlan *Builder::build_union(PyObject *annotation, PyObject *members) {
     if (m == nullptr || !merge(*plan.p, m, annotation)) return nullptr;
   }
   if (plan->kinds & kAny) plan->kinds = kAny;  // Any absorbs every other member
+  if ((plan->kinds & kRaw) && plan->kinds != kRaw) plan->kinds &= ~kRaw;  // Raw beside other types is ignored (msgspec)
   return plan.release();
 }
 

@@ -144,7 +144,7 @@ bool check_union_rules(const TypePlan &into, const TypePlan &from, PyObject *ann
                         !((a & kArrayKinds) == kStructArray && (b & kArrayKinds) == kStructArray);
   bool object_conflict = (a & kObjectKinds) && (b & kObjectKinds) &&
                          !((a & kObjectKinds) == kStruct && (b & kObjectKinds) == kStruct);
-  if (((a | b) & kCustom) && ((a | b) & ~(kCustom | kNone)))
+  if (((a | b) & kCustom) && ((a | b) & ~(kCustom | kNone | kRaw)))
     return fail(annotation, "Type unions containing a custom type may not contain any additional types other than "
                             "`None`");
   if (into.str_enum && from.str_enum) return fail_more_than_one(annotation, "str enum type");

@@ -4,6 +4,8 @@
 #include <cstring>
 
 namespace boltwire::schema {
+
+PyObject *ext_class = nullptr;
 namespace {
 
 void free_object_plan(ObjectPlan *op) noexcept {
@@ -157,6 +159,8 @@ std::string describe_expected(const TypePlan *plan) {
   add(kTimeDelta, "duration");
   add(kUuid, "uuid");
   add(kDecimal, "decimal");
+  add(kExt, "ext");
+  add(kRaw, "raw");
   if (k & kCustom) {  // a custom class is named by itself
     const char *name = reinterpret_cast<PyTypeObject *>(plan->custom_type)->tp_name;
     const char *dot = strrchr(name, '.');

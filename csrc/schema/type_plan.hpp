@@ -53,6 +53,7 @@ enum PlanKind : uint64_t {
   kCustom = 1ull << 28,       // any other class: dec_hook or isinstance
   kRaw = 1ull << 29,
   kUnset = 1ull << 30,
+  kExt = 1ull << 31,          // msgpack.Ext: an extension value taken as is
 };
 
 inline constexpr uint64_t kStrLike = kStr | kBytes | kByteArray | kMemoryView | kDateTime | kDate | kTime |
@@ -138,6 +139,10 @@ struct TypePlan {
   ObjectPlan *owned_object = nullptr;       // set on the cached root plan of a class: it owns that class's table
   PyObject *held_class = nullptr;           // strong reference keeping a borrowed ObjectPlan's class alive
 };
+
+// The msgpack.Ext class, as the annotation that planned kExt named it (set by the builder before any plan holds
+// kExt; kept for the process): convert and the msgpack decoder recognise Ext values by it.
+extern PyObject *ext_class;
 
 // Frees a plan tree (object plans are freed only by the node that owns them).
 void free_plan(TypePlan *plan) noexcept;

@@ -88,7 +88,7 @@ bool is_empty_container_type(PyObject *value, PyTypeObject *&type_out) {
 }
 
 // Converts what the class body assigned to a field into a default entry (value, Factory or NODEFAULT).
-bool make_default_entry(PyObject *field, PyObject *value, FieldDraft &draft) {
+bool make_default_entry(PyObject * /*field*/, PyObject *value, FieldDraft &draft) {
   draft.explicit_name = py::Object::borrow(Py_None);
   if (Py_TYPE(value) == &FieldSpecType) {
     auto *spec = reinterpret_cast<FieldSpecObject *>(value);
@@ -109,10 +109,18 @@ bool make_default_entry(PyObject *field, PyObject *value, FieldDraft &draft) {
     draft.default_entry = py::Object::steal(make_factory(reinterpret_cast<PyObject *>(container)));
     return static_cast<bool>(draft.default_entry);
   }
-  if (container != nullptr || Py_TYPE(value)->tp_hash == PyObject_HashNotImplemented) {
-    py::type_error("Using %R (mutable) as a default value is unsafe for field '%U': configure a `default_factory` "
-                   "instead",
-                   value, field);
+  // msgspec's rule: only a non-empty builtin collection or a mutable Struct is refused; other values (a Raw, an
+  // unhashable object of a user class) are the user's to share.
+  if (container != nullptr) {
+    py::type_error("Using a non-empty mutable collection (%R) as a default value is unsafe. Instead configure a "
+                   "`default_factory` for this field.",
+                   value);
+    return false;
+  }
+  if (is_struct_instance(value) && !has_flag(Py_TYPE(value), kFrozen)) {
+    py::type_error("Using a mutable struct object (%R) as a default value is unsafe. Either configure a "
+                   "`default_factory` for this field, or set `frozen=True` on `%.200s`",
+                   value, Py_TYPE(value)->tp_name);
     return false;
   }
   draft.default_entry = py::Object::borrow(value);

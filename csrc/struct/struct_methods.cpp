@@ -7,6 +7,22 @@
 
 namespace boltwire::structs {
 
+namespace {
+
+// Copies a dict=True instance's __dict__ (part of the value) onto `copy`; false with an exception set.
+bool copy_instance_dict(PyObject *self, PyObject *copy) {
+  PyObject *dict = PyObject_GenericGetDict(self, nullptr);
+  if (dict == nullptr) {
+    PyErr_Clear();
+    return true;
+  }
+  py::Object dict_copy = py::Object::steal(PyDict_Copy(dict));
+  Py_DECREF(dict);
+  return dict_copy && PyObject_GenericSetDict(copy, dict_copy.get(), nullptr) == 0;
+}
+
+}  // namespace
+
 PyObject *copy_instance(PyObject *self) {
   PyTypeObject *tp = Py_TYPE(self);
   const StructMetaObject *meta = as_meta(tp);
@@ -16,17 +32,9 @@ PyObject *copy_instance(PyObject *self) {
     *field_slot(copy, meta, i) = Py_XNewRef(*field_slot(self, meta, i));
   }
   if (meta->flags & kGenericLayout) {
-    // Instance attributes of dict=True classes are part of the value being copied.
-    PyObject *dict = PyObject_GenericGetDict(self, nullptr);
-    if (dict == nullptr) PyErr_Clear();
-    else {
-      py::Object dict_copy = py::Object::steal(PyDict_Copy(dict));
-      Py_DECREF(dict);
-      bool failed = !dict_copy || PyObject_GenericSetDict(copy, dict_copy.get(), nullptr) < 0;
-      if (failed) {
-        Py_DECREF(copy);
-        return nullptr;
-      }
+    if (!copy_instance_dict(self, copy)) {
+      Py_DECREF(copy);
+      return nullptr;
     }
   } else if (PyType_IS_GC(tp) && PyObject_GC_IsTracked(self)) {
     PyObject_GC_Track(copy);
@@ -34,24 +42,40 @@ PyObject *copy_instance(PyObject *self) {
   return copy;
 }
 
+// structs.replace / __replace__, msgspec's rules: a new instance from the changes and the old values (a field
+// unset on the old instance and not replaced is an AttributeError); GC-tracked by its own values, as construction
+// does; __post_init__ runs again. A dict=True instance's __dict__ is copied along, as __copy__ does.
 PyObject *replace_fields(PyObject *self, PyObject *const *values, PyObject *kwnames) {
-  PyObject *copy = copy_instance(self);
-  if (copy == nullptr || kwnames == nullptr) return copy;
-  const StructMetaObject *meta = as_meta(Py_TYPE(self));
+  PyTypeObject *tp = Py_TYPE(self);
+  const StructMetaObject *meta = as_meta(tp);
+  py::Object out = py::Object::steal(alloc_instance(tp));
+  if (!out) return nullptr;
+  bool track = false;
   Py_ssize_t hint = 0;
-  for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); k++) {
+  for (Py_ssize_t k = 0; kwnames != nullptr && k < PyTuple_GET_SIZE(kwnames); k++) {
     PyObject *name = PyTuple_GET_ITEM(kwnames, k);
     Py_ssize_t index = find_field_index(meta, name, hint);
-    if (index < 0) {
-      Py_DECREF(copy);
-      return py::type_error("`%s` has no field '%U'", Py_TYPE(self)->tp_name, name);
-    }
-    PyObject **slot = field_slot(copy, meta, index);
-    Py_XSETREF(*slot, Py_NewRef(values[k]));
-    track_if_needed(copy, values[k]);
+    if (index < 0) return py::type_error("`%s` has no field '%U'", tp->tp_name, name);
+    Py_XSETREF(*field_slot(out.get(), meta, index), Py_NewRef(values[k]));
+    track |= may_be_tracked(values[k]);
     hint = index + 1;
   }
-  return copy;
+  for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
+    PyObject **slot = field_slot(out.get(), meta, i);
+    if (*slot != nullptr) continue;  // replaced above
+    PyObject *old = *field_slot(self, meta, i);
+    if (old == nullptr) return PyErr_Format(PyExc_AttributeError, "Struct field '%U' is unset", field_name(meta, i));
+    *slot = Py_NewRef(old);
+    track |= may_be_tracked(old);
+  }
+  if ((meta->flags & kGenericLayout) && !copy_instance_dict(self, out.get())) return nullptr;
+  if (track && PyType_IS_GC(tp) && !PyObject_GC_IsTracked(out.get())) PyObject_GC_Track(out.get());
+  if (meta->post_init != nullptr) {
+    PyObject *result = PyObject_CallOneArg(meta->post_init, out.get());
+    if (result == nullptr) return nullptr;
+    Py_DECREF(result);
+  }
+  return out.release();
 }
 
 namespace {

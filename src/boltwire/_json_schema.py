@@ -409,6 +409,9 @@ class _Generator:
         out["maxItems"] = len(schemas)
         return out
 
+    def schema_ext(self, node: _Node, out: dict[str, Any]) -> dict[str, Any]:
+        raise TypeError("json-schema doesn't support msgpack Ext types")  # msgspec's words; no JSON form exists
+
     def schema_custom(self, node: _Node, out: dict[str, Any]) -> dict[str, Any]:
         if self.schema_hook is not None:
             try:

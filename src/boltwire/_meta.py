@@ -47,6 +47,11 @@ def _check_number(name: str, value: Any) -> Any:
         raise TypeError(f"`{name}` must be an int or float, got {type(value).__name__}")
     if type(value) is float and not math.isfinite(value):
         raise ValueError(f"`{name}` must be finite, {value!r} is not supported")
+    if type(value) is int:
+        try:
+            float(value)
+        except OverflowError:  # msgspec's rule: a bound must be representable as a float
+            raise ValueError(f"`{name}` is out of range, {value!r} is not representable as a float") from None
     return value
 
 

@@ -162,8 +162,10 @@ class _Translator:
             return _Node("literal", values=t.values)
         if name == "EnumType":
             return _Node("enum", cls=t.cls)
-        if name == "CustomType" or name == "ExtType":
-            return _Node("custom", cls=getattr(t, "cls", None))
+        if name == "ExtType":
+            return _Node("ext")
+        if name == "CustomType":
+            return _Node("custom", cls=t.cls)
         return self.object_node(t, name)
 
     def object_node(self, t: Any, name: str) -> _Node:

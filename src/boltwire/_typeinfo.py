@@ -19,7 +19,7 @@ import typing
 import uuid
 from typing import Any
 
-from boltwire._core import NODEFAULT, Factory, Raw, StructMeta, UnsetType
+from boltwire._core import NODEFAULT, Factory, MsgpackExt, Raw, StructMeta, UnsetType
 
 _SIMPLE = {
     Any: "any",
@@ -308,6 +308,8 @@ def describe(annotation: Any) -> tuple[Any, ...]:
         return ("dataclass", cls, _attrs_fields(cls, t))
     if cls is Raw:
         return ("raw",)
+    if cls is MsgpackExt:
+        return ("ext", cls)
     if cls is UnsetType:
         return ("unset",)
     if isinstance(cls, type):

@@ -1,5 +1,6 @@
 """convert() behaviours fixed for msgspec parity, each compared with msgspec on the same input."""
 
+import builtins
 import datetime
 from typing import Annotated, Literal
 
@@ -7,6 +8,7 @@ import msgspec
 import pytest
 
 import boltwire
+import boltwire.msgpack
 
 
 def outcome(fn):
@@ -53,3 +55,79 @@ def test_lax_timestamp_checks_tz_constraint(value):
 def test_bool_literals_take_no_lax_values(value):
     for typ in (Literal[True], Literal[False], bool):
         same(lambda lib: lib.convert(value, typ, strict=False))
+
+
+def test_unhashable_converted_dict_key_is_a_validation_error():
+    for dictcls in (dict,):
+        for lib in (boltwire, msgspec):
+            with pytest.raises(lib.ValidationError, match=r"Expected a hashable value, got `list` - at `key` in `\$`"):
+                lib.convert(dictcls({(1, 2): 0}), dict[list[int], int])
+
+    def nested(lib):
+        class Ex(lib.Struct):
+            values: dict[list[int], int]
+
+        return lib.convert({"values": {(1, 2): 0}}, Ex)
+
+    with pytest.raises(boltwire.ValidationError) as ours:
+        nested(boltwire)
+    with pytest.raises(msgspec.ValidationError) as theirs:
+        nested(msgspec)
+    assert str(ours.value) == str(theirs.value)
+
+
+@pytest.mark.parametrize("value", [1, "a", [1, 2], {"a": 1}])
+def test_raw_field_mismatch_names_raw(value):
+    def run(lib):
+        class Ex(lib.Struct):
+            x: lib.Raw
+
+        try:
+            lib.convert({"x": value}, type=Ex)
+        except lib.ValidationError as e:
+            return str(e)
+
+    assert run(boltwire) == run(msgspec)
+    assert run(boltwire).startswith("Expected `raw`, got")
+
+
+@pytest.mark.parametrize("kw", ["gt", "ge", "lt", "le", "multiple_of"])
+def test_meta_bound_that_no_float_holds_is_refused(kw):
+    for lib in (boltwire, msgspec):
+        with pytest.raises(ValueError, match="out of range"):
+            lib.Meta(**{kw: 10**400})
+
+
+@pytest.mark.parametrize("base", ["ValidationError", "DecodeError", "ValueError", "TypeError"])
+def test_hook_errors_wrap_like_msgspec(base):
+    """A TypeError / ValueError from dec_hook becomes a ValidationError with the path; a DecodeError or
+    ValidationError (or a subclass) the hook raises propagates as it is."""
+    def run(lib):
+        error_cls = type("MyError", (getattr(lib, base, None) or getattr(builtins, base),), {})
+
+        class Foo:
+            pass
+
+        def dec_hook(tp, val):
+            raise error_cls("custom message")
+
+        out = []
+        for fn in (lambda: lib.json.Decoder(type=list[Foo], dec_hook=dec_hook).decode(b"[[]]"),
+                   lambda: lib.msgpack.Decoder(type=list[Foo], dec_hook=dec_hook).decode(lib.msgpack.encode([[]])),
+                   lambda: lib.convert([[]], list[Foo], dec_hook=dec_hook)):
+            try:
+                fn()
+            except Exception as e:  # noqa: BLE001
+                out.append((type(e).__name__, str(e)))
+        return out
+
+    assert run(boltwire) == run(msgspec)
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_int_past_float_range_is_a_validation_error(strict):
+    for tp, value in ((float, 10**400), (dict[str, float], {"x": 10**400})):
+        ours, theirs = outcome(lambda: boltwire.convert(value, tp, strict=strict)), outcome(
+            lambda: msgspec.convert(value, tp, strict=strict))
+        assert ours == theirs
+        assert "Number out of range" in ours[1]

@@ -38,3 +38,15 @@ def fault_server():
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def stream_server():
+    """uvicorn serving tests/http/stream_app.py (streaming, uploads, SSE) in its own process, for the session."""
+    from stream_server import StreamServer
+
+    server = StreamServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()

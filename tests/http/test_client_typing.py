@@ -81,3 +81,43 @@ def test_tls_options_are_typed(tmp_path):
     )
     errors = [line for line in lines if ": error:" in line]
     assert {e.split(":")[1] for e in errors} == {"10", "11"}, errors
+
+
+def test_streams_downloads_and_sse_are_typed(tmp_path):
+    lines = run_mypy(
+        tmp_path,
+        """
+        from pathlib import Path
+        import msgspec
+        from boltwire import HTTPClient, SyncHTTPClient
+
+        class M(msgspec.Struct):
+            a: int
+
+        async def f(c: HTTPClient) -> None:
+            async with c.stream_get("/", response_data_type=M) as s:
+                reveal_type(s.status)
+                async for item in s:
+                    reveal_type(item)
+            async for chunk in c.stream_post("/", form={"f": Path("x")}, content=None):
+                reveal_type(chunk)
+            reveal_type((await c.download("/", "out.bin")).data)
+            reveal_type((await c.download("/")).data)
+            async for event in c.sse("/", M):
+                reveal_type(event.data)
+
+        def g(c: SyncHTTPClient) -> None:
+            for item in c.stream("GET", "/", into=M):
+                reveal_type(item)
+            for event in c.sse("/"):
+                reveal_type(event.data)
+
+        def bad(c: SyncHTTPClient) -> None:
+            n: int = next(iter(c.stream_get("/")))
+        """,
+    )
+    reveals = [line.split("Revealed type is ", 1)[1] for line in lines if "Revealed type is" in line]
+    errors = [line for line in lines if ": error:" in line]
+    assert reveals == ['"int"', '"snippet.M"', '"bytes"', '"pathlib.Path"', '"bytes"', '"snippet.M"', '"snippet.M"',
+                       '"str"'], lines
+    assert [e.split(":")[1] for e in errors] == ["28"], errors  # the line of bad()

@@ -76,10 +76,35 @@ def test_encode_into_errors():
         enc.encode_into(1, b"")
     with pytest.raises(ValueError, match="offset"):
         enc.encode_into(1, bytearray(), -2)
-    buf = bytearray(b"keep")
+    buf, theirs = bytearray(b"keep"), bytearray(b"keep")
     with pytest.raises(TypeError, match="unsupported"):
         enc.encode_into([1, 2, object()], buf, -1)
-    assert buf == b"keep"
+    with pytest.raises(TypeError):
+        msgspec.json.Encoder().encode_into([1, 2, object()], theirs, -1)
+    assert buf == theirs == b"keep[1,2,"  # the array ends where the output stopped (msgspec)
+
+
+@pytest.mark.parametrize("lib", ["json", "msgpack"])
+def test_encode_into_keeps_capacity_and_hides_stale_bytes(lib):
+    """Like msgspec: an in-bounds offset never shrinks the buffer's storage, and an error after the buffer was
+    extended shows zeros up to the offset, never what the reused storage held before."""
+    import boltwire.msgpack
+
+    outcomes = []
+    for mod in ((json, msgspec.json) if lib == "json" else (boltwire.msgpack, msgspec.msgpack)):
+        enc = mod.Encoder()
+        buf = bytearray(1000)
+        capacity = buf.__sizeof__()
+        enc.encode_into({"key": "value"}, buf, 4)
+        kept = buf.__sizeof__() == capacity
+        first = bytes(buf)
+        stale = bytearray(b"Z" * 256)
+        enc.encode_into(0, stale)
+        with pytest.raises(TypeError):
+            enc.encode_into([1, object()], stale, 20)
+        outcomes.append((kept, first, bytes(stale)))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0] and b"Z" not in outcomes[0][2]
 
 
 def test_encode_lines():

@@ -304,3 +304,63 @@ def test_typeddict_required_qualifiers_and_generic_bases_match_msgspec(future):
     finally:
         for mod in mods.values():
             del sys.modules[mod.__name__]
+
+
+def _raw_cases(lib):
+    class Custom:
+        def __init__(self, a, b):
+            self.a, self.b = a, b
+
+        def __eq__(self, other):
+            return (self.a, self.b) == (other.a, other.b)
+
+    default = lib.Raw()
+
+    class Union3(lib.Struct):
+        x: int | str | lib.Raw
+
+    class WithCustom(lib.Struct):
+        x: Custom | lib.Raw
+
+    class WithDefault(lib.Struct):
+        x: int
+        y: lib.Raw = default
+
+    def dec_hook(typ, obj):
+        return typ(*obj)
+
+    def raw_bytes(value):
+        return bytes(value) if isinstance(value, lib.Raw) else value
+
+    return [
+        lambda: lib.json.decode(b'{"x": 1}', type=Union3).x,
+        lambda: lib.json.decode(b'{"x": "a"}', type=Union3).x,
+        lambda: vars(lib.json.decode(b'{"x": [1, 2]}', type=WithCustom, dec_hook=dec_hook).x),
+        lambda: raw_bytes(lib.json.decode(b'{"x": 1, "y": [1, 2]}', type=WithDefault).y),
+        lambda: lib.json.decode(b'{"x": 1}', type=WithDefault).y is default,
+        lambda: raw_bytes(lib.json.decode(b"[1]", type=lib.Raw | None)),
+        lambda: lib.json.decode(b"null", type=lib.Raw | None),
+        lambda: raw_bytes(lib.convert(1, int | lib.Raw)),
+    ]
+
+
+@pytest.mark.parametrize("case", range(8))
+def test_raw_beside_other_types_is_ignored_and_may_be_a_default(case):
+    """msgspec: Raw in a union changes nothing (the other members decide), may sit beside a custom type, and a
+    Raw instance is an acceptable field default."""
+    assert outcome(_raw_cases(boltwire)[case]) == outcome(_raw_cases(msgspec)[case])
+
+
+def test_invalid_dataclass_fields_is_a_runtime_error_like_msgspec():
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Ex:
+        x: int
+
+    Ex.__dataclass_fields__ = ()
+    for enc in (boltwire.json.encode, boltwire.msgpack.encode, boltwire.to_builtins):
+        with pytest.raises(RuntimeError, match="is not a dict"):
+            enc(Ex(1))
+    with pytest.raises(RuntimeError, match="is not a dict"):
+        msgspec.json.encode(Ex(1))

@@ -272,3 +272,20 @@ def test_subclasses_encode_as_their_base():
     check_encode(MyStr("s"))
     check_encode([MyInt(5), MyStr("s")], enc_hook=lambda v: ["hooked", type(v).__base__.__name__])
     check_encode(Optional)
+
+
+@pytest.mark.parametrize("n_fields", [3, 15, 16, 17])
+@pytest.mark.parametrize("unset", [(), (0,), (1, 2), "all"])
+@pytest.mark.parametrize("tagged", [False, True])
+def test_struct_with_unset_fields_patches_the_map_count(n_fields, unset, tagged):
+    """UNSET fields are skipped in the one pass and the map's pair count is patched afterwards, in the header form
+    chosen for the full field count (a map16 stays a map16 below 16 pairs), byte for byte as msgspec writes it."""
+    def build(lib):
+        fields = [(f"f{i}", int | lib.UnsetType, lib.UNSET) for i in range(n_fields)]
+        cls = lib.defstruct("Wide", fields, tag=tagged or None)
+        gone = range(n_fields) if unset == "all" else unset
+        return cls(**{f"f{i}": (lib.UNSET if i in gone else i) for i in range(n_fields)})
+
+    ours, theirs = bmsgpack.encode(build(boltwire)), msgspec.msgpack.encode(build(msgspec))
+    assert ours == theirs
+    assert bmsgpack.decode(ours) == msgspec.msgpack.decode(theirs)

@@ -17,6 +17,7 @@ LAYERS = [
     "http/codec",
     "http/url",
     "http/encoding",
+    "http/sse",  # the event-stream parser: sans-IO, read by http/client's sse()
     "http/h2",
     "http/tls",
     "http/conn",
@@ -25,7 +26,7 @@ LAYERS = [
     "http/client",
 ]
 # Sans-IO and engine layers never see Python objects (DESIGN.md).
-NO_PYTHON = {"http/codec", "http/url", "http/encoding", "http/h2", "http/tls", "http/conn", "http/pool", "http/engine"}
+NO_PYTHON = {"http/codec", "http/url", "http/encoding", "http/sse", "http/h2", "http/tls", "http/conn", "http/pool", "http/engine"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.MULTILINE)
 
 

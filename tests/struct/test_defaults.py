@@ -79,11 +79,15 @@ class _Unhashable:
     __hash__ = None
 
 
-def test_unhashable_default_rejected():
-    with pytest.raises(TypeError):
+def test_unhashable_default_accepted_like_msgspec():
+    """msgspec refuses only non-empty builtin collections and mutable Structs (test_struct_msgspec_parity.py);
+    any other default, hashable or not (a Raw, say), is shared as given."""
+    default = _Unhashable()
 
-        class A(Struct):
-            x: object = _Unhashable()
+    class A(Struct):
+        x: object = default
+
+    assert A().x is default
 
 
 def test_unhashable_default_ok_through_factory():

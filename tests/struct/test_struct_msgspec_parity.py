@@ -246,3 +246,59 @@ def test_weakref_struct_collectable():
     del t
     gc.collect()
     assert ref() is None
+
+
+@pytest.mark.parametrize("make_default", [
+    lambda lib: [1], lambda lib: {"a": 1}, lambda lib: {1}, lambda lib: bytearray(b"x"),
+    lambda lib: [], lambda lib: lib.Raw(), lambda lib: type("Unhashable", (), {"__hash__": None})(),
+    lambda lib: lib.defstruct("Mutable", ["x"])(1), lambda lib: lib.defstruct("Frozen", ["x"], frozen=True)(1),
+], ids=["list", "dict", "set", "bytearray", "empty list", "Raw", "unhashable object", "mutable Struct",
+        "frozen Struct"])
+def test_default_value_rules_match_msgspec(make_default):
+    """Only a non-empty builtin collection or a mutable Struct is refused as a default (msgspec's rule, message
+    included); anything else, unhashable or not, is accepted."""
+    def define(lib):
+        default = make_default(lib)
+
+        class T(lib.Struct):
+            x: object = default
+
+        value = T().x
+        return "same" if value is default else type(value).__name__
+
+    ours, theirs = outcome(lambda: define(boltwire)), outcome(lambda: define(msgspec))
+    if ours[0] == "TypeError":
+        ours = (ours[0], ours[1].replace("boltwire", "msgspec"))
+    assert ours == theirs
+
+
+def _replace_outcomes(lib):
+    import gc
+
+    calls = []
+
+    class Point(lib.Struct):
+        x: int
+        y: list[int] | None
+
+        def __post_init__(self):
+            calls.append(self.x)
+
+    p = Point(1, None)
+    out = [gc.is_tracked(lib.structs.replace(p)), gc.is_tracked(lib.structs.replace(p, y=[1])),
+           gc.is_tracked(lib.structs.replace(Point(1, [2]), y=None)), list(calls)]
+    del p.x
+    out.append(outcome(lambda: lib.structs.replace(p)))
+    out.append(outcome(lambda: lib.structs.replace(p, y=None)))
+    out.append(outcome(lambda: lib.structs.replace(p, x=3)))
+    out.append(outcome(lambda: lib.structs.replace(p, z=3)))
+    return out
+
+
+def test_replace_matches_msgspec():
+    """A new instance: unset old fields are an AttributeError, GC tracking follows the new values, and
+    __post_init__ runs again."""
+    ours, theirs = _replace_outcomes(boltwire), _replace_outcomes(msgspec)
+    assert ours[:4] == theirs[:4]
+    assert [o[0] for o in ours[4:]] == [o[0] for o in theirs[4:]]
+    assert ours[4][1] == theirs[4][1] == "Struct field 'x' is unset"

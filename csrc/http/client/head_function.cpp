@@ -89,7 +89,10 @@ PyObject *http_head_entry(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
       return nullptr;
   }
   head.headers = {fields.data(), fields.size()};
-  if (args[4] != Py_None) {
+  int overflow = 0;
+  if (PyLong_Check(args[4]) && PyLong_AsLongAndOverflow(args[4], &overflow) == -1 && overflow == 0) {
+    head.framing = codec::BodyFraming::Chunked;  // -1: a body of unknown length, streamed in chunks
+  } else if (args[4] != Py_None) {
     unsigned long long length = PyLong_AsUnsignedLongLong(args[4]);
     if (length == static_cast<unsigned long long>(-1) && PyErr_Occurred()) return nullptr;
     head.framing = codec::BodyFraming::ContentLength;
@@ -107,7 +110,8 @@ PyObject *http_head_entry(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
 
 PyMethodDef head_function_defs[] = {
     {"_http_head", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(http_head_entry)), METH_FASTCALL,
-     "_http_head(method, target, host, headers, content_length) -> bytes: a validated HTTP/1.1 request head."},
+     "_http_head(method, target, host, headers, content_length) -> bytes: a validated HTTP/1.1 request head "
+     "(content_length None: no body framing; -1: Transfer-Encoding: chunked)."},
     {},
 };
 

@@ -151,7 +151,16 @@ int traverse_fast_path(TransportObject *self, visitproc visit, void *arg);
 // Transport failures (results.cpp): the exception to raise for a failed exchange.
 PyObject *build_exception(engine::Exchange &ex);
 // Queues `ex` (one engine reference) on the sink; schedules the flush when the batch was empty.
-bool sink_enqueue(SinkObject *sink, engine::Exchange *ex);
+bool sink_enqueue(SinkObject *sink, engine::Exchange *ex, bool counted = true);
+// Streams (stream_object.cpp): wakes the consumer of a streaming exchange the drain took from the queue.
+void deliver_stream(engine::Exchange *ex);
+extern PyTypeObject StreamType;
+extern PyTypeObject SseParserType;  // sse_object.cpp
+// _HttpTransport.open_stream (stream_object.cpp).
+PyObject *open_stream(TransportObject *self, PyObject *const *args, Py_ssize_t nargs);
+// Helpers of transport_object.cpp shared with open_stream.
+engine::Exchange *make_exchange(TransportObject *self, PyObject *const *args);
+bool check_signals(void *);
 PyObject *set_error_classes(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 
 // TLS options (tls_options.cpp), as _HttpTransport receives them.

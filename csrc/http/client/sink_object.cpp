@@ -92,6 +92,10 @@ PyObject *Sink_fileno(SinkObject *self, PyObject *) { return PyLong_FromLong((*s
 // Finishes one call with its Response or error. The call is held across the calls into Python (which may drop
 // every other reference to it). False when a done-callback raised KeyboardInterrupt or SystemExit.
 bool deliver(Exchange *ex, bool direct) {
+  if (ex->streaming) {  // a stream's wakeup (or its end): its consumer takes what there is
+    deliver_stream(ex);
+    return true;
+  }
   auto *call = static_cast<CallObject *>(ex->user);
   if (call == nullptr || ex->cancel_requested.load(std::memory_order_relaxed)) return true;
   ex->user = nullptr;
@@ -123,7 +127,8 @@ PyObject *drain(SinkObject *self, bool direct) {
   bool nested = self->draining;
   std::vector<Exchange *> &batch = nested ? local : *self->batch;
   (*self->queue)->take(batch);
-  self->outstanding -= static_cast<Py_ssize_t>(batch.size());
+  for (Exchange *ex : batch)
+    if (!ex->streaming) --self->outstanding;  // a stream's wakeups are not submissions
   self->draining = true;
   PyObject *type = nullptr, *value = nullptr, *tb = nullptr;
   for (std::size_t i = 0; i < batch.size(); ++i) {
@@ -173,7 +178,7 @@ PyMethodDef Sink_methods[] = {
 
 }  // namespace
 
-bool sink_enqueue(SinkObject *sink, Exchange *ex) {
+bool sink_enqueue(SinkObject *sink, Exchange *ex, bool counted) {
   std::vector<Exchange *> &pending = *sink->pending;
   try {
     pending.push_back(ex);
@@ -181,13 +186,13 @@ bool sink_enqueue(SinkObject *sink, Exchange *ex) {
     PyErr_NoMemory();
     return false;
   }
-  ++sink->outstanding;
+  if (counted) ++sink->outstanding;
   if (pending.size() > 1) return true;
   if (g_flush_method == nullptr) {
     g_flush_method = PyObject_GetAttrString(reinterpret_cast<PyObject *>(&SinkType), "flush");
     if (g_flush_method == nullptr) {
       pending.pop_back();
-      --sink->outstanding;
+      if (counted) --sink->outstanding;
       return false;
     }
   }
@@ -195,7 +200,7 @@ bool sink_enqueue(SinkObject *sink, Exchange *ex) {
   PyObject *handle = PyObject_Vectorcall(sink->call_soon, args, 2, nullptr);
   if (handle == nullptr) {
     pending.pop_back();
-    --sink->outstanding;
+    if (counted) --sink->outstanding;
     return false;
   }
   Py_DECREF(handle);

@@ -177,7 +177,9 @@ bool parse_spec(PyObject *const *args, ResponseSpec &spec) {
   return true;
 }
 
-// Common argument handling of submit/send: (origin, method, head, body, timeout, ...).
+}  // namespace
+
+// Common argument handling of submit/send/open_stream: (origin, method, head, body, timeout, ...).
 Exchange *make_exchange(TransportObject *self, PyObject *const *args) {
   if (BW_UNLIKELY(self->closed)) return PyErr_Format(PyExc_RuntimeError, "the client is closed"), nullptr;
   std::size_t origin = PyLong_AsSize_t(args[0]);
@@ -219,8 +221,6 @@ Exchange *make_exchange(TransportObject *self, PyObject *const *args) {
   return ex;
 }
 
-}  // namespace
-
 PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssize_t nargs) {
   if (BW_UNLIKELY(nargs != 9 || !PyObject_TypeCheck(args[0], &SinkType)))
     return PyErr_Format(PyExc_TypeError,
@@ -252,7 +252,7 @@ PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssiz
 
 // Runs pending signal handlers from inside a blocking request (GIL taken for the check only). True when one
 // raised (KeyboardInterrupt): the exception stays set for send() to return.
-static bool check_signals(void *) {
+bool check_signals(void *) {
   PyGILState_STATE state = PyGILState_Ensure();
   bool raised = PyErr_CheckSignals() != 0;
   PyGILState_Release(state);
@@ -311,6 +311,9 @@ PyMethodDef Transport_methods[] = {
      "resolving to a Response"},
     {"send", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Transport_send)), METH_FASTCALL,
      "send(origin, method, head, body, timeout, decoder, raise_for_status, url) -> Response, blocking"},
+    {"open_stream", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(open_stream)), METH_FASTCALL,
+     "open_stream(sink or None, origin, method, head, body, timeout, upload, chunked) -> _HttpStream; blocking "
+     "(sink None) until the head or a need for request body"},
     {"close", reinterpret_cast<PyCFunction>(Transport_close), METH_NOARGS, "Close the pools."},
     {"stats", reinterpret_cast<PyCFunction>(Transport_stats), METH_NOARGS, "(open connections, idle connections)"},
     {"enable_fast_path", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Transport_enable_fast_path)),
@@ -358,11 +361,13 @@ bool add_http_types(PyObject *module) {
   }
   if (!init_responses()) return false;
   if (PyType_Ready(&TransportType) < 0 || PyType_Ready(&SinkType) < 0 || PyType_Ready(&CallType) < 0 ||
-      PyType_Ready(&HeadType) < 0 || PyType_Ready(&BodyType) < 0)
+      PyType_Ready(&HeadType) < 0 || PyType_Ready(&BodyType) < 0 || PyType_Ready(&StreamType) < 0 ||
+      PyType_Ready(&SseParserType) < 0)
     return false;
   return PyModule_AddObjectRef(module, "_HttpTransport", reinterpret_cast<PyObject *>(&TransportType)) == 0 &&
          PyModule_AddObjectRef(module, "_HttpSink", reinterpret_cast<PyObject *>(&SinkType)) == 0 &&
          PyModule_AddObjectRef(module, "_HttpCall", reinterpret_cast<PyObject *>(&CallType)) == 0 &&
+         PyModule_AddObjectRef(module, "_SseParser", reinterpret_cast<PyObject *>(&SseParserType)) == 0 &&
          PyModule_AddObjectRef(module, "Response", reinterpret_cast<PyObject *>(&ResponseType)) == 0 &&
          PyModule_AddFunctions(module, http_functions) == 0 && PyModule_AddFunctions(module, fast_path_functions) == 0;
 }

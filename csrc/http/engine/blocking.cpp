@@ -9,6 +9,7 @@
 #include "http/engine/exchange_steps.hpp"
 #include "http/engine/h2_steps.hpp"
 #include "http/engine/resolver.hpp"
+#include "http/engine/stream_handoff.hpp"
 
 namespace boltwire::http::engine {
 
@@ -193,8 +194,31 @@ Next attempt(Exchange &ex, bool first) {
     next = start_connect(ex);
   }
   next = drive(ex, next);
+  if (next == Next::Paused) return next;  // streaming: the caller holds the connection until it resumes
   drop(ex, next == Next::Finished && ex.reusable);
   return next;
+}
+
+// Ends the exchange (or leaves it Paused for the streaming caller) after `next`, the outcome of the last try
+// (Resend: make one; `first`: no try was made yet).
+void settle(Exchange &ex, Next next, bool first) {
+  for (; next == Next::Resend; first = false) next = attempt(ex, first);
+  if (next == Next::Paused) return;
+  ex.phase = Phase::Done;
+  ex.end_ns = now_ns();
+  if (ex.streaming) end_stream(ex);
+}
+
+void fail_internal(Exchange &ex) noexcept {
+  if (ex.conn) drop(ex, false);
+  ex.failure = Failure::Internal;
+  try {
+    ex.message = "out of memory in the HTTP transport";
+  } catch (...) {
+  }
+  ex.phase = Phase::Done;
+  ex.end_ns = now_ns();
+  if (ex.streaming) end_stream(ex);
 }
 
 }  // namespace
@@ -202,18 +226,34 @@ Next attempt(Exchange &ex, bool first) {
 void run_blocking(Exchange &ex) noexcept {
   ex.start_ns = now_ns();
   try {
-    for (bool first = true; attempt(ex, first) == Next::Resend; first = false) {
-    }
+    settle(ex, Next::Resend, true);
   } catch (...) {
-    if (ex.conn) drop(ex, false);
-    ex.failure = Failure::Internal;
-    try {
-      ex.message = "out of memory in the HTTP transport";
-    } catch (...) {
-    }
+    fail_internal(ex);
+  }
+}
+
+void pump_blocking(Exchange &ex) noexcept {
+  if (ex.phase == Phase::Done) return;
+  try {
+    Next next = drive(ex, resume_stream(ex));
+    if (next != Next::Paused) drop(ex, next == Next::Finished && ex.reusable);
+    settle(ex, next, false);
+  } catch (...) {
+    fail_internal(ex);
+  }
+}
+
+void abort_blocking(Exchange &ex) noexcept {
+  if (ex.phase == Phase::Done) return;
+  drop(ex, false);  // never pooled: the response was not read to its end
+  try {
+    ex.fail(Failure::Cancelled, "the stream was closed before its end");
+  } catch (...) {
+    ex.failure = Failure::Cancelled;
   }
   ex.phase = Phase::Done;
   ex.end_ns = now_ns();
+  end_stream(ex);
 }
 
 }  // namespace boltwire::http::engine

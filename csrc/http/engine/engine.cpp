@@ -21,6 +21,7 @@
 #include "http/engine/exchange_steps.hpp"
 #include "http/engine/h2_steps.hpp"
 #include "http/engine/resolver.hpp"
+#include "http/engine/stream_handoff.hpp"
 
 namespace boltwire::http::engine {
 
@@ -35,6 +36,7 @@ class Engine {
   bool start(const char *&error);
   void submit_batch(Exchange *const *exchanges, std::size_t count);
   void cancel(Exchange *ex);
+  void resume(Exchange *ex);
   void close_pool(std::shared_ptr<pool::Pool> pool);
 
  private:
@@ -66,6 +68,7 @@ class Engine {
   void destroy(Connection *c);
   void dispose(std::vector<Connection *> &discard);
   void complete(Exchange *ex);
+  void notify_stream(Exchange *ex);
   void note_deadline(Exchange *ex);
   void sweep();
   void service_waiters();
@@ -76,14 +79,14 @@ class Engine {
 
   // Shared with producers.
   std::mutex mutex_;
-  std::vector<Exchange *> inbox_, cancels_;
+  std::vector<Exchange *> inbox_, cancels_, resumes_;
   std::vector<std::shared_ptr<Lookup>> resolved_;
   std::vector<std::shared_ptr<pool::Pool>> closing_;
   bool sleeping_ = true, wake_sent_ = false;  // true: the thread starts in epoll_wait
   int epoll_fd_ = -1, wake_fd_ = -1;
 
   // Engine thread only.
-  std::vector<Exchange *> work_, work_cancels_;
+  std::vector<Exchange *> work_, work_cancels_, work_resumes_;
   std::vector<std::shared_ptr<Lookup>> work_resolved_;
   std::vector<std::shared_ptr<pool::Pool>> work_closing_;
   Exchange *inflight_ = nullptr;  // doubly linked, every exchange not yet Done
@@ -153,6 +156,14 @@ void engine_cancel(Engine *engine, Exchange *ex) noexcept {
   }
 }
 
+void engine_resume(Engine *engine, Exchange *ex) noexcept {
+  try {
+    engine->resume(ex);
+  } catch (...) {
+    // Out of memory: the stream stays paused until its consumer closes it.
+  }
+}
+
 void engine_close_pool(Engine *engine, std::shared_ptr<pool::Pool> pool) noexcept {
   try {
     engine->close_pool(std::move(pool));
@@ -209,6 +220,16 @@ void Engine::cancel(Exchange *ex) {
   }
 }
 
+void Engine::resume(Exchange *ex) {
+  ex->add_ref();
+  try {
+    push_command([&] { resumes_.push_back(ex); });
+  } catch (...) {
+    ex->drop_ref();
+    throw;
+  }
+}
+
 void Engine::close_pool(std::shared_ptr<pool::Pool> pool) {
   push_command([&] { closing_.push_back(std::move(pool)); });
 }
@@ -231,6 +252,7 @@ void Engine::take_inbox() {
   wake_sent_ = false;
   work_.swap(inbox_);
   work_cancels_.swap(cancels_);
+  work_resumes_.swap(resumes_);
   work_resolved_.swap(resolved_);
   work_closing_.swap(closing_);
 }
@@ -270,6 +292,12 @@ void Engine::iterate(int &timeout_ms) {
     ex->drop_ref();
   }
   work_cancels_.clear();
+  for (Exchange *ex : work_resumes_) {
+    if ((ex->phase == Phase::Writing || ex->phase == Phase::Reading) && ex->conn != nullptr)
+      guarded(ex, [&] { apply(ex, resume_stream(*ex)); });
+    ex->drop_ref();
+  }
+  work_resumes_.clear();
   close_pools();
   if (!timers_.empty() && timers_.top_key() <= now_) sweep();
   if (waiters_dirty_) service_waiters();
@@ -284,8 +312,8 @@ void Engine::iterate(int &timeout_ms) {
 
   // Sleep only when nothing arrived meanwhile; otherwise go round again at once.
   std::lock_guard lock(mutex_);
-  bool pending = !inbox_.empty() || !cancels_.empty() || !closing_.empty() || !resolved_.empty() || waiters_dirty_ ||
-                 !h2_queue_.empty();
+  bool pending = !inbox_.empty() || !cancels_.empty() || !resumes_.empty() || !closing_.empty() ||
+                 !resolved_.empty() || waiters_dirty_ || !h2_queue_.empty();
   sleeping_ = !pending;
   if (pending) {
     timeout_ms = 0;
@@ -332,6 +360,7 @@ void Engine::complete(Exchange *ex) {
   if (ex->next) ex->next->prev = ex->prev;
   if (inflight_ == ex) inflight_ = ex->next;
   ex->prev = ex->next = nullptr;
+  if (ex->streaming) end_stream(*ex);
   // The exchange lets go of its queue here: a queue never stays alive through the exchanges it holds.
   std::shared_ptr<CompletionQueue> q = std::move(ex->sink);
   try {
@@ -339,6 +368,25 @@ void Engine::complete(Exchange *ex) {
     q->stage(ex);  // the engine's reference goes with it
   } catch (...) {
     // Out of memory: the result cannot be handed over; the exchange (and its waiting caller) is abandoned.
+  }
+}
+
+// Wakes a stream's consumer (once until it is delivered): the queue carries one more reference to `ex`.
+void Engine::notify_stream(Exchange *ex) {
+  ex->stream_news = false;
+  {
+    std::lock_guard lock(ex->stream.mutex);
+    if (ex->stream.wake_pending) return;
+    ex->stream.wake_pending = true;
+  }
+  const std::shared_ptr<CompletionQueue> &q = ex->sink;
+  if (!q->staged()) touched_.push_back(q);
+  ex->add_ref();
+  try {
+    q->stage(ex);
+  } catch (...) {
+    ex->drop_ref();
+    throw;
   }
 }
 
@@ -469,6 +517,7 @@ void Engine::on_resolved(const std::shared_ptr<Lookup> &lookup) {
 // Carries out what a step asked for.
 void Engine::apply(Exchange *ex, Next next) {
   Connection *c = ex->conn;
+  if (ex->stream_news && next != Next::Finished) notify_stream(ex);  // Finished: complete() wakes it anyway
   if (c != nullptr && c->h2() && (next == Next::WaitWritable || next == Next::WaitReadable)) {
     // The connection is driven, not the exchange (h2_steps.hpp): its registration carries every stream.
     if (!c->registered() && !c->watch(epoll_fd_, true)) {
@@ -483,6 +532,9 @@ void Engine::apply(Exchange *ex, Next next) {
     return;
   }
   switch (next) {
+    case Next::Paused:
+      note_deadline(ex);  // none while paused, unless the request's total deadline still runs (before the head)
+      return;
     case Next::WaitWritable:
     case Next::WaitReadable: {
       bool out = next == Next::WaitWritable;

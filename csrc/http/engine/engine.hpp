@@ -33,11 +33,18 @@ void engine_after_fork_in_child() noexcept;
 bool engine_submit_batch(Engine *engine, Exchange *const *exchanges, std::size_t count) noexcept;
 // Asks the engine to abort `ex` if it is still in flight (ex.cancel_requested is set first).
 void engine_cancel(Engine *engine, Exchange *ex) noexcept;
+// Streaming: the consumer took the body (or gave request body) of a paused `ex`; the engine goes on with it.
+void engine_resume(Engine *engine, Exchange *ex) noexcept;
 // Closes a pool on the engine thread: idle connections closed, waiters failed with Closed.
 void engine_close_pool(Engine *engine, std::shared_ptr<pool::Pool> pool) noexcept;
 
 // The blocking path: runs `ex` on the calling thread (no engine), polling its own connection. Call it without the
 // GIL. On return ex.phase is Done and ex.failure says whether it succeeded.
 void run_blocking(Exchange &ex) noexcept;
+// Streaming on the blocking path: run_blocking returns with ex.phase not Done when the exchange paused (news for
+// the consumer); pump_blocking goes on until the next pause or the end; abort_blocking ends it early (Cancelled;
+// the connection is closed, never pooled).
+void pump_blocking(Exchange &ex) noexcept;
+void abort_blocking(Exchange &ex) noexcept;
 
 }  // namespace boltwire::http::engine

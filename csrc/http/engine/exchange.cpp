@@ -20,9 +20,11 @@ std::int64_t phase_deadline(const Exchange &ex, Failure &which) noexcept {
       if (ex.timeouts.connect) own = ex.phase_start_ns + ex.timeouts.connect, own_kind = Failure::ConnectTimeout;
       break;
     case Phase::Writing:
+      if (ex.paused) break;  // waiting for the producer of a streamed request body, not for the network
       if (ex.timeouts.write) own = ex.last_io_ns + ex.timeouts.write, own_kind = Failure::WriteTimeout;
       break;
     case Phase::Reading:
+      if (ex.paused) break;  // waiting for the consumer of a streamed body, not for the network
       if (ex.timeouts.read) own = ex.last_io_ns + ex.timeouts.read, own_kind = Failure::ReadTimeout;
       break;
     case Phase::Done:

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,24 @@ enum class Failure : std::uint8_t {
 // Reading: the response. Done: result fields are final.
 enum class Phase : std::uint8_t { Queued, Waiting, Resolving, Connecting, Handshaking, Writing, Reading, Done };
 
+// What a streaming exchange shares with its consumer (another thread for async calls). Everything here is read
+// and written under `mutex`.
+//   - The driver moves decoded body bytes from Exchange::body into `body` (publish) and, for an upload stream,
+//     takes the bytes the producer put into `upload` when the request written so far has gone out.
+//   - The consumer takes `body` whole; when `paused` is set (the driver stopped reading because `body` was full,
+//     or stopped writing because `upload` was empty) it clears it and asks the driver to resume.
+struct StreamShared {
+  std::mutex mutex;
+  std::string body;          // received body bytes the consumer has not taken yet
+  std::string upload;        // request body bytes (already framed) the driver has not taken yet
+  bool head = false;         // status, http10 and headers of the Exchange are final
+  bool ended = false;        // the exchange is Done: failure and message are final
+  bool paused = false;       // the driver waits for the consumer (see above)
+  bool need_upload = false;  // the driver has sent everything it had and waits for more request body
+  bool upload_done = false;  // the producer has given the last of the request body
+  bool wake_pending = false; // async: a wakeup is queued for the consumer and not yet delivered
+};
+
 struct Timeouts {  // nanoseconds; 0 = none
   std::int64_t total = 0, connect = 0, read = 0, write = 0, pool = 0;
 };
@@ -76,8 +95,10 @@ struct Exchange {
   codec::Method method = codec::Method::Get;
   std::string method_name;  // for messages ("POST")
   std::string request;      // head + body
-  std::size_t written = 0;  // bytes of `request` write_some took on the current connection (https: into TLS)
-  std::uint64_t sent_mark = 0;  // conn->bytes_sent() when the request started: more now = some of it hit the wire
+  // HTTP/1.1: bytes of `request` write_some took on the current connection (https: into TLS); HTTP/2: frames of
+  // the stream that left.
+  std::size_t written = 0;
+  std::uint64_t sent_mark = 0;  // HTTP/1.1: conn->bytes_sent() when the request started (more now: it hit the wire)
   Timeouts timeouts;
   std::uint64_t max_body = UINT64_MAX;  // of the body as the caller gets it (decoded)
   bool decode_content = true;            // undo gzip / deflate / br / zstd content codings
@@ -97,6 +118,17 @@ struct Exchange {
   std::int32_t stream_id = 0;     // HTTP/2: the stream carrying this exchange on conn (0: none)
   std::uint32_t field_count = 0;  // HTTP/2: fields of the response head so far (the parser's limit applies)
   std::atomic<bool> cancel_requested{false};
+
+  // Streaming (exchange_steps.hpp, "Streaming"): the body goes to the consumer in pieces as it arrives, and the
+  // request body may arrive in pieces from a producer.
+  bool streaming = false;
+  bool upload_stream = false;    // the request body is still being produced (streaming only)
+  bool pause_on_news = false;    // blocking driver: hand control back when news (head, body) waits and the
+                                 // socket would block, or when more request body is needed
+  bool paused = false;           // driver side: waiting for the consumer (no I/O, no read or write deadline)
+  bool stream_news = false;      // driver side: something was published since the consumer was last told
+  std::size_t stream_limit = 256 * 1024;  // stop reading while this much body waits for the consumer
+  StreamShared stream;
 
   // Blocking path only: polled about every 100 ms while waiting; true aborts with Failure::Interrupted.
   bool (*interrupted)(void *arg) = nullptr;

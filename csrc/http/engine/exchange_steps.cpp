@@ -7,6 +7,7 @@
 
 #include "http/engine/h2_steps.hpp"
 #include "http/engine/response_reader.hpp"
+#include "http/engine/stream_handoff.hpp"
 
 namespace boltwire::http::engine {
 
@@ -93,9 +94,11 @@ Next connected(Exchange &ex) {
 
 bool may_resend(const Exchange &ex) noexcept {
   if (ex.retried || ex.got_bytes || ex.conn == nullptr || ex.conn->served() == 0) return false;
-  // Kernel-accepted bytes, not ex.written: on https, plaintext taken by TLS may still sit in its output queue
-  // (not seen by anyone), and ciphertext of a piece may have gone out before write_some reported the failure.
-  bool reached_wire = ex.conn->bytes_sent() != ex.sent_mark;
+  // Whether some of the request may have reached the server. HTTP/1.1: bytes the kernel accepted since the request
+  // started, not ex.written (on https, plaintext taken by TLS may still sit in its output queue, and ciphertext of
+  // a piece may have gone out before write_some reported the failure). HTTP/2: frames of this stream that left
+  // (the connection's byte count mixes every stream's).
+  bool reached_wire = ex.conn->h2() ? ex.written != 0 : ex.conn->bytes_sent() != ex.sent_mark;
   return !reached_wire || is_idempotent(ex.method);
 }
 
@@ -201,23 +204,40 @@ Next start_request(Exchange &ex) noexcept {
 Next on_writable(Exchange &ex) noexcept {
   if (ex.phase != Phase::Writing) return ex.phase == Phase::Reading ? Next::WaitReadable : Next::WaitWritable;
   Connection *c = ex.conn;
-  while (ex.written < ex.request.size()) {
-    std::size_t n = 0;
-    int error = 0;
-    IoResult r = c->write_some(ex.request.data() + ex.written, ex.request.size() - ex.written, n, error);
-    if (r == IoResult::Ok) {
-      ex.written += n;
-      ex.last_io_ns = now_ns();
-      continue;
+  for (;;) {
+    while (ex.written < ex.request.size()) {
+      std::size_t n = 0;
+      int error = 0;
+      IoResult r = c->write_some(ex.request.data() + ex.written, ex.request.size() - ex.written, n, error);
+      if (r == IoResult::Ok) {
+        ex.written += n;
+        ex.last_io_ns = now_ns();
+        continue;
+      }
+      if (r == IoResult::WouldBlock) return Next::WaitWritable;
+      if (r == IoResult::TlsFailed) return tls_failed(ex);
+      // The server may have answered and closed without reading the whole upload (413, or an early 200): read
+      // what it sent before deciding that the exchange failed.
+      ex.write_failed = true;
+      ex.write_error = error;
+      enter_phase(ex, Phase::Reading);
+      return on_readable(ex);
     }
-    if (r == IoResult::WouldBlock) return Next::WaitWritable;
-    if (r == IoResult::TlsFailed) return tls_failed(ex);
-    // The server may have answered and closed without reading the whole upload (413, or an early 200): read what
-    // it sent before deciding that the exchange failed.
-    ex.write_failed = true;
-    ex.write_error = error;
-    enter_phase(ex, Phase::Reading);
-    return on_readable(ex);
+    if (!ex.upload_stream) break;
+    UploadStep step;
+    try {
+      step = take_upload(ex);
+    } catch (...) {
+      return internal_failure(ex);
+    }
+    if (step == UploadStep::More) continue;
+    if (step == UploadStep::Done) break;
+    int error = 0;
+    IoResult f = c->flush(error);  // what was written must reach the server while the producer works
+    if (f == IoResult::WouldBlock) return Next::WaitWritable;
+    if (f == IoResult::Failed) break;  // reported by the flush below
+    ex.paused = true;
+    return Next::Paused;
   }
   int error = 0;
   IoResult f = c->flush(error);  // TLS: ciphertext of the last piece may still be queued
@@ -242,13 +262,26 @@ Next on_readable(Exchange &ex) noexcept {
       if (r == IoResult::Ok) {
         ex.last_io_ns = now_ns();
         FeedResult fr = feed_response(ex, std::string_view(t_buffer, got));
-        if (fr == FeedResult::NeedMore) continue;
+        if (fr == FeedResult::NeedMore) {
+          if (ex.streaming && publish_stream(ex) && ex.phase == Phase::Reading) {
+            ex.paused = true;
+            return Next::Paused;
+          }
+          continue;
+        }
         if (fr == FeedResult::Failed) return finished(ex, false);
         // A response that came before the request was fully sent leaves the connection unusable.
         bool complete_request = ex.phase == Phase::Reading && !ex.write_failed;
         return finished(ex, fr == FeedResult::CompleteReusable && complete_request);
       }
-      if (r == IoResult::WouldBlock) return ex.phase == Phase::Writing ? Next::WaitWritable : Next::WaitReadable;
+      if (r == IoResult::WouldBlock) {
+        if (ex.pause_on_news && ex.stream_news && ex.phase == Phase::Reading) {
+          ex.stream_news = false;  // the blocking consumer gets what arrived rather than wait for more
+          ex.paused = true;
+          return Next::Paused;
+        }
+        return ex.phase == Phase::Writing ? Next::WaitWritable : Next::WaitReadable;
+      }
       if (r == IoResult::Eof) {
         if (ex.phase == Phase::Writing) {
           // The server closed while we were still sending: what it sent is complete only if the codec says so.
@@ -271,8 +304,17 @@ Next on_readable(Exchange &ex) noexcept {
   }
 }
 
+Next resume_stream(Exchange &ex) noexcept {
+  ex.paused = false;
+  ex.last_io_ns = now_ns();
+  if (ex.phase == Phase::Writing) return on_writable(ex);
+  if (ex.phase == Phase::Reading) return on_readable(ex);  // the kernel (or TLS) may hold bytes already
+  return ex.failure == Failure::None ? Next::WaitReadable : Next::Finished;
+}
+
 Next on_io(Exchange &ex, bool readable, bool writable) noexcept {
   if (ex.conn != nullptr && ex.conn->h2()) return h2_on_io(ex);
+  if (ex.paused && ex.phase == Phase::Reading) return Next::Paused;  // the consumer decides when to read on
   switch (ex.phase) {
     case Phase::Connecting:
       return writable ? on_connect_ready(ex) : Next::WaitWritable;

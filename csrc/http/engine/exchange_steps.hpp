@@ -12,6 +12,8 @@ enum class Next : std::uint8_t {
   WaitReadable,  // wait for response bytes, then call on_readable()
   Finished,      // ex.failure says how it ended, ex.reusable whether the connection goes back to the pool; the
                  // driver releases ex.conn and completes the exchange
+  Paused,        // streaming: waiting for the consumer (it takes the body, or gives more request body); the driver
+                 // does no I/O on ex.conn until it calls resume_stream()
   Resend,        // the reused connection was stale and the resend rule allows another attempt: the driver drops
                  // ex.conn (not reusable) and checks out a new connection (ex.fresh is set)
 };
@@ -35,6 +37,16 @@ enum class Next : std::uint8_t {
 // Otherwise the caller gets HTTPConnectionError saying the request was not resent.
 //
 // Every step catches allocation failures and ends the exchange with Failure::Internal.
+//
+// Streaming (ex.streaming): the same steps with the body handed over as it arrives (stream_handoff.hpp).
+//   on_readable publishes each read's body; when the consumer's buffer is full (or, for the blocking driver, when
+//   news waits and the socket would block) it returns Paused instead of reading on: back-pressure, since the
+//   kernel's buffer then fills and TCP stops the sender. The consumer takes the buffer and calls resume_stream(). After the head, only read_timeout
+//   applies (a stream may last for hours); a paused exchange has no read or write deadline.
+//   An upload stream (ex.upload_stream) writes what ex.request holds, then takes the next piece from the
+//   producer; with none yet, on_writable returns Paused until the producer gives more and resumes.
+//   A stream the consumer leaves early is failed (Cancelled) by its driver: its connection is closed, never
+//   pooled half-read. Only a response read to its end leaves the connection reusable.
 
 // ex.addresses is filled; allocates ex.conn (owner_state = &ex) and tries ex.addresses from ex.address_index.
 Next start_connect(Exchange &ex) noexcept;
@@ -47,6 +59,9 @@ Next start_request(Exchange &ex) noexcept;
 Next on_writable(Exchange &ex) noexcept;
 // Reads until the socket would block (into a per-thread scratch buffer, then into the exchange's result).
 Next on_readable(Exchange &ex) noexcept;
+
+// Streaming: the consumer took the buffer (or gave request body); go on with the current phase's I/O.
+Next resume_stream(Exchange &ex) noexcept;
 
 // The drivers' one entry after a wait: ex.conn became readable and/or writable; runs the step of the current phase.
 Next on_io(Exchange &ex, bool readable, bool writable) noexcept;

@@ -79,6 +79,10 @@ void take_head(Exchange &ex, const codec::ResponseHead &head) {
     ex.headers.append("\r\n", 2);
   }
   take_content_coding(ex, head);
+  if (ex.streaming) {
+    ex.timeouts.total = 0;  // a stream may last for hours: after the head only read_timeout applies
+    return;
+  }
   if (ex.content.empty() && head.body == codec::BodyKind::Length && head.content_length <= ex.max_body &&
       head.content_length <= (std::uint64_t{1} << 26))
     ex.body.reserve(head.content_length);

@@ -13,9 +13,11 @@ from boltwire.http._errors import (
 from boltwire.http._oauth import OAuthProvider, OAuthTokenError, SyncOAuthProvider
 from boltwire.http._response import CaseInsensitiveDict, Headers, Request, RequestInfo, Response
 from boltwire.http._session import OutgoingRequest
+from boltwire.http._streaming import AsyncStream, SyncStream
 from boltwire.http._types import Data, File, Form, JSONPayload, Params, SSEEvent, TlsVersion, TypedHeaders
 
 __all__ = [
+    "AsyncStream",
     "AuthProvider",
     "CaseInsensitiveDict",
     "Data",
@@ -41,6 +43,7 @@ __all__ = [
     "SyncAuthProvider",
     "SyncHTTPClient",
     "SyncOAuthProvider",
+    "SyncStream",
     "TlsVersion",
     "TypedHeaders",
 ]

@@ -1,6 +1,8 @@
 # Type stubs for boltwire.http: the typed HTTP/1.1 clients.
 import datetime
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
+import os
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
+from pathlib import Path
 from typing import IO, Any, Generic, Literal, Protocol, TypeVar, overload
 
 from boltwire._errors import BoltwireError
@@ -13,8 +15,14 @@ Params = Mapping[str, _Scalar | Sequence[_Scalar]] | Sequence[tuple[str, _Scalar
 Data = Params
 JSONPayload = Any
 TypedHeaders = Any
-File = tuple[str, bytes | IO[bytes]] | tuple[str, bytes | IO[bytes], str]
+File = (
+    os.PathLike[str] | IO[bytes] | tuple[str, bytes | os.PathLike[str] | IO[bytes]]
+    | tuple[str, bytes | os.PathLike[str] | IO[bytes], str] | tuple[os.PathLike[str], str]
+)
 Form = Mapping[str, Any]
+# content=: one body, or pieces from an iterable / async iterable (sent chunked).
+_Content = bytes | str | Iterable[bytes | str] | AsyncIterable[bytes | str]
+_SyncContent = bytes | str | Iterable[bytes | str]
 TlsVersion = Literal["1.2", "1.3"]
 _Params = Params
 _Headers = Mapping[str, str] | Sequence[tuple[str, str]]
@@ -126,6 +134,41 @@ class OutgoingRequest:
     extensions: dict[str, Any]
     def __init__(self, method: str, url: str, headers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None, body: bytes | None = None) -> None: ...
 
+class AsyncStream(Generic[_T]):
+    """A response body as it arrives (HTTPClient.stream / stream_get / stream_post)."""
+    @property
+    def status(self) -> int: ...
+    @property
+    def headers(self) -> CaseInsensitiveDict: ...
+    @property
+    def http_version(self) -> str: ...
+    @property
+    def url(self) -> str: ...
+    async def __aenter__(self) -> AsyncStream[_T]: ...
+    async def __aexit__(self, *exc: object) -> None: ...
+    def __aiter__(self) -> AsyncIterator[_T]: ...
+    async def __anext__(self) -> _T: ...
+    async def read(self) -> bytes: ...
+    async def aclose(self) -> None: ...
+    def close(self) -> None: ...
+
+class SyncStream(Generic[_T]):
+    """A response body as it arrives (SyncHTTPClient.stream / stream_get / stream_post)."""
+    @property
+    def status(self) -> int: ...
+    @property
+    def headers(self) -> CaseInsensitiveDict: ...
+    @property
+    def http_version(self) -> str: ...
+    @property
+    def url(self) -> str: ...
+    def __enter__(self) -> SyncStream[_T]: ...
+    def __exit__(self, *exc: object) -> None: ...
+    def __iter__(self) -> Iterator[_T]: ...
+    def __next__(self) -> _T: ...
+    def read(self) -> bytes: ...
+    def close(self) -> None: ...
+
 class SSEEvent(Generic[_T]):
     data: _T
     event: str
@@ -192,39 +235,45 @@ class HTTPClient(_ClientBase):
     def is_open(self) -> bool: ...
     @overload
     async def request(
-        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: type[bytes] = ..., into: None = None,
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
     ) -> Response[bytes]: ...
     @overload
     async def request(
-        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: type[_T], into: None = None,
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
     ) -> Response[_T]: ...
     @overload
     async def request(
-        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: type[bytes] = ..., into: type[_T],
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
     ) -> Response[_T]: ...
     @overload
     async def request(
-        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: _Decoder[_T], into: None = None,
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
     ) -> Response[_T]: ...
     @overload
     async def request(
-        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: type[bytes] = ..., into: _Decoder[_T],
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
     ) -> Response[_T]: ...
     @overload
     async def request(
-        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: Any = ..., into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
     ) -> Response[Any]: ...
     @overload
     async def get(
@@ -336,148 +385,332 @@ class HTTPClient(_ClientBase):
     ) -> Response[Any]: ...
     @overload
     async def post(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[bytes]: ...
+    @overload
+    async def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    async def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    async def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    async def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    async def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[Any]: ...
+    @overload
+    async def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[bytes]: ...
+    @overload
+    async def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    async def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    async def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    async def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    async def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[Any]: ...
+    @overload
+    async def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[bytes]: ...
+    @overload
+    async def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    async def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    async def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    async def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    async def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[Any]: ...
+    @overload
+    async def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: type[bytes] = ..., into: None = None,
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
     ) -> Response[bytes]: ...
     @overload
-    async def post(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+    async def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: type[_T], into: None = None,
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
     ) -> Response[_T]: ...
     @overload
-    async def post(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+    async def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: type[bytes] = ..., into: type[_T],
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
     ) -> Response[_T]: ...
     @overload
-    async def post(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+    async def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: _Decoder[_T], into: None = None,
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
     ) -> Response[_T]: ...
     @overload
-    async def post(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+    async def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: type[bytes] = ..., into: _Decoder[_T],
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
     ) -> Response[_T]: ...
     @overload
-    async def post(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+    async def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _Content | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: Any = ..., into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
     ) -> Response[Any]: ...
     @overload
-    async def put(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[bytes] = ..., into: None = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    def stream(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: None = None,
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncStream[bytes]: ...
+    @overload
+    def stream(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: type[_T], into: None = None,
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncStream[_T]: ...
+    @overload
+    def stream(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: type[_T],
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncStream[_T]: ...
+    @overload
+    def stream(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: _Decoder[_T], into: None = None,
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncStream[_T]: ...
+    @overload
+    def stream(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: Any = ..., into: Any = None,
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncStream[Any]: ...
+    @overload
+    def stream_get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncStream[bytes]: ...
+    @overload
+    def stream_get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: type[_T], into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncStream[_T]: ...
+    @overload
+    def stream_get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: type[_T], skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncStream[_T]: ...
+    @overload
+    def stream_get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: _Decoder[_T], into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncStream[_T]: ...
+    @overload
+    def stream_get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: Any = ..., into: Any = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncStream[Any]: ...
+    @overload
+    def stream_post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: None = None,
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncStream[bytes]: ...
+    @overload
+    def stream_post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: type[_T], into: None = None,
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncStream[_T]: ...
+    @overload
+    def stream_post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: type[_T],
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncStream[_T]: ...
+    @overload
+    def stream_post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: _Decoder[_T], into: None = None,
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncStream[_T]: ...
+    @overload
+    def stream_post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _Content | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: Any = ..., into: Any = None,
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncStream[Any]: ...
+    @overload
+    async def download(
+        self, url: str, dest: None = None, *, params: _Params | None = None, headers: _Headers | None = None,
+        timeout: float | None = None, error_for_status: bool | None = None,
+        progress: Callable[[int, int | None], object] | None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> Response[bytes]: ...
     @overload
-    async def put(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[_T], into: None = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
+    async def download(
+        self, url: str, dest: str | os.PathLike[str], *, params: _Params | None = None, headers: _Headers | None = None,
+        timeout: float | None = None, error_for_status: bool | None = None,
+        progress: Callable[[int, int | None], object] | None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> Response[Path]: ...
     @overload
-    async def put(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[bytes] = ..., into: type[_T],
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
-    @overload
-    async def put(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: _Decoder[_T], into: None = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
-    @overload
-    async def put(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[bytes] = ..., into: _Decoder[_T],
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
-    @overload
-    async def put(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: Any = ..., into: Any = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    async def download(
+        self, url: str, dest: str | os.PathLike[str] | None = None, *, params: _Params | None = None, headers: _Headers | None = None,
+        timeout: float | None = None, error_for_status: bool | None = None,
+        progress: Callable[[int, int | None], object] | None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> Response[Any]: ...
     @overload
-    async def patch(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[bytes] = ..., into: None = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[bytes]: ...
+    def sse(
+        self, url: str, response_data_type: None = None, *, params: _Params | None = None, headers: _Headers | None = None,
+        timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
+        reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncIterator[SSEEvent[str]]: ...
     @overload
-    async def patch(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[_T], into: None = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
+    def sse(
+        self, url: str, response_data_type: type[_T], *, params: _Params | None = None, headers: _Headers | None = None,
+        timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
+        reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncIterator[SSEEvent[_T]]: ...
     @overload
-    async def patch(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[bytes] = ..., into: type[_T],
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
+    def sse(
+        self, url: str, response_data_type: None = None, *, params: _Params | None = None, headers: _Headers | None = None,
+        timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
+        reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: type[_T], skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncIterator[SSEEvent[_T]]: ...
     @overload
-    async def patch(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: _Decoder[_T], into: None = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
+    def sse(
+        self, url: str, response_data_type: _Decoder[_T], *, params: _Params | None = None, headers: _Headers | None = None,
+        timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
+        reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncIterator[SSEEvent[_T]]: ...
     @overload
-    async def patch(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[bytes] = ..., into: _Decoder[_T],
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
-    @overload
-    async def patch(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: Any = ..., into: Any = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[Any]: ...
-    @overload
-    async def delete(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[bytes] = ..., into: None = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[bytes]: ...
-    @overload
-    async def delete(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[_T], into: None = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
-    @overload
-    async def delete(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[bytes] = ..., into: type[_T],
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
-    @overload
-    async def delete(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: _Decoder[_T], into: None = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
-    @overload
-    async def delete(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[bytes] = ..., into: _Decoder[_T],
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
-    @overload
-    async def delete(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: Any = ..., into: Any = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[Any]: ...
+    def sse(
+        self, url: str, response_data_type: Any = None, *, params: _Params | None = None, headers: _Headers | None = None,
+        timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
+        reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: Any = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> AsyncIterator[SSEEvent[Any]]: ...
 
 class SyncHTTPClient(_ClientBase):
     def __init__(
@@ -532,39 +765,45 @@ class SyncHTTPClient(_ClientBase):
     def is_open(self) -> bool: ...
     @overload
     def request(
-        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: type[bytes] = ..., into: None = None,
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
     ) -> Response[bytes]: ...
     @overload
     def request(
-        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: type[_T], into: None = None,
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
     ) -> Response[_T]: ...
     @overload
     def request(
-        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: type[bytes] = ..., into: type[_T],
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
     ) -> Response[_T]: ...
     @overload
     def request(
-        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: _Decoder[_T], into: None = None,
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
     ) -> Response[_T]: ...
     @overload
     def request(
-        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: type[bytes] = ..., into: _Decoder[_T],
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
     ) -> Response[_T]: ...
     @overload
     def request(
-        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: Any = ..., into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
     ) -> Response[Any]: ...
     @overload
     def get(
@@ -676,145 +915,329 @@ class SyncHTTPClient(_ClientBase):
     ) -> Response[Any]: ...
     @overload
     def post(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[bytes]: ...
+    @overload
+    def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    def post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[Any]: ...
+    @overload
+    def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[bytes]: ...
+    @overload
+    def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    def put(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[Any]: ...
+    @overload
+    def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[bytes]: ...
+    @overload
+    def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: type[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: _Decoder[_T], into: None = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: type[bytes] = ..., into: _Decoder[_T],
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[_T]: ...
+    @overload
+    def patch(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = ..., into: Any = None,
+        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+        form: Form | None = None, infer_mime_type_from_file_extension: bool = True,
+    ) -> Response[Any]: ...
+    @overload
+    def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: type[bytes] = ..., into: None = None,
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
     ) -> Response[bytes]: ...
     @overload
-    def post(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+    def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: type[_T], into: None = None,
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
     ) -> Response[_T]: ...
     @overload
-    def post(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+    def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: type[bytes] = ..., into: type[_T],
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
     ) -> Response[_T]: ...
     @overload
-    def post(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+    def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: _Decoder[_T], into: None = None,
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
     ) -> Response[_T]: ...
     @overload
-    def post(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+    def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: type[bytes] = ..., into: _Decoder[_T],
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
     ) -> Response[_T]: ...
     @overload
-    def post(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
+    def delete(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: _SyncContent | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: Any = ..., into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
     ) -> Response[Any]: ...
     @overload
-    def put(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[bytes] = ..., into: None = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    def stream(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: None = None,
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> SyncStream[bytes]: ...
+    @overload
+    def stream(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: type[_T], into: None = None,
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> SyncStream[_T]: ...
+    @overload
+    def stream(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: type[_T],
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> SyncStream[_T]: ...
+    @overload
+    def stream(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: _Decoder[_T], into: None = None,
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> SyncStream[_T]: ...
+    @overload
+    def stream(
+        self, method: str, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: Any = ..., into: Any = None,
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> SyncStream[Any]: ...
+    @overload
+    def stream_get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> SyncStream[bytes]: ...
+    @overload
+    def stream_get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: type[_T], into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> SyncStream[_T]: ...
+    @overload
+    def stream_get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: type[_T], skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> SyncStream[_T]: ...
+    @overload
+    def stream_get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: _Decoder[_T], into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> SyncStream[_T]: ...
+    @overload
+    def stream_get(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: Any = ..., into: Any = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> SyncStream[Any]: ...
+    @overload
+    def stream_post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: None = None,
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> SyncStream[bytes]: ...
+    @overload
+    def stream_post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: type[_T], into: None = None,
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> SyncStream[_T]: ...
+    @overload
+    def stream_post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: type[bytes] = ..., into: type[_T],
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> SyncStream[_T]: ...
+    @overload
+    def stream_post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: _Decoder[_T], into: None = None,
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> SyncStream[_T]: ...
+    @overload
+    def stream_post(
+        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None,
+        content: _SyncContent | None = None, data: _Params | None = None, form: Form | None = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: Any = ..., into: Any = None,
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> SyncStream[Any]: ...
+    @overload
+    def download(
+        self, url: str, dest: None = None, *, params: _Params | None = None, headers: _Headers | None = None,
+        timeout: float | None = None, error_for_status: bool | None = None,
+        progress: Callable[[int, int | None], object] | None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> Response[bytes]: ...
     @overload
-    def put(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[_T], into: None = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
+    def download(
+        self, url: str, dest: str | os.PathLike[str], *, params: _Params | None = None, headers: _Headers | None = None,
+        timeout: float | None = None, error_for_status: bool | None = None,
+        progress: Callable[[int, int | None], object] | None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> Response[Path]: ...
     @overload
-    def put(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[bytes] = ..., into: type[_T],
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
-    @overload
-    def put(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: _Decoder[_T], into: None = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
-    @overload
-    def put(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[bytes] = ..., into: _Decoder[_T],
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
-    @overload
-    def put(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: Any = ..., into: Any = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
+    def download(
+        self, url: str, dest: str | os.PathLike[str] | None = None, *, params: _Params | None = None, headers: _Headers | None = None,
+        timeout: float | None = None, error_for_status: bool | None = None,
+        progress: Callable[[int, int | None], object] | None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
     ) -> Response[Any]: ...
     @overload
-    def patch(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[bytes] = ..., into: None = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[bytes]: ...
+    def sse(
+        self, url: str, response_data_type: None = None, *, params: _Params | None = None, headers: _Headers | None = None,
+        timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
+        reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> Iterator[SSEEvent[str]]: ...
     @overload
-    def patch(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[_T], into: None = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
+    def sse(
+        self, url: str, response_data_type: type[_T], *, params: _Params | None = None, headers: _Headers | None = None,
+        timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
+        reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> Iterator[SSEEvent[_T]]: ...
     @overload
-    def patch(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[bytes] = ..., into: type[_T],
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
+    def sse(
+        self, url: str, response_data_type: None = None, *, params: _Params | None = None, headers: _Headers | None = None,
+        timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
+        reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: type[_T], skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> Iterator[SSEEvent[_T]]: ...
     @overload
-    def patch(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: _Decoder[_T], into: None = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
+    def sse(
+        self, url: str, response_data_type: _Decoder[_T], *, params: _Params | None = None, headers: _Headers | None = None,
+        timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
+        reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: None = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> Iterator[SSEEvent[_T]]: ...
     @overload
-    def patch(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[bytes] = ..., into: _Decoder[_T],
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
-    @overload
-    def patch(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: Any = ..., into: Any = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[Any]: ...
-    @overload
-    def delete(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[bytes] = ..., into: None = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[bytes]: ...
-    @overload
-    def delete(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[_T], into: None = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
-    @overload
-    def delete(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[bytes] = ..., into: type[_T],
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
-    @overload
-    def delete(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: _Decoder[_T], into: None = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
-    @overload
-    def delete(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: type[bytes] = ..., into: _Decoder[_T],
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[_T]: ...
-    @overload
-    def delete(
-        self, url: str, *, params: _Params | None = None, headers: _Headers | None = None, json: Any = None, content: bytes | str | None = None, data: _Params | None = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: Any = ..., into: Any = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: type[HTTPResponseError[Any]] | None = None, skip_auth: bool = False,
-    ) -> Response[Any]: ...
+    def sse(
+        self, url: str, response_data_type: Any = None, *, params: _Params | None = None, headers: _Headers | None = None,
+        timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
+        reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: Any = None, skip_auth: bool = False,
+        raises: type[HTTPResponseError[Any]] | None = None, error_type: Any = None,
+    ) -> Iterator[SSEEvent[Any]]: ...

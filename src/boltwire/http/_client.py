@@ -20,6 +20,8 @@ from boltwire.http._errors import (
 from boltwire.http._policy import error_spec, status_error
 from boltwire.http._response import CaseInsensitiveDict, RequestInfo
 from boltwire.http._session import ClientPolicy, run_async, run_sync
+from boltwire.http import _streaming
+from boltwire.http._sse import sse_async, sse_sync
 
 __all__ = ["HTTPClient", "SyncHTTPClient"]
 
@@ -132,6 +134,9 @@ class _Route:
 
 class _ClientBase:
     _is_async = False
+    _stream_class: Any = None
+    _sse_function: Any = None
+    _download_function: Any = None
 
     def __init__(
         self,
@@ -308,10 +313,11 @@ class _ClientBase:
 
     def _prepare(
         self, method: str, url: str, params: Any, headers: Any, json: Any, content: Any, data: Any,
-        skip_auth: bool = False,
+        skip_auth: bool = False, upload: tuple[int, str | None] | None = None,
     ) -> tuple[int, bytes, bytes | None, str]:
         """The slow path: (origin, head, body, full url) for a request with params, headers or a body (or without
-        the client's Authorization, skip_auth)."""
+        the client's Authorization, skip_auth). `upload` is (length or -1 for chunked, Content-Type or None) of a
+        body streamed in pieces (_streaming.py); the head then frames it and body is None."""
         if self._transport is None:
             raise RuntimeError("the client is not open; use it as a context manager")
         if params:  # added to the query (before any fragment) by csrc/http/url
@@ -319,8 +325,11 @@ class _ClientBase:
             route = self._routes.get((method, url, query)) or self._route(method, url, query)
         else:
             route = self._routes.get((method, url)) or self._route(method, url)
-        body, content_type = self._encode_body(json, content, data)
-        if not headers and body is None and not skip_auth:
+        if upload is None:
+            body, content_type = self._encode_body(json, content, data)
+        else:
+            body, content_type = None, upload[1]
+        if not headers and body is None and not skip_auth and upload is None:
             return route.origin, route.head, None, route.url
         items = self._default_headers if route.auth is None else self._default_headers + [route.auth]
         if skip_auth:
@@ -334,6 +343,8 @@ class _ClientBase:
         if content_type is not None:
             items = items + [("Content-Type", content_type)]
         length = len(body) if body is not None else (0 if method in _BODY_METHODS else None)
+        if upload is not None:
+            length = upload[0]
         return route.origin, _http_head(method, route.target, route.host, items, length), body, route.url
 
     @staticmethod
@@ -380,6 +391,71 @@ class _ClientBase:
         except TypeError:  # unhashable type spec
             return resolve_decoder(tp)
 
+    # ---- streaming (_streaming.py, _sse.py): each client names its own stream class, download and sse drivers --
+
+    def stream(
+        self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
+        content: Any = None, data: Any = None, form: Any = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
+        infer_mime_type_from_file_extension: bool = True, skip_auth: bool = False, raises: Any = None,
+        error_type: Any = None,
+    ) -> Any:
+        """The response body as it arrives (an AsyncStream or SyncStream): iterate it for bytes chunks, or with
+        response_data_type=T for one T per line (NDJSON). `timeout` bounds the wait for the head; after it only
+        read_timeout applies."""
+        if into is not None:
+            response_data_type = _use_into(response_data_type, into)
+        return self._stream_class(self, method.upper(), url, params, headers, json, content, data, form, timeout,
+                                  response_data_type, error_for_status, infer_mime_type_from_file_extension,
+                                  skip_auth, raises, error_type)
+
+    def stream_get(
+        self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
+        skip_auth: bool = False, raises: Any = None, error_type: Any = None,
+    ) -> Any:
+        return self.stream("GET", url, params=params, headers=headers, timeout=timeout,
+                           error_for_status=error_for_status, response_data_type=response_data_type, into=into,
+                           skip_auth=skip_auth, raises=raises, error_type=error_type)
+
+    def stream_post(
+        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
+        data: Any = None, form: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
+        response_data_type: Any = bytes, into: Any = None, infer_mime_type_from_file_extension: bool = True,
+        skip_auth: bool = False, raises: Any = None, error_type: Any = None,
+    ) -> Any:
+        return self.stream("POST", url, params=params, headers=headers, json=json, content=content, data=data,
+                           form=form, timeout=timeout, error_for_status=error_for_status,
+                           response_data_type=response_data_type, into=into,
+                           infer_mime_type_from_file_extension=infer_mime_type_from_file_extension,
+                           skip_auth=skip_auth, raises=raises, error_type=error_type)
+
+    def download(
+        self, url: str, dest: Any = None, *, params: Any = None, headers: Any = None, timeout: float | None = None,
+        error_for_status: bool | None = None, progress: Callable[[int, int | None], Any] | None = None,
+        skip_auth: bool = False, raises: Any = None, error_type: Any = None,
+    ) -> Any:
+        """The body of a GET streamed into a temporary file beside `dest`, fsync'ed and renamed over `dest` (a
+        failure leaves no partial file); Response.data is then `dest` as a Path. Without `dest`, the bytes.
+        `progress(received, total or None)` is called after each piece. Awaitable on HTTPClient."""
+        return self._download_function(self, url, dest, params, headers, timeout, error_for_status, progress,
+                                       skip_auth, raises, error_type)
+
+    def sse(
+        self, url: str, response_data_type: Any = None, *, params: Any = None, headers: Any = None,
+        timeout: float | None = None, error_for_status: bool | None = None, max_reconnects: int | None = 5,
+        reconnect_delay: float = 3.0, reconnect_on_close: bool = False, into: Any = None, skip_auth: bool = False,
+        raises: Any = None, error_type: Any = None,
+    ) -> Any:
+        """Server-sent events as they arrive (SSEEvent: id, event, data decoded into response_data_type when given,
+        retry); an async iterator on HTTPClient. A dropped connection reconnects after the server's retry: (else
+        reconnect_delay) seconds with Last-Event-ID; max_reconnects bounds reconnects in a row without an event;
+        204 ends the stream."""
+        if into is not None:
+            response_data_type = into
+        return self._sse_function(self, url, response_data_type, params, headers, timeout, error_for_status,
+                                  max_reconnects, reconnect_delay, reconnect_on_close, skip_auth, raises, error_type)
+
     def _new_transport(self) -> Any:
         self._routes.clear()
         self._origins.clear()
@@ -398,6 +474,13 @@ class _ClientBase:
         if self._transport is None:
             raise RuntimeError("the client is not open")
         return self._transport.stats()
+
+
+def _form_only(json: Any, content: Any, data: Any) -> None:
+    """form= is the whole body: json=, content= and data= cannot come with it."""
+    if json is not None or content is not None or data is not None:
+        raise TypeError("pass at most one of json=, content=, data=, form=")
+    return None
 
 
 def _use_into(tp: Any, into: Any) -> Any:
@@ -425,6 +508,9 @@ class HTTPClient(_ClientBase):
     completion sink, watched by that loop; closing the client closes them all."""
 
     _is_async = True
+    _stream_class = _streaming.AsyncStream
+    _sse_function = staticmethod(sse_async)
+    _download_function = staticmethod(_streaming.download_async)
 
     def _init_async(self) -> None:
         self._sinks: dict[Any, Any] = {}  # loop -> its _HttpSink
@@ -491,6 +577,9 @@ class HTTPClient(_ClientBase):
             raise RuntimeError("the client is not open; use it as `async with HTTPClient() as client`")
         if into is not None:
             tp = _use_into(tp, into)
+        if content is not None and _streaming.is_streamed_content(content):  # an iterable body goes out in pieces
+            return _streaming.send_async(self, method, url, params, headers, content, None, timeout, tp,
+                                         error_for_status, True, skip_auth, raises, error_type)
         if self._policy is not None or headers_type is not None or error_type is not None or raises is not None \
                 or skip_auth:
             return run_async(self, method, url, params, headers, json, content, data, timeout, tp, error_for_status,
@@ -527,8 +616,14 @@ class HTTPClient(_ClientBase):
         self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
         content: Any = None, data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
-        raises: Any = None, skip_auth: bool = False,
+        raises: Any = None, skip_auth: bool = False, form: Any = None,
+        infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
+        if form is not None:
+            return await _streaming.send_async(
+                self, method.upper(), url, params, headers, _form_only(json, content, data), form, timeout,
+                _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
+                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
         return await _http_call(
             self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
             into, response_headers_type, error_type, raises, skip_auth
@@ -579,8 +674,14 @@ class HTTPClient(_ClientBase):
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
         data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
-        raises: Any = None, skip_auth: bool = False,
+        raises: Any = None, skip_auth: bool = False, form: Any = None,
+        infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
+        if form is not None:
+            return await _streaming.send_async(
+                self, "POST", url, params, headers, _form_only(json, content, data), form, timeout,
+                _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
+                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
         return await _http_call(
             self, "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
@@ -590,8 +691,14 @@ class HTTPClient(_ClientBase):
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
         data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
-        raises: Any = None, skip_auth: bool = False,
+        raises: Any = None, skip_auth: bool = False, form: Any = None,
+        infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
+        if form is not None:
+            return await _streaming.send_async(
+                self, "PUT", url, params, headers, _form_only(json, content, data), form, timeout,
+                _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
+                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
         return await _http_call(
             self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
@@ -601,18 +708,35 @@ class HTTPClient(_ClientBase):
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
         data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
-        raises: Any = None, skip_auth: bool = False,
+        raises: Any = None, skip_auth: bool = False, form: Any = None,
+        infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
+        if form is not None:
+            return await _streaming.send_async(
+                self, "PATCH", url, params, headers, _form_only(json, content, data), form, timeout,
+                _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
+                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
         return await _http_call(
             self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
         )
+
+    def _current_sink(self) -> Any:
+        """The completion sink of the running loop (made on the loop's first call)."""
+        loop = _get_running_loop()
+        current = self._current
+        if current[0] is not loop:
+            current = self._bind(loop)
+        return current[1]
 
 
 class SyncHTTPClient(_ClientBase):
     """A blocking HTTP/1.1 client; each calling thread does its own I/O with the GIL released. Thread-safe."""
 
     _is_async = False
+    _stream_class = _streaming.SyncStream
+    _sse_function = staticmethod(sse_sync)
+    _download_function = staticmethod(_streaming.download_sync)
 
     def __enter__(self) -> "SyncHTTPClient":
         self.open()
@@ -640,6 +764,9 @@ class SyncHTTPClient(_ClientBase):
             raise RuntimeError("the client is not open; use it as `with SyncHTTPClient() as client`")
         if into is not None:
             tp = _use_into(tp, into)
+        if content is not None and _streaming.is_streamed_content(content):  # an iterable body goes out in pieces
+            return _streaming.send_sync(self, method, url, params, headers, content, None, timeout, tp,
+                                        error_for_status, True, skip_auth, raises, error_type)
         if self._policy is not None or headers_type is not None or error_type is not None or raises is not None \
                 or skip_auth:
             return run_sync(self, method, url, params, headers, json, content, data, timeout, tp, error_for_status,
@@ -668,8 +795,14 @@ class SyncHTTPClient(_ClientBase):
         self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
         content: Any = None, data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
-        raises: Any = None, skip_auth: bool = False,
+        raises: Any = None, skip_auth: bool = False, form: Any = None,
+        infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
+        if form is not None:
+            return _streaming.send_sync(
+                self, method.upper(), url, params, headers, _form_only(json, content, data), form, timeout,
+                _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
+                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
         return _http_send(
             self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
             into, response_headers_type, error_type, raises, skip_auth
@@ -720,8 +853,14 @@ class SyncHTTPClient(_ClientBase):
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
         data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
-        raises: Any = None, skip_auth: bool = False,
+        raises: Any = None, skip_auth: bool = False, form: Any = None,
+        infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
+        if form is not None:
+            return _streaming.send_sync(
+                self, "POST", url, params, headers, _form_only(json, content, data), form, timeout,
+                _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
+                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
         return _http_send(
             self, "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
@@ -731,8 +870,14 @@ class SyncHTTPClient(_ClientBase):
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
         data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
-        raises: Any = None, skip_auth: bool = False,
+        raises: Any = None, skip_auth: bool = False, form: Any = None,
+        infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
+        if form is not None:
+            return _streaming.send_sync(
+                self, "PUT", url, params, headers, _form_only(json, content, data), form, timeout,
+                _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
+                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
         return _http_send(
             self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth
@@ -742,8 +887,14 @@ class SyncHTTPClient(_ClientBase):
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
         data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
-        raises: Any = None, skip_auth: bool = False,
+        raises: Any = None, skip_auth: bool = False, form: Any = None,
+        infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
+        if form is not None:
+            return _streaming.send_sync(
+                self, "PATCH", url, params, headers, _form_only(json, content, data), form, timeout,
+                _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
+                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
         return _http_send(
             self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
             response_headers_type, error_type, raises, skip_auth

@@ -16,14 +16,24 @@ Data = Params
 JSONPayload = Any
 # response_headers_type=: a Struct or TypedDict class.
 TypedHeaders = Any
-# A multipart file part and form (lothc's shapes; this client does not send multipart bodies yet).
-File = Union[Tuple[str, Union[bytes, "os.PathLike[str]", IO[bytes]]], Tuple[str, Union[bytes, IO[bytes]], str]]
+# form= (multipart/form-data, _multipart.py): a File is a Path or a binary file (streamed from disk), or
+# (filename, bytes | Path | binary file[, content type]), or (Path, content type). A Form maps names to text, bytes,
+# JSON values or Files; a tuple of such values repeats the name.
+File = Union[
+    "os.PathLike[str]",
+    IO[bytes],
+    Tuple[str, Union[bytes, "os.PathLike[str]", IO[bytes]]],
+    Tuple[str, Union[bytes, "os.PathLike[str]", IO[bytes]], str],
+    Tuple["os.PathLike[str]", str],
+]
 Form = Mapping[str, Any]
 TlsVersion = Literal["1.2", "1.3"]
 
 
 class SSEEvent:
-    """One Server-Sent Event (event, data, id, retry); the clients do not stream SSE yet."""
+    """One server-sent event, as sse() yields it: `data` (str, or decoded into sse()'s response_data_type),
+    `event` ("message" when the server named none), `id` (the last event ID, "" when none was sent), `retry` (the
+    reconnection time in ms the stream last asked for, or None)."""
 
     __slots__ = ("event", "data", "id", "retry")
 
@@ -40,6 +50,8 @@ class SSEEvent:
         if not isinstance(other, SSEEvent):
             return NotImplemented
         return (self.data, self.event, self.id, self.retry) == (other.data, other.event, other.id, other.retry)
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"SSEEvent(data={self.data!r}, event={self.event!r}, id={self.id!r}, retry={self.retry!r})"

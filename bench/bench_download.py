@@ -1,0 +1,263 @@
+"""bench/bench_download.py: a 50 MiB download from a loopback nginx into a file, against httpx and aiohttp, with
+`wrk -t1 -c1` fetching the same file as the ceiling (what this server and machine deliver on one connection).
+
+Every contestant writes the body to a file on /dev/shm (tmpfs, so the disk is not what is measured) through a
+temporary file that is fsync'ed and renamed, as boltwire's download() does, and the size and digest of each
+result are checked. Rounds are interleaved and the order rotated, so drift in machine load hits every
+contestant alike; each row is the median MiB/s with the spread (min..max) over the rounds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from report import Row, Section, Table, Target
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests" / "http"))  # the nginx helper is shared with the test fixtures
+from nginx_server import NginxServer  # noqa: E402
+
+SIZE = 50 << 20
+PIECE = 256 << 10
+
+
+def write_atomically(dest: Path, chunks) -> None:
+    """What every peer does with the body: a temporary file beside dest, fsync, rename (boltwire's semantics)."""
+    fd, tmp = tempfile.mkstemp(dir=dest.parent, suffix=".part")
+    with os.fdopen(fd, "wb", buffering=0) as f:
+        for chunk in chunks:
+            f.write(chunk)
+        os.fsync(f.fileno())
+    os.replace(tmp, dest)
+
+
+def boltwire_async(url: str, dest: Path) -> None:
+    from boltwire import HTTPClient
+
+    async def main():
+        async with HTTPClient() as client:
+            await client.download(url, dest)
+
+    asyncio.run(main())
+
+
+def boltwire_sync(url: str, dest: Path) -> None:
+    from boltwire import SyncHTTPClient
+
+    with SyncHTTPClient() as client:
+        client.download(url, dest)
+
+
+def httpx_async(url: str, dest: Path) -> None:
+    import httpx
+
+    async def main():
+        async with httpx.AsyncClient() as client:
+            async with client.stream("GET", url) as r:
+                r.raise_for_status()
+                parts = [chunk async for chunk in r.aiter_raw(PIECE)]
+        write_atomically(dest, parts)  # (collected first: httpx's async iterator cannot feed a sync writer)
+
+    asyncio.run(main())
+
+
+def httpx_sync(url: str, dest: Path) -> None:
+    import httpx
+
+    with httpx.Client() as client:
+        with client.stream("GET", url) as r:
+            r.raise_for_status()
+            write_atomically(dest, r.iter_raw(PIECE))
+
+
+def aiohttp_async(url: str, dest: Path) -> None:
+    import aiohttp
+
+    async def main():
+        async with aiohttp.ClientSession() as session:
+            async with session.get(url) as r:
+                r.raise_for_status()
+                fd, tmp = tempfile.mkstemp(dir=dest.parent, suffix=".part")
+                with os.fdopen(fd, "wb", buffering=0) as f:
+                    async for chunk in r.content.iter_chunked(PIECE):
+                        f.write(chunk)
+                    os.fsync(f.fileno())
+                os.replace(tmp, dest)
+
+    asyncio.run(main())
+
+
+# In-memory peers time themselves and return (seconds, SHA-256 of the body): handing a 50 MiB result out of
+# asyncio.run() costs about a second by itself on CPython 3.11 (measured), which is not what is compared here.
+
+
+def boltwire_async_bytes(url: str, dest: Path) -> tuple[float, str]:
+    from boltwire import HTTPClient
+
+    async def main():
+        start = time.perf_counter()
+        async with HTTPClient() as client:
+            data = (await client.download(url)).data
+        return time.perf_counter() - start, hashlib.sha256(data).hexdigest()
+
+    return asyncio.run(main())
+
+
+def boltwire_sync_bytes(url: str, dest: Path) -> tuple[float, str]:
+    from boltwire import SyncHTTPClient
+
+    start = time.perf_counter()
+    with SyncHTTPClient() as client:
+        data = client.download(url).data
+    return time.perf_counter() - start, hashlib.sha256(data).hexdigest()
+
+
+def httpx_async_bytes(url: str, dest: Path) -> tuple[float, str]:
+    import httpx
+
+    async def main():
+        start = time.perf_counter()
+        async with httpx.AsyncClient() as client:
+            r = await client.get(url)
+            r.raise_for_status()
+            data = r.content
+        return time.perf_counter() - start, hashlib.sha256(data).hexdigest()
+
+    return asyncio.run(main())
+
+
+def httpx_sync_bytes(url: str, dest: Path) -> tuple[float, str]:
+    import httpx
+
+    start = time.perf_counter()
+    with httpx.Client() as client:
+        r = client.get(url)
+        r.raise_for_status()
+        data = r.content
+    return time.perf_counter() - start, hashlib.sha256(data).hexdigest()
+
+
+def aiohttp_bytes(url: str, dest: Path) -> tuple[float, str]:
+    import aiohttp
+
+    async def main():
+        start = time.perf_counter()
+        async with aiohttp.ClientSession() as session:
+            async with session.get(url) as r:
+                r.raise_for_status()
+                data = await r.read()
+        return time.perf_counter() - start, hashlib.sha256(data).hexdigest()
+
+    return asyncio.run(main())
+
+
+# (table, contestant) -> function; a file contestant writes `dest`, a memory one returns (seconds, digest).
+PEERS = {
+    ("file", "boltwire async download"): boltwire_async,
+    ("file", "boltwire sync download"): boltwire_sync,
+    ("file", "httpx async stream"): httpx_async,
+    ("file", "httpx sync stream"): httpx_sync,
+    ("file", "aiohttp iter_chunked"): aiohttp_async,
+    ("memory", "boltwire async download"): boltwire_async_bytes,
+    ("memory", "boltwire sync download"): boltwire_sync_bytes,
+    ("memory", "httpx async get"): httpx_async_bytes,
+    ("memory", "httpx sync get"): httpx_sync_bytes,
+    ("memory", "aiohttp read"): aiohttp_bytes,
+}
+TITLES = {
+    "file": "Download 50 MiB into a file (loopback nginx), MiB/s, higher is better",
+    "memory": "Download 50 MiB into memory (loopback nginx), MiB/s, higher is better",
+}
+
+
+def wrk_mib_per_s(url: str, seconds: int) -> float | None:
+    binary = shutil.which("wrk")
+    if binary is None:
+        return None
+    proc = subprocess.run([binary, "-t1", "-c1", f"-d{seconds}s", url], capture_output=True, text=True,
+                          timeout=seconds + 30)
+    m = re.search(r"Transfer/sec:\s+([\d.]+)(B|KB|MB|GB)", proc.stdout)
+    if proc.returncode != 0 or not m:
+        return None
+    scale = {"B": 1, "KB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30}[m.group(2)]
+    return float(m.group(1)) * scale / (1 << 20)
+
+
+def run(args) -> Section:
+    rounds = 3 if args.quick else (args.rounds or 7)
+    work = Path(tempfile.mkdtemp(prefix="bw-download-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
+    samples: dict[tuple[str, str], list[float]] = {key: [] for key in PEERS}
+    errors: dict[tuple[str, str], str] = {}
+    wrk: list[float] = []
+    with NginxServer() as server:
+        body = os.urandom(SIZE)
+        digest = hashlib.sha256(body).hexdigest()
+        (server.prefix / "www" / "dl50.bin").write_bytes(body)
+        del body
+        url = server.url + "/dl50.bin"
+        keys = list(PEERS)
+        for r in range(rounds):
+            order = keys[r % len(keys):] + keys[:r % len(keys)]
+            for key in order:
+                if key in errors:
+                    continue
+                dest = work / f"{key[0]}-{key[1].replace(' ', '_')}.bin"
+                try:
+                    if key[0] == "file":
+                        start = time.perf_counter()
+                        PEERS[key](url, dest)
+                        seconds = time.perf_counter() - start
+                        got = hashlib.sha256(dest.read_bytes()).hexdigest()
+                    else:
+                        seconds, got = PEERS[key](url, dest)
+                    if got != digest:
+                        raise RuntimeError("wrong body")
+                    samples[key].append(SIZE / (1 << 20) / seconds)
+                except ImportError:
+                    errors[key] = "not installed"
+                except Exception as error:  # a peer that fails is reported, not fatal
+                    errors[key] = f"failed: {error!r}"[:120]
+                finally:
+                    dest.unlink(missing_ok=True)
+            value = wrk_mib_per_s(url, 1 if args.quick else 2)
+            if value is not None:
+                wrk.append(value)
+    shutil.rmtree(work, ignore_errors=True)
+
+    ceiling = "wrk -t1 -c1 (ceiling)"
+    tables, targets = [], []
+    for table_key, title in TITLES.items():
+        rows = [Row(ceiling, statistics.median(wrk), spread=[min(wrk), max(wrk)]) if wrk
+                else Row(ceiling, None, "wrk not installed (Debian package wrk)")]
+        for key in keys:
+            if key[0] != table_key:
+                continue
+            s = samples[key]
+            rows.append(Row(key[1], statistics.median(s), spread=[min(s), max(s)]) if s
+                        else Row(key[1], None, errors.get(key, "no sample")))
+        table = Table(title, "MiB/s", rows, baseline=ceiling)
+        tables.append(table)
+        for name in ("boltwire async download", "boltwire sync download"):
+            ratio = table.ratio(next(r for r in rows if r.name == name))
+            targets.append(Target(f"{name} ({table_key}) >= 80% of wrk", ratio, 0.80, note="ratio to wrk",
+                                  ok=None if ratio is None else ratio >= 0.80))
+    notes = [f"{rounds} interleaved rounds, order rotated; a fresh client per download (connect included); size "
+             "and SHA-256 of every result checked (outside the timing)",
+             "file: every peer writes a temporary file on /dev/shm, fsyncs it and renames it (boltwire's download() "
+             "semantics); memory: the body as one bytes object",
+             "wrk reads the same file on one connection and writes nothing: the transport's ceiling; the target "
+             "(>= 80% of wrk) is judged on both tables",
+             f"machine: {os.cpu_count()} CPUs shared by the client, nginx and wrk; load average at the end "
+             f"{os.getloadavg()[0]:.1f}"]
+    raw = {"samples": {f"{k[0]}/{k[1]}": v for k, v in samples.items()}, "wrk": wrk}
+    return Section("download", tables, targets, notes=notes, raw=raw)

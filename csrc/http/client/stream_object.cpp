@@ -1,0 +1,350 @@
+// csrc/http/client/stream_object.cpp: _HttpStream: a streaming exchange as Python sees it (the body taken in
+// pieces as it arrives, the request body given in pieces), over the one exchange state machine.
+#include <new>
+
+#include "http/client/objects.hpp"
+#include "http/codec/chunked_encoder.hpp"
+#include "http/engine/engine.hpp"
+#include "py/ref.hpp"
+
+namespace boltwire::http::client {
+
+using engine::Exchange;
+
+namespace {
+
+// Overview
+//   Blocking (no sink): open_stream runs the exchange on the calling thread until its first pause (the head, or a
+//   need for request body); take() hands over what was read, pump() reads on (GIL released) until the next pause.
+//   Async: the engine drives the exchange; each time it publishes news it stages the exchange in the loop's
+//   completion queue, and the drain resolves `waiter`. take() hands over the buffer and resumes an engine that
+//   paused because the buffer was full.
+// Invariants
+//   - `exchange` holds one reference; for async streams ex->user points back here until close/dealloc.
+//   - Fields of the exchange (status, headers, failure) are read only after stream.head / stream.ended said so,
+//     under the stream's mutex: the engine wrote them before.
+struct StreamObject {
+  PyObject_HEAD
+  Exchange *exchange;
+  PyObject *waiter;         // async: the future the consumer awaits, or nullptr
+  PyObject *loop;           // async: the loop of the sink (its create_future makes waiters); nullptr when blocking
+  bool chunked;             // request body pieces are framed with the chunked coding
+  bool closed;
+};
+
+PyObject *g_set_result = nullptr;
+
+bool is_async(const StreamObject *self) { return self->loop != nullptr; }
+
+// Ends the exchange early (its connection is closed, never pooled). Idempotent.
+void close_stream(StreamObject *self) {
+  if (self->closed || self->exchange == nullptr) return;
+  self->closed = true;
+  Exchange *ex = self->exchange;
+  if (is_async(self)) {
+    ex->user = nullptr;
+    bool ended;
+    {
+      std::lock_guard lock(ex->stream.mutex);
+      ended = ex->stream.ended;
+    }
+    if (ended) return;
+    ex->cancel_requested.store(true, std::memory_order_relaxed);
+    const char *error = nullptr;
+    engine::Engine *e = engine::engine_instance(error);
+    if (e != nullptr) engine::engine_cancel(e, ex);
+  } else {
+    engine::abort_blocking(*ex);
+  }
+}
+
+PyObject *raise_failure(Exchange &ex) {
+  PyObject *exc = build_exception(ex);
+  if (exc != nullptr) {
+    PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(exc)), exc);
+    Py_DECREF(exc);
+  }
+  return nullptr;
+}
+
+int Stream_traverse(StreamObject *self, visitproc visit, void *arg) {
+  Py_VISIT(self->waiter);
+  Py_VISIT(self->loop);
+  return 0;
+}
+
+int Stream_clear(StreamObject *self) {
+  Py_CLEAR(self->waiter);
+  Py_CLEAR(self->loop);
+  return 0;
+}
+
+void Stream_dealloc(StreamObject *self) {
+  PyObject_GC_UnTrack(self);
+  if (self->exchange != nullptr) {
+    close_stream(self);
+    self->exchange->user = nullptr;
+    self->exchange->drop_ref();
+  }
+  Stream_clear(self);
+  PyObject_GC_Del(self);
+}
+
+// head() -> None until the head arrived, then (status, header block, http10). Raises the failure of an exchange
+// that ended without one.
+PyObject *Stream_head(StreamObject *self, PyObject *) {
+  Exchange &ex = *self->exchange;
+  bool head, ended;
+  {
+    std::lock_guard lock(ex.stream.mutex);
+    head = ex.stream.head;
+    ended = ex.stream.ended;
+  }
+  if (!head) {
+    if (ended) return raise_failure(ex);
+    Py_RETURN_NONE;
+  }
+  return Py_BuildValue("(is#O)", static_cast<int>(ex.status), ex.headers.data(),
+                       static_cast<Py_ssize_t>(ex.headers.size()), ex.http10 ? Py_True : Py_False);
+}
+
+// take(view=False) -> the body bytes received since the last take (b"" when none yet), None at the end of a complete
+// body; raises the transport error of a stream that failed (once its received bytes were taken). With view=True a
+// non-empty piece is a read-only buffer object that owns the transport's bytes (no copy).
+PyObject *Stream_take(StreamObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  int view = 0;
+  if (nargs > 1) return PyErr_Format(PyExc_TypeError, "take(view=False)");
+  if (nargs == 1 && (view = PyObject_IsTrue(args[0])) < 0) return nullptr;
+  Exchange &ex = *self->exchange;
+  std::string chunk;
+  bool ended, resume = false;
+  {
+    std::lock_guard lock(ex.stream.mutex);
+    chunk.swap(ex.stream.body);
+    ended = ex.stream.ended;
+    if (ex.stream.paused && !ex.stream.need_upload) {
+      ex.stream.paused = false;
+      resume = is_async(self) && !ended;
+    }
+  }
+  if (resume) {
+    const char *error = nullptr;
+    engine::Engine *e = engine::engine_instance(error);
+    if (e != nullptr) engine::engine_resume(e, &ex);
+  }
+  if (!chunk.empty()) {
+    if (view) return make_body(std::move(chunk));
+    return PyBytes_FromStringAndSize(chunk.data(), static_cast<Py_ssize_t>(chunk.size()));
+  }
+  if (!ended) {
+    if (self->closed) return PyErr_Format(PyExc_RuntimeError, "the stream is closed");
+    return PyBytes_FromStringAndSize(nullptr, 0);
+  }
+  if (ex.failure != engine::Failure::None) return raise_failure(ex);
+  Py_RETURN_NONE;
+}
+
+PyObject *Stream_needs_upload(StreamObject *self, PyObject *) {
+  Exchange &ex = *self->exchange;
+  std::lock_guard lock(ex.stream.mutex);
+  return PyBool_FromLong(ex.stream.need_upload && !ex.stream.ended);
+}
+
+// send(data, last) gives the next piece of the request body (framed as a chunk when the body is chunked).
+PyObject *Stream_send(StreamObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  if (nargs != 2) return PyErr_Format(PyExc_TypeError, "send(data, last)");
+  int last = PyObject_IsTrue(args[1]);
+  if (last < 0) return nullptr;
+  Py_buffer view;
+  if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0) return nullptr;
+  Exchange &ex = *self->exchange;
+  bool resume = false;
+  try {
+    std::lock_guard lock(ex.stream.mutex);
+    if (ex.stream.upload_done) {
+      PyBuffer_Release(&view);
+      return PyErr_Format(PyExc_RuntimeError, "the request body was already complete");
+    }
+    std::string_view data(static_cast<const char *>(view.buf), static_cast<std::size_t>(view.len));
+    if (self->chunked) {
+      codec::append_chunk(data, ex.stream.upload);
+      if (last) codec::append_last_chunk({}, ex.stream.upload);
+    } else {
+      ex.stream.upload.append(data);
+    }
+    if (last) ex.stream.upload_done = true;
+    if (ex.stream.need_upload) {
+      ex.stream.need_upload = false;
+      ex.stream.paused = false;
+      resume = is_async(self) && !ex.stream.ended;
+    }
+  } catch (...) {
+    PyBuffer_Release(&view);
+    return PyErr_NoMemory();
+  }
+  PyBuffer_Release(&view);
+  if (resume) {
+    const char *error = nullptr;
+    engine::Engine *e = engine::engine_instance(error);
+    if (e != nullptr) engine::engine_resume(e, &ex);
+  }
+  Py_RETURN_NONE;
+}
+
+// Blocking streams: reads (or writes) on until the next pause or the end, without the GIL.
+PyObject *Stream_pump(StreamObject *self, PyObject *) {
+  if (is_async(self)) return PyErr_Format(PyExc_RuntimeError, "pump() is for blocking streams");
+  if (self->closed) return PyErr_Format(PyExc_RuntimeError, "the stream is closed");
+  Exchange *ex = self->exchange;
+  Py_BEGIN_ALLOW_THREADS
+  engine::pump_blocking(*ex);
+  Py_END_ALLOW_THREADS
+  if (ex->failure == engine::Failure::Interrupted) {
+    if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+    return nullptr;
+  }
+  Py_RETURN_NONE;
+}
+
+// Async streams: a future resolved (with None) at the next news of the engine.
+PyObject *Stream_wait(StreamObject *self, PyObject *) {
+  if (!is_async(self)) return PyErr_Format(PyExc_RuntimeError, "wait() is for async streams");
+  if (self->waiter == nullptr) {
+    self->waiter = PyObject_CallMethod(self->loop, "create_future", nullptr);
+    if (self->waiter == nullptr) return nullptr;
+  }
+  return Py_NewRef(self->waiter);
+}
+
+PyObject *Stream_close(StreamObject *self, PyObject *) {
+  close_stream(self);
+  if (self->waiter != nullptr) {
+    // A task waiting on this stream (another one than the closer) wakes up and finds it closed.
+    py::Object waiter = py::Object::steal(self->waiter);
+    self->waiter = nullptr;
+    PyObject *r = PyObject_CallMethod(waiter.get(), "set_result", "O", Py_None);
+    if (r == nullptr) PyErr_Clear();
+    Py_XDECREF(r);
+  }
+  Py_RETURN_NONE;
+}
+
+PyObject *Stream_ended(StreamObject *self, void *) {
+  Exchange &ex = *self->exchange;
+  std::lock_guard lock(ex.stream.mutex);
+  return PyBool_FromLong(ex.stream.ended);
+}
+
+PyMethodDef Stream_methods[] = {
+    {"head", reinterpret_cast<PyCFunction>(Stream_head), METH_NOARGS,
+     "None until the head arrived, then (status, header block, http10)."},
+    {"take", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Stream_take)), METH_FASTCALL,
+     "take(view=False): body bytes received since the last take (b'' when none yet); None at the end."},
+    {"needs_upload", reinterpret_cast<PyCFunction>(Stream_needs_upload), METH_NOARGS,
+     "Whether the transport waits for more request body."},
+    {"send", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Stream_send)), METH_FASTCALL,
+     "send(data, last): the next piece of the request body."},
+    {"pump", reinterpret_cast<PyCFunction>(Stream_pump), METH_NOARGS, "Blocking: read or write on until news."},
+    {"wait", reinterpret_cast<PyCFunction>(Stream_wait), METH_NOARGS, "Async: a future resolved at the next news."},
+    {"close", reinterpret_cast<PyCFunction>(Stream_close), METH_NOARGS,
+     "End the exchange; a connection not read to its end is closed, never pooled."},
+    {},
+};
+
+PyGetSetDef Stream_getset[] = {
+    {"ended", reinterpret_cast<getter>(Stream_ended), nullptr, "Whether the exchange is over.", nullptr},
+    {},
+};
+
+}  // namespace
+
+void deliver_stream(Exchange *ex) {
+  {
+    std::lock_guard lock(ex->stream.mutex);
+    ex->stream.wake_pending = false;
+  }
+  auto *self = static_cast<StreamObject *>(ex->user);
+  if (self == nullptr || self->waiter == nullptr) return;
+  if (g_set_result == nullptr && (g_set_result = PyUnicode_InternFromString("set_result")) == nullptr) {
+    PyErr_Clear();
+    return;
+  }
+  py::Object waiter = py::Object::steal(self->waiter);
+  self->waiter = nullptr;
+  PyObject *r = PyObject_CallMethodOneArg(waiter.get(), g_set_result, Py_None);
+  if (r == nullptr)
+    PyErr_Clear();  // the awaiting task was cancelled: its future is done already
+  else
+    Py_DECREF(r);
+}
+
+// open_stream(sink or None, origin, method, head, body, timeout, upload, chunked)
+PyObject *open_stream(TransportObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  if (nargs != 8 || (args[0] != Py_None && !PyObject_TypeCheck(args[0], &SinkType)))
+    return PyErr_Format(PyExc_TypeError, "open_stream(sink or None, origin, method, head, body, timeout, upload, "
+                                         "chunked)");
+  int upload = PyObject_IsTrue(args[6]);
+  int chunked = PyObject_IsTrue(args[7]);
+  if (upload < 0 || chunked < 0) return nullptr;
+  bool async = args[0] != Py_None;
+  if (async != self->is_async) return PyErr_Format(PyExc_RuntimeError, "open_stream: wrong kind of client");
+  Exchange *ex = make_exchange(self, args + 1);
+  if (ex == nullptr) return nullptr;
+  ex->streaming = true;
+  ex->upload_stream = upload != 0;
+  auto *stream = PyObject_GC_New(StreamObject, &StreamType);
+  if (stream == nullptr) {
+    delete ex;
+    return nullptr;
+  }
+  stream->exchange = ex;
+  stream->waiter = nullptr;
+  stream->loop = nullptr;
+  stream->chunked = chunked != 0;
+  stream->closed = false;
+  if (!async) {
+    PyObject_GC_Track(stream);
+    ex->pause_on_news = true;
+    ex->interrupted = check_signals;
+    Py_BEGIN_ALLOW_THREADS
+    engine::run_blocking(*ex);
+    Py_END_ALLOW_THREADS
+    if (ex->failure == engine::Failure::Interrupted) {
+      if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+      Py_DECREF(stream);
+      return nullptr;
+    }
+    return reinterpret_cast<PyObject *>(stream);
+  }
+  auto *sink = reinterpret_cast<SinkObject *>(args[0]);
+  stream->loop = Py_NewRef(sink->loop);
+  PyObject_GC_Track(stream);
+  ex->user = stream;
+  ex->sink = *sink->queue;
+  ex->refs.store(2, std::memory_order_relaxed);  // the stream's and the engine's
+  ex->start_ns = engine::now_ns();
+  if (!sink_enqueue(sink, ex, false)) {
+    ex->user = nullptr;
+    ex->drop_ref();  // the engine's, never handed over
+    stream->closed = true;
+    Py_DECREF(stream);
+    return nullptr;
+  }
+  return reinterpret_cast<PyObject *>(stream);
+}
+
+PyTypeObject StreamType = [] {
+  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  t.tp_name = "boltwire._core._HttpStream";
+  t.tp_basicsize = sizeof(StreamObject);
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC;
+  t.tp_dealloc = reinterpret_cast<destructor>(Stream_dealloc);
+  t.tp_traverse = reinterpret_cast<traverseproc>(Stream_traverse);
+  t.tp_clear = reinterpret_cast<inquiry>(Stream_clear);
+  t.tp_methods = Stream_methods;
+  t.tp_getset = Stream_getset;
+  t.tp_doc = "One streaming HTTP exchange (internal).";
+  return t;
+}();
+
+}  // namespace boltwire::http::client

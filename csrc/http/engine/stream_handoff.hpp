@@ -1,0 +1,27 @@
+// csrc/http/engine/stream_handoff.hpp: the hand-over between a streaming exchange's driver and its consumer
+// (Exchange::stream): body bytes out, request body bytes in, the end.
+#pragma once
+#include "http/engine/exchange.hpp"
+
+namespace boltwire::http::engine {
+
+// Driver side. Moves the decoded body bytes of ex.body (and the news that the head arrived) to the consumer;
+// sets ex.stream_news when there was something new. True when the driver should stop reading: the consumer's
+// buffer holds ex.stream_limit bytes or more. (A blocking driver also pauses when the socket would block and there
+// was news: on_readable.)
+bool publish_stream(Exchange &ex);
+
+enum class UploadStep : std::uint8_t {
+  More,  // ex.request now holds more bytes to write (ex.written is 0)
+  Wait,  // the producer has given nothing yet: the driver pauses until it does (stream.need_upload is set)
+  Done,  // the producer gave the last byte and all of it is in ex.request
+};
+// Driver side, when everything in ex.request was written. A request whose body went out in part can never be
+// sent again (ex.retried is set): its first bytes are gone.
+UploadStep take_upload(Exchange &ex);
+
+// Driver side: the exchange is over (phase Done or about to be); the consumer gets the rest of the body and sees
+// ex.failure.
+void end_stream(Exchange &ex) noexcept;
+
+}  // namespace boltwire::http::engine

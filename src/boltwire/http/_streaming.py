@@ -1,0 +1,577 @@
+"""Streaming: response bodies read as they arrive (bytes chunks or NDJSON values), request bodies given by
+iterators, and download() to a file. Everything runs on the native transport's one exchange state machine
+(csrc/http/engine/exchange_steps.hpp, "Streaming"); this module only feeds and drains it."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable, Iterator
+
+from boltwire import _core
+from boltwire.http._codecs import resolve_decoder
+from boltwire.http._policy import error_spec
+from boltwire.http._response import CaseInsensitiveDict
+
+__all__ = ["AsyncStream", "SyncStream", "Upload", "upload_of", "download_async", "download_sync"]
+
+_ERROR_BODY_LIMIT = 1 << 20  # bytes of an error response's body kept for the status error
+_END = object()  # the end of an upload's iterator
+
+
+class Upload:
+    """A request body produced in pieces: `source` is an iterable or async iterable of bytes-like (or str, sent as
+    UTF-8); `length` is its size when known (Content-Length), else None (chunked)."""
+
+    __slots__ = ("source", "length", "content_type")
+
+    def __init__(self, source: Any, length: int | None = None, content_type: str | None = None) -> None:
+        self.source = source
+        self.length = length
+        self.content_type = content_type
+
+
+def is_streamed_content(content: Any) -> bool:
+    """Whether content= is an iterator / iterable / async iterable of pieces rather than one bytes or str."""
+    if content is None or isinstance(content, (bytes, bytearray, memoryview, str)):
+        return False
+    return hasattr(content, "__iter__") or hasattr(content, "__aiter__")
+
+
+def upload_of(content: Any, form: Any, infer_mime: bool) -> Upload | None:
+    """The streamed request body of content= (an iterable) or form= (multipart), or None."""
+    if form is not None:
+        if content is not None:
+            raise TypeError("pass at most one of json=, content=, data=, form=")
+        from boltwire.http._multipart import encode_form
+
+        return encode_form(form, infer_mime)
+    if is_streamed_content(content):
+        return Upload(content)
+    return None
+
+
+def _piece(chunk: Any) -> bytes | memoryview:
+    if isinstance(chunk, str):
+        return chunk.encode("utf-8")
+    if isinstance(chunk, (bytes, bytearray, memoryview)):
+        return chunk
+    raise TypeError(f"a streamed request body must yield bytes or str, got {type(chunk).__name__}")
+
+
+class _StreamBase:
+    """What both kinds of stream share: the head, the status check, the line splitting."""
+
+    def __init__(self, client: Any, method: str, url: str, params: Any, headers: Any, json: Any, content: Any,
+                 data: Any, form: Any, timeout: float | None, tp: Any, error_for_status: bool | None,
+                 infer_mime: bool = True, skip_auth: bool = False, raises: Any = None,
+                 error_type: Any = None) -> None:
+        policy = client._policy
+        if policy is not None and (policy.middleware or (policy.auth is not None and not skip_auth)):
+            # Sent without them, the request would silently lack its credentials or its middleware's changes.
+            raise NotImplementedError("streams and streamed request bodies (content= iterables, form=) do not go "
+                                      "through bearer_auth, digest_auth or middleware yet: give the Authorization "
+                                      "header yourself (with skip_auth=True), or use a client without them")
+        settings = client._settings
+        if settings.get("http2") or settings.get("http2_prior_knowledge"):
+            # The HTTP/2 path (csrc/http/engine/h2_steps) hands a body over only once it is complete: an endless
+            # stream would never deliver anything.
+            raise NotImplementedError("streams and streamed request bodies need HTTP/1.1 for now: use a client "
+                                      "without http2= / http2_prior_knowledge=")
+        self._client = client
+        self._method = method
+        self._upload = upload_of(content, form, infer_mime)
+        if self._upload is not None:
+            content = None
+        self._request = (url, params, headers, json, content, data, skip_auth)
+        self._timeout = timeout
+        self._decoder = client._decoder(tp)  # None: raw bytes chunks
+        # The status-error policy: the call's raises= / error_type= (checked now: a bad class is a TypeError before
+        # anything is sent), else the client's; False when error_for_status is off.
+        spec = error_spec(raises, error_type, resolve_decoder)
+        on = client._error_for_status if error_for_status is None else error_for_status
+        self._raises = (spec or client._errors) if on else False
+        self._native: Any = None
+        self._status = 0
+        self._headers: Any = None
+        self._block = ""
+        self._http10 = False
+        self._url = ""
+        self._sent_head = b""
+        self._started = time.monotonic()
+        self._pending = b""  # a line not yet complete (NDJSON)
+        self._source: Any = None  # the upload's iterator while it has pieces left
+        self._ready: deque[Any] = deque()  # decoded values not yet handed out
+        self._done = False  # the body was read to its end
+
+    def _open(self, sink: Any) -> Any:
+        t = self._client._transport
+        if t is None:
+            raise RuntimeError("the client is not open")
+        url, params, headers, json, content, data, skip_auth = self._request
+        up = self._upload
+        framing = None if up is None else (-1 if up.length is None else up.length, up.content_type)
+        origin, head, body, full = self._client._prepare(self._method, url, params, headers, json, content, data,
+                                                         skip_auth, upload=framing)
+        self._url = full
+        self._sent_head = head
+        self._native = t.open_stream(sink, origin, self._method, head, body, self._timeout, up is not None,
+                                     up is not None and up.length is None)
+        return self._native
+
+    def _take_head(self, head: tuple[int, str, bool]) -> None:
+        self._status, self._block, self._http10 = head
+
+    def _check_status(self, body: bytes) -> None:
+        """Raises the status error (HTTPResponseError, or the client's raises=) of an error status."""
+        if self._raises is not False and self._status >= 400:
+            self._finish(body, None, self._raises)
+
+    def _finish(self, body: bytes, decoder: Any, raises: Any) -> Any:
+        return _core._http_finish(self._status, self._block, body, self._method, self._url, self._sent_head, decoder,
+                                  raises, time.monotonic() - self._started)
+
+    @property
+    def status(self) -> int:
+        """The response status (available once the head arrived: after entering the stream or its first item)."""
+        self._need_head()
+        return self._status
+
+    @property
+    def headers(self) -> Any:
+        self._need_head()
+        if self._headers is None:
+            self._headers = CaseInsensitiveDict._from_raw(self._block)
+        return self._headers
+
+    @property
+    def http_version(self) -> str:
+        self._need_head()
+        return "HTTP/1.0" if self._http10 else "HTTP/1.1"
+
+    @property
+    def url(self) -> str:
+        return self._url
+
+    def _need_head(self) -> None:
+        if not self._status:
+            raise RuntimeError("the response head has not arrived yet: enter the stream or read from it first")
+
+    def _lines(self, chunk: bytes) -> list[Any]:
+        """The decoded values of the complete lines in pending + chunk (NDJSON: blank lines skipped)."""
+        data = self._pending + chunk if self._pending else chunk
+        end = data.rfind(b"\n")
+        if end < 0:
+            self._pending = data
+            return []
+        self._pending = data[end + 1:]
+        decode = self._decoder
+        return [decode(line) for line in data[:end].split(b"\n") if line.strip()]
+
+    def _end(self) -> None:
+        """The body is complete: the last line (without its LF) is a value too; the stream is closed."""
+        self._done = True
+        rest, self._pending = self._pending, b""
+        if self._decoder is not None and rest.strip():
+            self._ready.append(self._decoder(rest))
+        self.close()
+
+
+class SyncStream(_StreamBase):
+    """A response body read as it arrives, on the calling thread: iterate it for bytes chunks (or, with
+    response_data_type=T, one decoded T per line). `status`, `headers` and `http_version` are available once the
+    head arrived (after `with` or the first item). Leaving the loop early, `close()` or leaving the `with` block ends
+    the exchange; a connection not read to its end is closed, never reused."""
+
+    def __enter__(self) -> "SyncStream":
+        self._start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        native = getattr(self, "_native", None)
+        if native is not None:
+            native.close()
+
+    def close(self) -> None:
+        if self._native is not None:
+            self._native.close()
+
+    def _start(self) -> Any:
+        s = self._native
+        if s is not None:
+            return s
+        s = self._open(None)
+        try:
+            if self._upload is not None:
+                self._source = iter(self._upload.source)
+            while (head := s.head()) is None:
+                self._advance(s)
+            self._take_head(head)
+            if self._raises is not False and self._status >= 400:
+                self._check_status(self._read_rest(_ERROR_BODY_LIMIT))
+        except BaseException:
+            s.close()
+            raise
+        return s
+
+    def _read_rest(self, limit: int) -> bytes:
+        parts = []
+        size = 0
+        for chunk in self._chunks():
+            parts.append(chunk)
+            size += len(chunk)
+            if size >= limit:
+                break
+        return b"".join(parts)
+
+    def _advance(self, s: Any) -> None:
+        """Gives the transport the next piece of the request body when it waits for one (the server may answer
+        before it read the whole body), else reads on."""
+        if self._source is not None and s.needs_upload():
+            chunk = next(self._source, _END)
+            if chunk is _END:
+                self._source = None
+                s.send(b"", True)
+            else:
+                s.send(_piece(chunk), False)
+        s.pump()
+
+    def _chunks(self, view: bool = False) -> Iterator[Any]:
+        """The body's pieces as they arrive: bytes, or (view) buffer objects owning the transport's bytes."""
+        s = self._start()
+        while True:
+            chunk = s.take(view)
+            if chunk is None:
+                return
+            if chunk:
+                yield chunk
+            else:
+                self._advance(s)
+
+    def __iter__(self) -> Iterator[Any]:
+        """A fresh iterator over the items; a loop that leaves early drops it, which closes the stream."""
+        try:
+            while True:
+                try:
+                    item = self.__next__()
+                except StopIteration:
+                    return
+                yield item
+        finally:
+            self.close()
+
+    def __next__(self) -> Any:
+        # A method on the stream (for next(stream)), and what __iter__ loops over; the stream never holds a generator
+        # of its own, which would be a cycle that only the collector could break.
+        try:
+            while True:
+                if self._ready:
+                    return self._ready.popleft()
+                if self._done:
+                    raise StopIteration
+                s = self._start()
+                chunk = s.take()
+                if chunk is None:
+                    self._end()
+                elif chunk:
+                    if self._decoder is None:
+                        return chunk
+                    self._ready.extend(self._lines(chunk))
+                else:
+                    self._advance(s)
+        except BaseException:
+            self.close()
+            raise
+
+    def read(self) -> bytes:
+        """The rest of the body at once."""
+        try:
+            return b"".join(self._chunks())
+        finally:
+            self.close()
+
+
+class AsyncStream(_StreamBase):
+    """A response body read as it arrives: `async for` it for bytes chunks (or, with response_data_type=T, one
+    decoded T per line). The engine stops reading while a bounded buffer (256 KiB) waits for the consumer. `status`,
+    `headers` and `http_version` are available once the head arrived (after `async with` or the first item).
+    Leaving the loop early, `aclose()` or leaving the `async with` block ends the exchange; a connection not read to
+    its end is closed, never reused."""
+
+    async def __aenter__(self) -> "AsyncStream":
+        await self._start()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        self.close()
+
+    async def aclose(self) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._native is not None:
+            self._native.close()
+
+    def __del__(self) -> None:
+        native = getattr(self, "_native", None)
+        if native is not None:
+            native.close()
+
+    async def _start(self) -> Any:
+        s = self._native
+        if s is not None:
+            return s
+        sink = self._client._current_sink()
+        s = self._open(sink)
+        try:
+            if self._upload is not None:
+                src = self._upload.source
+                self._source = src.__aiter__() if hasattr(src, "__aiter__") else _aiter_sync(iter(src))
+            while (head := s.head()) is None:
+                await self._advance(s)
+            self._take_head(head)
+            if self._raises is not False and self._status >= 400:
+                self._check_status(await self._read_rest(_ERROR_BODY_LIMIT))
+        except BaseException:
+            s.close()
+            raise
+        return s
+
+    async def _read_rest(self, limit: int) -> bytes:
+        parts = []
+        size = 0
+        async for chunk in self._chunks():
+            parts.append(chunk)
+            size += len(chunk)
+            if size >= limit:
+                break
+        return b"".join(parts)
+
+    async def _advance(self, s: Any) -> None:
+        """Gives the transport the next piece of the request body when it waits for one (the server may answer
+        before it read the whole body), else waits for the engine's next news."""
+        if self._source is not None and s.needs_upload():
+            try:
+                chunk = _piece(await self._source.__anext__())
+            except StopAsyncIteration:
+                self._source = None
+                s.send(b"", True)
+            else:
+                s.send(chunk, False)
+            return
+        await s.wait()
+
+    async def _chunks(self, view: bool = False) -> AsyncIterator[Any]:
+        """See SyncStream._chunks."""
+        s = await self._start()
+        while True:
+            chunk = s.take(view)
+            if chunk is None:
+                return
+            if chunk:
+                yield chunk
+            else:
+                await self._advance(s)
+
+    def __aiter__(self) -> AsyncIterator[Any]:
+        """A fresh async iterator over the items; a loop that leaves early drops it, which closes the stream."""
+        return self._items()
+
+    async def _items(self) -> AsyncIterator[Any]:
+        try:
+            while True:
+                try:
+                    item = await self.__anext__()
+                except StopAsyncIteration:
+                    return
+                yield item
+        finally:
+            self.close()
+
+    async def __anext__(self) -> Any:
+        # See SyncStream.__next__.
+        try:
+            while True:
+                if self._ready:
+                    return self._ready.popleft()
+                if self._done:
+                    raise StopAsyncIteration
+                s = await self._start()
+                chunk = s.take()
+                if chunk is None:
+                    self._end()
+                elif chunk:
+                    if self._decoder is None:
+                        return chunk
+                    self._ready.extend(self._lines(chunk))
+                else:
+                    await self._advance(s)
+        except BaseException:
+            self.close()
+            raise
+
+    async def read(self) -> bytes:
+        """The rest of the body at once."""
+        try:
+            return b"".join([chunk async for chunk in self._chunks()])
+        finally:
+            self.close()
+
+
+async def _aiter_sync(it: Iterator[Any]) -> AsyncIterator[Any]:
+    for item in it:
+        yield item
+
+
+# ---- request bodies for the ordinary verbs ----------------------------------------------------------------------
+
+
+def send_sync(client: Any, method: str, url: str, params: Any, headers: Any, content: Any, form: Any,
+              timeout: Any, tp: Any, error_for_status: bool | None, infer_mime: bool = True,
+              skip_auth: bool = False, raises: Any = None, error_type: Any = None) -> Any:
+    """A verb whose body is streamed (content= iterable, form=): the Response, decoded as the verbs do."""
+    stream = SyncStream(client, method, url, params, headers, None, content, None, form, timeout, bytes,
+                        error_for_status, infer_mime, skip_auth, raises, error_type)
+    with stream:
+        body = b"".join(stream._chunks())
+    return stream._finish(body, client._decoder(tp), stream._raises)
+
+
+async def send_async(client: Any, method: str, url: str, params: Any, headers: Any, content: Any, form: Any,
+                     timeout: Any, tp: Any, error_for_status: bool | None, infer_mime: bool = True,
+                     skip_auth: bool = False, raises: Any = None, error_type: Any = None) -> Any:
+    stream = AsyncStream(client, method, url, params, headers, None, content, None, form, timeout, bytes,
+                         error_for_status, infer_mime, skip_auth, raises, error_type)
+    async with stream:
+        body = b"".join([chunk async for chunk in stream._chunks()])
+    return stream._finish(body, client._decoder(tp), stream._raises)
+
+
+# ---- download ---------------------------------------------------------------------------------------------------
+
+
+class _AtomicFile:
+    """A temporary file beside `dest`: committed (flushed, fsync'ed, renamed over dest, directory fsync'ed) or
+    removed; never a partial file at `dest`."""
+
+    def __init__(self, dest: Path) -> None:
+        self.dest = dest
+        directory = dest.parent
+        fd, name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=directory)
+        self.path = Path(name)
+        self.file = os.fdopen(fd, "wb", buffering=0)
+
+    def write(self, chunk: Any) -> None:
+        view = memoryview(chunk)
+        while view:
+            n = self.file.write(view)
+            view = view[n:]
+
+    def commit(self) -> None:
+        self.file.flush()
+        os.fsync(self.file.fileno())
+        self.file.close()
+        os.replace(self.path, self.dest)
+        try:
+            dir_fd = os.open(self.dest.parent, os.O_RDONLY)
+        except OSError:
+            return
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+    def discard(self) -> None:
+        self.file.close()
+        try:
+            os.unlink(self.path)
+        except FileNotFoundError:
+            pass
+
+
+def _total_of(stream: _StreamBase) -> int | None:
+    value = stream.headers.get("content-length")
+    try:
+        return int(value) if value is not None and "content-encoding" not in stream.headers else None
+    except ValueError:
+        return None
+
+
+class _Download:
+    """Where download() puts the body: a list of pieces (no dest) or an _AtomicFile; reports progress."""
+
+    def __init__(self, stream: _StreamBase, dest: Any, progress: Callable[[int, int | None], Any] | None) -> None:
+        self.stream = stream
+        self.total = _total_of(stream)
+        self.done = 0
+        self.progress = progress
+        self.path = None if dest is None else Path(dest)
+        self.parts: list[Any] = []
+        self.file = None if self.path is None else _AtomicFile(self.path)
+
+    def add(self, chunk: Any) -> None:
+        """One piece (a buffer object owning the transport's bytes: written or kept without a copy)."""
+        if self.file is None:
+            self.parts.append(chunk)
+        else:
+            self.file.write(chunk)
+        self.done += memoryview(chunk).nbytes
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+    def finish(self) -> Any:
+        """The Response: data is the bytes, or the path once the file is committed."""
+        if self.file is None:
+            return self.stream._finish(b"".join(self.parts), None, False)
+        self.file.commit()
+        path = self.path
+        return self.stream._finish(b"", lambda _body: path, False)
+
+    def discard(self) -> None:
+        if self.file is not None:
+            self.file.discard()
+
+
+def download_sync(client: Any, url: str, dest: Any, params: Any, headers: Any, timeout: Any,
+                  error_for_status: bool | None, progress: Callable[[int, int | None], Any] | None,
+                  skip_auth: bool = False, raises: Any = None, error_type: Any = None) -> Any:
+    if dest is None and progress is None:  # the body whole in memory: the plain GET path is the shortest way
+        return client.get(url, params=params, headers=headers, timeout=timeout, error_for_status=error_for_status,
+                          skip_auth=skip_auth, raises=raises, error_type=error_type)
+    stream = SyncStream(client, "GET", url, params, headers, None, None, None, None, timeout, bytes,
+                        error_for_status, True, skip_auth, raises, error_type)
+    with stream:
+        target = _Download(stream, dest, progress)
+        try:
+            for chunk in stream._chunks(view=True):
+                target.add(chunk)
+            return target.finish()
+        except BaseException:
+            target.discard()
+            raise
+
+
+async def download_async(client: Any, url: str, dest: Any, params: Any, headers: Any, timeout: Any,
+                         error_for_status: bool | None, progress: Callable[[int, int | None], Any] | None,
+                         skip_auth: bool = False, raises: Any = None, error_type: Any = None) -> Any:
+    if dest is None and progress is None:  # see download_sync
+        return await client.get(url, params=params, headers=headers, timeout=timeout,
+                                error_for_status=error_for_status, skip_auth=skip_auth, raises=raises,
+                                error_type=error_type)
+    stream = AsyncStream(client, "GET", url, params, headers, None, None, None, None, timeout, bytes,
+                         error_for_status, True, skip_auth, raises, error_type)
+    async with stream:
+        target = _Download(stream, dest, progress)
+        try:
+            async for chunk in stream._chunks(view=True):
+                target.add(chunk)
+            return target.finish()
+        except BaseException:
+            target.discard()
+            raise
