@@ -33,7 +33,7 @@ CASES = {
         "import library_models, {lib}\nm = library_models.load('{lib}')\n"
         "data = {lib}.json.encode(library_models.build_tree(m, library_models.make_tree()))\n"
         "dec = {lib}.json.Decoder(m.Dir)",
-        "dec.decode(data)", 300, ["boltwire", "msgspec"]),
+        "dec.decode(data)", 3000, ["boltwire", "msgspec"]),
     "dump_json": (
         "import library_models, {lib}\nm = library_models.load('{lib}')\n"
         "orders = library_models.build_orders(m, library_models.make_orders())\nenc = {lib}.json.Encoder()",
@@ -50,11 +50,11 @@ CASES = {
     "struct_eq_unequal": (
         "import {lib}\nclass C({lib}.Struct, order=True):\n    a: int\n    b: str\n    c: float\n    d: int\n    e: int\n"
         "xs = [C(a=i, b='s', c=1.5, d=4, e=5) for i in range(200)]\ny = C(a=199, b='s', c=1.5, d=4, e=5)",
-        "xs.index(y)", 50, ["boltwire", "msgspec"]),
+        "xs.index(y)", 3000, ["boltwire", "msgspec"]),
     "struct_lt": (
         "import {lib}, random\nclass C({lib}.Struct, order=True):\n    a: int\n    b: str\n    c: float\n    d: int\n    e: int\n"
         "rng = random.Random(1)\nxs = [C(a=1, b='s', c=1.5, d=4, e=rng.randint(0, 10**6)) for i in range(500)]",
-        "sorted(xs)", 10, ["boltwire", "msgspec"]),
+        "sorted(xs)", 300, ["boltwire", "msgspec"]),
 }
 
 SCRIPT = """

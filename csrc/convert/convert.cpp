@@ -6,6 +6,7 @@
 #include "convert/convert.hpp"
 #include "json/encode_types.hpp"
 #include "json/str_values.hpp"
+#include "py/dict_iter.hpp"
 #include "py/ref.hpp"
 #include "schema/plan_builder.hpp"
 #include "struct/struct_meta.hpp"
@@ -319,7 +320,7 @@ PyObject *convert_dict(PyObject *obj, const TypePlan *plan, ConvertOptions &o, c
   PathNode value_node{path, nullptr, PathNode::kDictValue};
   Py_ssize_t pos = 0;
   PyObject *key_ref, *value_ref;
-  while (PyDict_Next(obj, &pos, &key_ref, &value_ref)) {
+  while (py::dict_next(obj, &pos, &key_ref, &value_ref)) {
     // Strong references: a hook or validator may mutate the source dict while its entries are converted.
     Object key = Object::steal(Py_NewRef(key_ref));
     Object value = Object::steal(Py_NewRef(value_ref));

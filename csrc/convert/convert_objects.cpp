@@ -4,6 +4,7 @@
 #include "json/decode_typed.hpp"
 #include "schema/plan_builder.hpp"
 #include "py/compat.hpp"
+#include "py/dict_iter.hpp"
 #include "py/ref.hpp"
 #include "py/utf8.hpp"
 #include "struct/field_spec.hpp"
@@ -81,7 +82,7 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
   PyObject *key_ref, *value_ref;
   PathNode key_node{path, nullptr, PathNode::kDictKey};
   Py_ssize_t hint = 0;
-  while (PyDict_Next(obj, &pos, &key_ref, &value_ref)) {
+  while (py::dict_next(obj, &pos, &key_ref, &value_ref)) {
     // Strong references: hooks and validators run while the entry is converted and may mutate the dict.
     Object key_held = Object::steal(Py_NewRef(key_ref)), value_held = Object::steal(Py_NewRef(value_ref));
     PyObject *key = key_held.get(), *value = value_held.get();
@@ -225,7 +226,7 @@ PyObject *class_from(PyObject *obj, const TypePlan *plan, ConvertOptions &o, con
     Py_ssize_t pos = 0;
     PyObject *key_ref, *value_ref;
     PathNode key_node{path, nullptr, PathNode::kDictKey};
-    while (PyDict_Next(obj, &pos, &key_ref, &value_ref)) {
+    while (py::dict_next(obj, &pos, &key_ref, &value_ref)) {
       Object key_held = Object::steal(Py_NewRef(key_ref)), value_held = Object::steal(Py_NewRef(value_ref));
       PyObject *key = key_held.get(), *value = value_held.get();
       if (!PyUnicode_CheckExact(key)) return raise_validation(&key_node, "Expected `str`");
