@@ -30,6 +30,7 @@ SECTIONS = {
     "library": "bench_library",
     "http": "bench_http",
     "https": "bench_http",  # bench_http.PROTOCOLS: one section per protocol, chosen by args.section
+    "h2": "bench_http",
     "download": "bench_download",
     "encode": "bench_encode",
     "msgpack": "bench_msgpack",
