@@ -308,7 +308,7 @@ def pyreqwest_builder(builder, target: Endpoint):
     if not target.ca_file:
         return builder
     builder = builder.add_root_certificate_pem(target.ca_pem())
-    return builder if target.http2 else builder.http1_only()  # h2: reqwest offers it by ALPN
+    return builder.http2(True) if target.http2 else builder.http1_only()  # pyreqwest's h2 is opt-in
 
 
 @asynccontextmanager
