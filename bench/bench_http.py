@@ -407,7 +407,8 @@ def method_notes(p: Plan, raw: dict, proto: Protocol) -> list[str]:
         "nginx: 1 worker process, keep-alive, GET / = the seed's 523-byte JSON (tests/http/nginx/)",
         *([f"https: a TLS 1.3 listener of the same nginx server block (certificate from a CA made by trustme at "
            f"start, session tickets on); every client trusts that CA by its own option; `{PLAIN_TWIN}` is the same "
-           f"client against the plain listener, in the same rounds; wrk speaks https too"] if proto.tls else []),
+           f"client against the plain listener, in the same rounds; wrk speaks https too"]
+          if proto.tls and not proto.http2 else []),
         *(["h2: a third listener of the same server block, `listen ... ssl http2` (h2 and http/1.1 by ALPN); every "
            "row's first response (before the warm-up) must be HTTP/2, else the row is left out with the reason; "
            "h2load: one connection, 100 concurrent streams, must report `Application protocol: h2`"]
