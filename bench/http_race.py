@@ -99,8 +99,8 @@ def run_race(target: Endpoint, mode: str, rows: dict[str, Contestant], p: Plan) 
         r = results[name]
         if name == ceiling.name:
             progress.step(f"{mode} {label}: {name}", total=None)
-            run_tool = run_h2load if ceiling.tool == "h2load" else run_wrk
-            out = run_tool(target.url, ceiling, p.wrk_seconds)
+            run_ceiling = run_h2load if ceiling.tool == "h2load" else run_wrk
+            out = run_ceiling(target.url, ceiling, p.wrk_seconds)
         else:
             n, limit = (p.requests, p.time_limit) if kind == "samples" else (p.steady_requests, p.steady_limit)
             progress.step(f"{mode} {label}: {name}", total=n)
@@ -249,18 +249,26 @@ def run_process(cmd: list[str], timeout: float) -> tuple[list[str], int | None, 
 # -- wrk
 
 
+def run_tool(cmd: list[str], seconds: int) -> tuple[subprocess.CompletedProcess | None, float]:
+    """Runs a ceiling tool for `seconds` (killed 30 s past them: None); returns it and its own CPU time."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 30)
+    except subprocess.TimeoutExpired:
+        return None, 0.0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return proc, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def run_wrk(url: str, ceiling: Ceiling, seconds: int) -> dict:
     """One wrk run in the shape of a contestant's sample; CPU is wrk's own (all its threads)."""
     binary = shutil.which("wrk")
     if binary is None:
         return {"error": "wrk not installed (Debian package wrk; `make bench` installs it)"}
     cmd = [binary, *ceiling.args, f"-d{seconds}s", "--latency", url + "/"]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 30)
-    except subprocess.TimeoutExpired:
+    proc, cpu = run_tool(cmd, seconds)
+    if proc is None:
         return {"error": "wrk timed out"}
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = proc.stdout
     total = re.search(r"(\d+) requests in ([\d.]+)(us|ms|s|m)", out)
     if proc.returncode != 0 or not total:
@@ -274,7 +282,6 @@ def run_wrk(url: str, ceiling: Ceiling, seconds: int) -> dict:
         if m:
             latency[f"p{pct}"] = to_ms(m.group(1), m.group(2))
     errors = re.search(r"Non-2xx or 3xx responses: \d+|Socket errors: .*", out)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return {
         "wall": to_ms(total.group(2), total.group(3)) / 1e3,
         "cpu": cpu,
@@ -289,12 +296,9 @@ def run_wrk(url: str, ceiling: Ceiling, seconds: int) -> dict:
 def run_h2load(url: str, ceiling: Ceiling, seconds: int) -> dict:
     """One h2load run (the h2 ceiling) in the shape of a contestant's sample; refused unless it spoke h2."""
     cmd = ["h2load", *ceiling.args, f"-D{seconds}", url + "/"]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 30)
-    except subprocess.TimeoutExpired:
+    proc, cpu = run_tool(cmd, seconds)
+    if proc is None:
         return {"error": "h2load timed out"}
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = proc.stdout
     wall = re.search(r"finished in ([\d.]+)(us|ms|s|m),", out)
     done = re.search(r"requests: \d+ total, \d+ started, \d+ done, (\d+) succeeded, (\d+) failed, (\d+) errored", out)
@@ -308,7 +312,6 @@ def run_h2load(url: str, ceiling: Ceiling, seconds: int) -> dict:
         latency = {"min": to_ms(m.group(1), m.group(2)), "max": to_ms(m.group(3), m.group(4)),
                    "mean": to_ms(m.group(5), m.group(6))}
     failed = int(done.group(2)) + int(done.group(3))
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return {
         "wall": to_ms(wall.group(1), wall.group(2)) / 1e3,
         "cpu": cpu,
