@@ -7,9 +7,9 @@ PIP := $(PY) -m pip
 STAMPS := .stamps
 # System packages the build and the tests need (Debian names), and how to tell each is there: a command, or for
 # libraries a header file.
-APT_PACKAGES := g++ make nginx wrk libssl-dev zlib1g-dev libbrotli-dev libzstd-dev libnghttp2-dev tinyproxy \
-  microsocks
-APT_COMMANDS := g++ make nginx wrk tinyproxy microsocks
+APT_PACKAGES := g++ make nginx wrk nghttp2-client libssl-dev zlib1g-dev libbrotli-dev libzstd-dev libnghttp2-dev \
+  tinyproxy microsocks
+APT_COMMANDS := g++ make nginx wrk h2load tinyproxy microsocks
 APT_HEADERS := /usr/include/openssl/ssl.h /usr/include/zlib.h /usr/include/brotli/decode.h /usr/include/zstd.h \
   /usr/include/nghttp2/nghttp2.h
 

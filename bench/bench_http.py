@@ -17,6 +17,10 @@ own rows. `https` gives the same nginx server block a TLS 1.3 listener (certific
 at start; every client trusts it by its own option) and runs both races over it, with wrk over https as the
 ceiling; its `boltwire (Struct) over plain http` row runs in the same rounds against the plain listener, so that
 the cost of TLS is read off one table. A new protocol (h2) is one more Protocol entry and its rows.
+`h2` is the async race over HTTP/2: a third nginx listener (TLS 1.3, h2 offered by ALPN), each client asked for
+h2 by its own option (boltwire: one connection carrying the 100 concurrent requests as streams) and checked to
+have got it before its warm-up (a row that did not is left out with the reason); the ceiling is h2load with one
+connection and 100 streams (wrk over https, HTTP/1.1, for reference when h2load is missing).
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from http_clients import Endpoint
-from http_race import CEILINGS, SEED_REQUESTS, STEADY_BELOW, Contestant, Plan, run_race, steps
+from http_race import CEILINGS, SEED_REQUESTS, STEADY_BELOW, Contestant, Plan, ceiling_for, run_race, steps
 from progress import progress
 from report import Row, Section, Table, Target
 
@@ -54,6 +58,7 @@ class Protocol:
     async_rows: list[str]
     sync_rows: list[str]
     tls: bool = False  # nginx gets its TLS listener; rows use its https URL and trust the bench's CA
+    http2: bool = False  # rows use nginx's h2 listener (TLS, ALPN) and must get HTTP/2
 
 
 PROTOCOLS = {
@@ -63,6 +68,10 @@ PROTOCOLS = {
         [OURS, PLAIN_TWIN, "pyreqwest", "wreq", "aiohttp", "httpx", "niquests"],
         [OURS, PLAIN_TWIN, "pyreqwest", "wreq", "httpx", "niquests", "requests"],
         tls=True,
+    ),
+    "h2": Protocol(
+        "h2", "HTTP/2 (TLS 1.3, h2 by ALPN)", [OURS, "pyreqwest", "wreq", "httpx", "niquests"], [],
+        tls=True, http2=True,
     ),
 }
 ALL_ROWS = list(dict.fromkeys(r for proto in PROTOCOLS.values() for r in proto.async_rows + proto.sync_rows))
@@ -174,15 +183,18 @@ def run(args) -> Section:
     proto = PROTOCOLS[getattr(args, "section", "http")]
     p = plan(args)
     races = {"async": selected(proto.async_rows, args.libs), "sync": selected(proto.sync_rows, args.libs)}
+    races = {mode: names for mode, names in races.items() if getattr(proto, f"{mode}_rows")}  # h2: async only
     unknown = sorted(set(args.libs or []) - set(ALL_ROWS))
     if unknown:
         progress.log(f"--libs: no such row(s) {', '.join(unknown)}; rows: {', '.join(ALL_ROWS)}")
-    progress.section(proto.section, steps(p, len(races["async"]), len(races["sync"])))
+    progress.section(proto.section, steps(p, len(races.get("async", [])), len(races.get("sync", []))))
     raw: dict = {"plan": p.__dict__}
     tables: list[RaceTable] = []
-    with NginxServer(tls=proto.tls) as server:
+    with NginxServer(tls=proto.tls, http2=proto.http2) as server:
         plain = Endpoint(server.url)
         target = Endpoint(server.tls_url, str(server.ca_file)) if proto.tls else plain
+        if proto.http2:
+            target = Endpoint(server.h2_url, str(server.ca_file), http2=True)
         for mode, names in races.items():
             rows = {n: Contestant(OURS, plain) if n == PLAIN_TWIN else Contestant(n, target) for n in names}
             results = run_race(target, mode, rows, p)
@@ -193,18 +205,21 @@ def run(args) -> Section:
             else:
                 what = f"{p.requests:,} sequential requests after {p.sync_warmup:,} warm-up"
             race = f"{proto.label} {mode} race" if proto.label else f"{mode.capitalize()} race"
-            tables.append(race_table(f"{race}: {what}", results, mode, "headline", p))
+            ceiling = ceiling_for(mode, target).name
+            tables.append(race_table(f"{race}: {what}", results, mode, "headline", p, ceiling))
             steady_what = f"up to {p.steady_requests:,} requests, stopped after {p.steady_limit:g} s"
-            steady = race_table(f"{race}, steady pass ({steady_what})", results, mode, "steady", p)
+            steady = race_table(f"{race}, steady pass ({steady_what})", results, mode, "steady", p, ceiling)
             if any(r.value is not None and r.name != steady.ceiling for r in steady.rows):
                 tables.append(steady)
     notes = method_notes(p, raw, proto) + ratio_notes(tables)
-    chosen = https_targets(tables) if proto.tls else targets(tables)
+    chosen = h2_targets(tables) if proto.http2 else https_targets(tables) if proto.tls else targets(tables)
     return Section(proto.section, tables, chosen, notes, raw=raw)
 
 
-def race_table(title: str, results: dict[str, dict], mode: str, kind: str, p: Plan) -> RaceTable:
-    ceiling = CEILINGS[mode].name
+def race_table(
+    title: str, results: dict[str, dict], mode: str, kind: str, p: Plan, ceiling: str | None = None
+) -> RaceTable:
+    ceiling = ceiling or CEILINGS[mode].name
     measured, missing = [], []
     for name, r in results.items():
         samples = r["samples"] if kind == "headline" else r["steady"]
@@ -320,6 +335,11 @@ def https_targets(tables: list[RaceTable]) -> list[Target]:
     return out
 
 
+def h2_targets(tables: list[RaceTable]) -> list[Target]:
+    """Issue 10: boltwire (Struct) over HTTP/2 >= 2x pyreqwest over HTTP/2."""
+    return [at_least(tables, "h2 async Struct throughput >= 2.0x pyreqwest", "async", "pyreqwest", 2.0)]
+
+
 def targets(tables: list[RaceTable]) -> list[Target]:
     out = []
 
@@ -364,8 +384,12 @@ def targets(tables: list[RaceTable]) -> list[Target]:
 def method_notes(p: Plan, raw: dict, proto: Protocol) -> list[str]:
     lines = []
     for mode in ("async", "sync"):
-        r = raw.get(mode, {}).get(CEILINGS[mode].name, {})
+        ceiling = next((name for name in raw.get(mode, {}) if name.endswith("(ceiling)")), CEILINGS[mode].name)
+        r = raw.get(mode, {}).get(ceiling, {})
         sample = (r.get("samples") or r.get("steady") or [{}])[0]
+        if proto.http2 and mode == "async" and ceiling == CEILINGS[mode].name:
+            lines.append("h2 ceiling: h2load not installed (Debian nghttp2-client); wrk over https (HTTP/1.1) "
+                         "shown for reference")
         if "error" in r:
             lines.append(f"{mode} ceiling: {r['error']}")
         elif sample.get("command"):
@@ -383,7 +407,12 @@ def method_notes(p: Plan, raw: dict, proto: Protocol) -> list[str]:
         "nginx: 1 worker process, keep-alive, GET / = the seed's 523-byte JSON (tests/http/nginx/)",
         *([f"https: a TLS 1.3 listener of the same nginx server block (certificate from a CA made by trustme at "
            f"start, session tickets on); every client trusts that CA by its own option; `{PLAIN_TWIN}` is the same "
-           f"client against the plain listener, in the same rounds; wrk speaks https too"] if proto.tls else []),
+           f"client against the plain listener, in the same rounds; wrk speaks https too"]
+          if proto.tls and not proto.http2 else []),
+        *(["h2: a third listener of the same server block, `listen ... ssl http2` (h2 and http/1.1 by ALPN); every "
+           "row's first response (before the warm-up) must be HTTP/2, else the row is left out with the reason; "
+           "h2load: one connection, 100 concurrent streams, must report `Application protocol: h2`"]
+          if proto.http2 else []),
         f"each contestant in its own process; median of {p.rounds} round(s), interleaved and rotated (one round for "
         f"a contestant whose first took over 15 s); min-max = the slowest and fastest round; a contestant still "
         f"running after {p.time_limit:.0f} s of timed requests stops there and its row is marked partial",

@@ -7,7 +7,9 @@ URL and, for https, the CA file that must be trusted) and is a context manager t
 coroutine function for async) returning the decoded body, raising when the status is not 200. https trusts the
 bench's CA by each client's own option, and stays on HTTP/1.1 (niquests, wreq and pyreqwest would take h2 were
 it offered by ALPN: the https race compares HTTP/1.1 over TLS); a client that cannot speak the race's protocol
-raises NotAvailable.
+raises NotAvailable. The h2 race (Endpoint.http2) asks each client for HTTP/2 by its own option and checks the
+HTTP version of a first response before the warm-up: a row that did not get h2 raises NotAvailable rather than
+race on HTTP/1.1.
 Imports happen inside the sessions, so a missing package is reported as such by bench/http_case.py.
 """
 
@@ -35,6 +37,7 @@ class Endpoint:
 
     url: str  # the base URL: http://127.0.0.1:PORT, or https://127.0.0.1:PORT
     ca_file: str | None = None  # https: the PEM file of the CA that issued the server's certificate
+    http2: bool = False  # the h2 race: the client must use HTTP/2 (offered by ALPN over TLS)
 
     def ca_pem(self) -> bytes:
         return Path(self.ca_file).read_bytes()
@@ -49,6 +52,15 @@ class Endpoint:
 def check_status(status: int) -> None:
     if status != 200:
         raise RuntimeError(f"status {status}")
+
+
+def require_http2(target: Endpoint, version) -> None:
+    """The h2 race: `version` (the first response's HTTP version, as the client spells it) must be HTTP/2."""
+    if not target.http2:
+        return
+    text = str(version).upper()
+    if not any(h2 in text for h2 in ("HTTP/2", "HTTP_2", "H2")) and text != "20":
+        raise NotAvailable(f"not on HTTP/2: asked for h2 (offered by ALPN) but got {version}")
 
 
 # -- boltwire: one HTTPClient, four response_data_types
@@ -195,7 +207,8 @@ def boltwire_client(make_type: Callable[[], object]) -> Client:
     def options(target: Endpoint) -> dict:
         if not target.ca_file:
             return {}
-        return {"root_certificates": [target.ca_pem()], "tls_built_in_root_certs": False}
+        h2 = {"http2": True} if target.http2 else {}
+        return {"root_certificates": [target.ca_pem()], "tls_built_in_root_certs": False, **h2}
 
     @asynccontextmanager
     async def async_session(target: Endpoint, concurrency: int):
@@ -208,6 +221,8 @@ def boltwire_client(make_type: Callable[[], object]) -> Client:
                 check_status(r.status)
                 return r.data
 
+            if target.http2:
+                require_http2(target, (await client.get("/")).http_version)
             yield fetch
 
     @contextmanager
@@ -290,7 +305,10 @@ def lothc_client(make_type: Callable[[], object]) -> Client:
 
 def pyreqwest_builder(builder, target: Endpoint):
     builder = builder.base_url(target.url)
-    return builder.add_root_certificate_pem(target.ca_pem()).http1_only() if target.ca_file else builder
+    if not target.ca_file:
+        return builder
+    builder = builder.add_root_certificate_pem(target.ca_pem())
+    return builder.http2(True) if target.http2 else builder.http1_only()  # pyreqwest's h2 is opt-in
 
 
 @asynccontextmanager
@@ -304,6 +322,8 @@ async def pyreqwest_async(target: Endpoint, concurrency: int):
             check_status(resp.status)
             return await resp.json()
 
+        if target.http2:
+            require_http2(target, (await client.get("/").build().send()).version)
         yield fetch
 
 
@@ -322,7 +342,9 @@ def pyreqwest_sync(target: Endpoint):
 
 
 def wreq_options(target: Endpoint) -> dict:
-    return {"tls_verify": Path(target.ca_file), "http1_only": True} if target.ca_file else {}
+    if not target.ca_file:
+        return {}
+    return {"tls_verify": Path(target.ca_file), **({} if target.http2 else {"http1_only": True})}
 
 
 @asynccontextmanager
@@ -337,6 +359,8 @@ async def wreq_async(where: Endpoint, concurrency: int):
         check_status(resp.status.as_int())
         return await resp.json()
 
+    if where.http2:
+        require_http2(where, (await client.get(target)).version)
     yield fetch
 
 
@@ -382,13 +406,16 @@ def httpx_like(module_name: str) -> Client:
     async def async_session(target: Endpoint, concurrency: int):
         mod = __import__(module_name)
         limits = mod.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-        async with mod.AsyncClient(base_url=target.url, limits=limits, **options(target)) as client:
+        h2 = {"http2": True} if target.http2 else {}  # needs the `h2` package
+        async with mod.AsyncClient(base_url=target.url, limits=limits, **options(target), **h2) as client:
 
             async def fetch():
                 resp = await client.get("/")
                 check_status(resp.status_code)
                 return resp.json()
 
+            if target.http2:
+                require_http2(target, (await client.get("/")).http_version)
             yield fetch
 
     @contextmanager
@@ -416,6 +443,8 @@ async def niquests_async(where: Endpoint, concurrency: int):
     import niquests
 
     http1 = {"disable_http2": True, "disable_http3": True} if where.ca_file else {}
+    if where.http2:
+        http1 = {"disable_http3": True}  # h2 by ALPN (its default), no QUIC probing
     async with niquests.AsyncSession(pool_connections=1, pool_maxsize=concurrency, **http1) as session:
         target, verify = where.url + "/", verify_option(where)
 
@@ -424,6 +453,8 @@ async def niquests_async(where: Endpoint, concurrency: int):
             check_status(resp.status_code)
             return resp.json()
 
+        if where.http2:
+            require_http2(where, (await session.get(target, **verify)).http_version)
         yield fetch
 
 

@@ -1,5 +1,5 @@
 """bench/http_race.py: runs one HTTP race: interleaved, rotated rounds of one process per contestant, the wrk
-ceiling as one more contestant, the steady pass for the fast rows, then one tracemalloc pass per row.
+ceiling (h2load in the h2 race) as one more contestant, the steady pass for the fast rows, then one tracemalloc pass per row.
 
 What it returns is raw: per contestant the samples of each pass, errors and versions; bench/bench_http.py turns
 that into tables and targets. Every process runs with a time limit and is killed past it. A row is a client of
@@ -54,13 +54,22 @@ class Ceiling:
     """wrk against the same nginx: the most this server and machine allow at this concurrency."""
 
     name: str
-    args: list[str]  # wrk's -t / -c
+    args: list[str]  # wrk's -t / -c (h2load's -c / -m)
+    tool: str = "wrk"  # or "h2load" (nghttp2-client), for the h2 race
 
 
 CEILINGS = {
     "async": Ceiling("wrk -t2 -c100 (ceiling)", ["-t2", "-c100"]),
     "sync": Ceiling("wrk -t1 -c1 (ceiling)", ["-t1", "-c1"]),
 }
+H2_CEILING = Ceiling("h2load -c1 -m100 (ceiling)", ["-c1", "-m100"], "h2load")  # one connection, 100 streams
+
+
+def ceiling_for(mode: str, target: Endpoint) -> Ceiling:
+    """The h2 async race's ceiling is h2load; without it (no nghttp2-client), wrk over https, for reference."""
+    if target.http2 and mode == "async" and shutil.which("h2load"):
+        return H2_CEILING
+    return CEILINGS[mode]
 
 
 def rotated(names: list[str], i: int) -> list[str]:
@@ -79,7 +88,7 @@ class Contestant:
 
 def run_race(target: Endpoint, mode: str, rows: dict[str, Contestant], p: Plan) -> dict[str, dict]:
     """Rounds of every row (name -> Contestant) and of the wrk ceiling against `target`."""
-    ceiling = CEILINGS[mode]
+    ceiling = ceiling_for(mode, target)
     warmup = p.async_warmup if mode == "async" else p.sync_warmup
     concurrency = p.concurrency if mode == "async" else 1
     names = list(rows)
@@ -90,7 +99,8 @@ def run_race(target: Endpoint, mode: str, rows: dict[str, Contestant], p: Plan) 
         r = results[name]
         if name == ceiling.name:
             progress.step(f"{mode} {label}: {name}", total=None)
-            out = run_wrk(target.url, ceiling, p.wrk_seconds)
+            run_ceiling = run_h2load if ceiling.tool == "h2load" else run_wrk
+            out = run_ceiling(target.url, ceiling, p.wrk_seconds)
         else:
             n, limit = (p.requests, p.time_limit) if kind == "samples" else (p.steady_requests, p.steady_limit)
             progress.step(f"{mode} {label}: {name}", total=n)
@@ -176,6 +186,8 @@ def run_case(
     cmd += [f"--requests={n}", f"--warmup={warmup}", f"--concurrency={concurrency}", f"--limit={limit}"]
     if row.target.ca_file:
         cmd.append(f"--ca={row.target.ca_file}")
+    if row.target.http2:
+        cmd.append("--http2")
     if memory:
         cmd.append("--memory")
     if p.uvloop and mode == "async":
@@ -237,18 +249,26 @@ def run_process(cmd: list[str], timeout: float) -> tuple[list[str], int | None, 
 # -- wrk
 
 
+def run_tool(cmd: list[str], seconds: int) -> tuple[subprocess.CompletedProcess | None, float]:
+    """Runs a ceiling tool for `seconds` (killed 30 s past them: None); returns it and its own CPU time."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 30)
+    except subprocess.TimeoutExpired:
+        return None, 0.0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return proc, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def run_wrk(url: str, ceiling: Ceiling, seconds: int) -> dict:
     """One wrk run in the shape of a contestant's sample; CPU is wrk's own (all its threads)."""
     binary = shutil.which("wrk")
     if binary is None:
         return {"error": "wrk not installed (Debian package wrk; `make bench` installs it)"}
     cmd = [binary, *ceiling.args, f"-d{seconds}s", "--latency", url + "/"]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 30)
-    except subprocess.TimeoutExpired:
+    proc, cpu = run_tool(cmd, seconds)
+    if proc is None:
         return {"error": "wrk timed out"}
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = proc.stdout
     total = re.search(r"(\d+) requests in ([\d.]+)(us|ms|s|m)", out)
     if proc.returncode != 0 or not total:
@@ -262,7 +282,6 @@ def run_wrk(url: str, ceiling: Ceiling, seconds: int) -> dict:
         if m:
             latency[f"p{pct}"] = to_ms(m.group(1), m.group(2))
     errors = re.search(r"Non-2xx or 3xx responses: \d+|Socket errors: .*", out)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return {
         "wall": to_ms(total.group(2), total.group(3)) / 1e3,
         "cpu": cpu,
@@ -270,6 +289,36 @@ def run_wrk(url: str, ceiling: Ceiling, seconds: int) -> dict:
         "latency_ms": latency,
         "command": " ".join(["wrk", *cmd[1:-1], "URL"]),
         "errors": errors.group(0) if errors else None,
+        "version": None,
+    }
+
+
+def run_h2load(url: str, ceiling: Ceiling, seconds: int) -> dict:
+    """One h2load run (the h2 ceiling) in the shape of a contestant's sample; refused unless it spoke h2."""
+    cmd = ["h2load", *ceiling.args, f"-D{seconds}", url + "/"]
+    proc, cpu = run_tool(cmd, seconds)
+    if proc is None:
+        return {"error": "h2load timed out"}
+    out = proc.stdout
+    wall = re.search(r"finished in ([\d.]+)(us|ms|s|m),", out)
+    done = re.search(r"requests: \d+ total, \d+ started, \d+ done, (\d+) succeeded, (\d+) failed, (\d+) errored", out)
+    if proc.returncode != 0 or not wall or not done or int(done.group(1)) == 0:
+        return {"error": f"h2load failed: {(proc.stderr or out).strip()[-160:]}"}
+    if "Application protocol: h2" not in out:
+        return {"error": "h2load did not get h2 from the server"}
+    latency = {}
+    m = re.search(r"time for request:\s+([\d.]+)(us|ms|s)\s+([\d.]+)(us|ms|s)\s+([\d.]+)(us|ms|s)", out)
+    if m:
+        latency = {"min": to_ms(m.group(1), m.group(2)), "max": to_ms(m.group(3), m.group(4)),
+                   "mean": to_ms(m.group(5), m.group(6))}
+    failed = int(done.group(2)) + int(done.group(3))
+    return {
+        "wall": to_ms(wall.group(1), wall.group(2)) / 1e3,
+        "cpu": cpu,
+        "completed": int(done.group(1)),
+        "latency_ms": latency,
+        "command": " ".join([*cmd[:-1], "URL"]),
+        "errors": f"{failed} failed or errored requests" if failed else None,
         "version": None,
     }
 

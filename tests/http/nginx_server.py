@@ -8,6 +8,9 @@
         server.tls_url                 # "https://127.0.0.1:PORT2": certificate for localhost, 127.0.0.1, ::1
         server.ca_pem, server.ca_file  # the issuing CA (made by trustme at start), as PEM bytes and as a file
 
+    with NginxServer(tls=True, http2=True) as server:   # and a third listener: TLS 1.3 offering h2 by ALPN
+        server.h2_url                  # "https://127.0.0.1:PORT3" (the tls_url listener stays HTTP/1.1 only)
+
 The config is nginx/nginx.conf.template beside this file. Everything nginx writes (pid, logs, temp dirs) and the
 files it serves live in a fresh temp dir, so no root-only path is touched; the dir is removed on stop. nginx runs
 in the foreground (`daemon off`) as our child, so stopping it never needs the pid file.
@@ -72,12 +75,16 @@ def free_port() -> int:
 class NginxServer:
     template = TEMPLATE
 
-    def __init__(self, workers: int = 1, nginx: str | None = None, tls: bool = False) -> None:
+    def __init__(self, workers: int = 1, nginx: str | None = None, tls: bool = False, http2: bool = False) -> None:
+        if http2 and not tls:
+            raise ValueError("http2=True needs tls=True (the h2 listener shares the TLS certificate)")
         self.workers = workers
         self.binary = nginx or find_nginx()
         self.port = 0
         self.tls = tls
         self.tls_port = 0
+        self.http2 = http2
+        self.h2_port = 0
         self.ca_pem: bytes | None = None
         self.prefix: Path | None = None
         self.process: subprocess.Popen | None = None
@@ -91,6 +98,10 @@ class NginxServer:
     @property
     def tls_url(self) -> str:
         return f"https://127.0.0.1:{self.tls_port}"
+
+    @property
+    def h2_url(self) -> str:
+        return f"https://127.0.0.1:{self.h2_port}"
 
     @property
     def ca_file(self) -> Path:
@@ -199,12 +210,19 @@ class NginxServer:
         self.tls_port = free_port()
         return (
             f"listen 127.0.0.1:{self.tls_port} ssl backlog=4096;\n"
+            f"{self._h2_listener() if self.http2 else ''}"
             f"        ssl_certificate {self.prefix}/leaf.crt;\n"
             f"        ssl_certificate_key {self.prefix}/leaf.key;\n"
             "        ssl_protocols TLSv1.3;\n"
             "        ssl_session_cache shared:boltwire_bench:1m;\n"
             "        ssl_session_tickets on;"
         )
+
+    def _h2_listener(self) -> str:
+        """A third port whose ALPN offers h2. The `http2` listen parameter (nginx < 1.25.1; later ones accept it
+        with a deprecation warning) keeps h2 off the tls_url port, where `http2 on;` would put it too."""
+        self.h2_port = free_port()
+        return f"        listen 127.0.0.1:{self.h2_port} ssl http2 backlog=4096;\n"
 
     def _connection(self) -> http.client.HTTPConnection:
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=1)

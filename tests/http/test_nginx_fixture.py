@@ -143,3 +143,24 @@ def test_tls_listener_serves_the_same_locations_over_tls13():
         plain = connection(server)  # the plain listener is unchanged
         plain.request("GET", "/")
         assert plain.getresponse().read() == SEED_PAYLOAD
+
+
+def alpn(port: int, ca_file) -> str | None:
+    """The protocol the server picks by ALPN when offered h2 and http/1.1."""
+    context = ssl.create_default_context(cafile=str(ca_file))
+    context.set_alpn_protocols(["h2", "http/1.1"])
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+        with context.wrap_socket(raw, server_hostname="127.0.0.1") as tls:
+            return tls.selected_alpn_protocol()
+
+
+def test_h2_listener_picks_h2_and_the_https_listener_stays_on_http11():
+    # The h2 bench race gets a third port; the https race's rows stay HTTP/1.1 even when a client offers h2.
+    with NginxServer(tls=True, http2=True) as server:
+        assert server.h2_port not in (0, server.port, server.tls_port)
+        assert alpn(server.h2_port, server.ca_file) == "h2"
+        assert alpn(server.tls_port, server.ca_file) == "http/1.1"
+    with NginxServer(tls=True) as server:
+        assert server.h2_port == 0 and alpn(server.tls_port, server.ca_file) == "http/1.1"
+    with pytest.raises(ValueError, match="needs tls=True"):
+        NginxServer(http2=True)
