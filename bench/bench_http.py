@@ -16,7 +16,10 @@ The protocol is a parameter: each entry of PROTOCOLS is a section of bench/run.p
 own rows. `https` gives the same nginx server block a TLS 1.3 listener (certificate from a CA that trustme makes
 at start; every client trusts it by its own option) and runs both races over it, with wrk over https as the
 ceiling; its `boltwire (Struct) over plain http` row runs in the same rounds against the plain listener, so that
-the cost of TLS is read off one table. A new protocol (h2) is one more Protocol entry and its rows.
+the cost of TLS is read off one table. `gzip` (async race only) GETs /gzipped, where the same nginx compresses
+the JSON (`gzip on`, level 1) and answers 406 to a request that does not accept gzip, so every row that finishes
+really received and decoded gzip; wrk sends `Accept-Encoding: gzip` (and does not decode) as the ceiling.
+A new protocol (h2) is one more Protocol entry and its rows.
 """
 
 from __future__ import annotations
@@ -54,6 +57,8 @@ class Protocol:
     async_rows: list[str]
     sync_rows: list[str]
     tls: bool = False  # nginx gets its TLS listener; rows use its https URL and trust the bench's CA
+    path: str = "/"  # what every request GETs
+    wrk_headers: tuple[str, ...] = ()  # what the ceiling adds to each request
 
 
 PROTOCOLS = {
@@ -63,6 +68,10 @@ PROTOCOLS = {
         [OURS, PLAIN_TWIN, "pyreqwest", "wreq", "aiohttp", "httpx", "niquests"],
         [OURS, PLAIN_TWIN, "pyreqwest", "wreq", "httpx", "niquests", "requests"],
         tls=True,
+    ),
+    "gzip": Protocol(
+        "gzip", "gzip", [OURS, "pyreqwest", "wreq", "aiohttp", "httpx"], [],
+        path="/gzipped", wrk_headers=("Accept-Encoding: gzip",),
     ),
 }
 ALL_ROWS = list(dict.fromkeys(r for proto in PROTOCOLS.values() for r in proto.async_rows + proto.sync_rows))
@@ -173,16 +182,21 @@ def run(args) -> Section:
     """The races of one protocol: the section bench/run.py is running (`args.section`, "http" by default)."""
     proto = PROTOCOLS[getattr(args, "section", "http")]
     p = plan(args)
+    p.wrk_headers = proto.wrk_headers
     races = {"async": selected(proto.async_rows, args.libs), "sync": selected(proto.sync_rows, args.libs)}
+    races = {mode: names for mode, names in races.items() if names}  # gzip: the async race only
     unknown = sorted(set(args.libs or []) - set(ALL_ROWS))
     if unknown:
         progress.log(f"--libs: no such row(s) {', '.join(unknown)}; rows: {', '.join(ALL_ROWS)}")
-    progress.section(proto.section, steps(p, len(races["async"]), len(races["sync"])))
+    progress.section(proto.section, steps(p, len(races.get("async", [])), len(races.get("sync", []))))
     raw: dict = {"plan": p.__dict__}
     tables: list[RaceTable] = []
     with NginxServer(tls=proto.tls) as server:
         plain = Endpoint(server.url)
-        target = Endpoint(server.tls_url, str(server.ca_file)) if proto.tls else plain
+        if proto.tls:
+            target = Endpoint(server.tls_url, str(server.ca_file), proto.path)
+        else:
+            target = Endpoint(server.url, path=proto.path)
         for mode, names in races.items():
             rows = {n: Contestant(OURS, plain) if n == PLAIN_TWIN else Contestant(n, target) for n in names}
             results = run_race(target, mode, rows, p)
@@ -199,7 +213,7 @@ def run(args) -> Section:
             if any(r.value is not None and r.name != steady.ceiling for r in steady.rows):
                 tables.append(steady)
     notes = method_notes(p, raw, proto) + ratio_notes(tables)
-    chosen = https_targets(tables) if proto.tls else targets(tables)
+    chosen = {"https": https_targets, "gzip": gzip_targets}.get(proto.section, targets)(tables)
     return Section(proto.section, tables, chosen, notes, raw=raw)
 
 
@@ -320,6 +334,11 @@ def https_targets(tables: list[RaceTable]) -> list[Target]:
     return out
 
 
+def gzip_targets(tables: list[RaceTable]) -> list[Target]:
+    """Issue 11: boltwire (Struct) on the gzip race >= 2x pyreqwest (which also decompresses in native code)."""
+    return [at_least(tables, "gzip async Struct throughput >= 2.0x pyreqwest", "async", "pyreqwest", 2.0)]
+
+
 def targets(tables: list[RaceTable]) -> list[Target]:
     out = []
 
@@ -384,6 +403,10 @@ def method_notes(p: Plan, raw: dict, proto: Protocol) -> list[str]:
         *([f"https: a TLS 1.3 listener of the same nginx server block (certificate from a CA made by trustme at "
            f"start, session tickets on); every client trusts that CA by its own option; `{PLAIN_TWIN}` is the same "
            f"client against the plain listener, in the same rounds; wrk speaks https too"] if proto.tls else []),
+        *([f"gzip: every request GETs {proto.path}, which the same nginx compresses (gzip on, level 1: 523 -> "
+           f"about 330 bytes) and refuses (406) to a request without Accept-Encoding: gzip; each client sends it and "
+           f"decodes by its own default; the ceiling is wrk with -H 'Accept-Encoding: gzip' (it does not decode)"]
+          if proto.wrk_headers else []),
         f"each contestant in its own process; median of {p.rounds} round(s), interleaved and rotated (one round for "
         f"a contestant whose first took over 15 s); min-max = the slowest and fastest round; a contestant still "
         f"running after {p.time_limit:.0f} s of timed requests stops there and its row is marked partial",

@@ -47,6 +47,7 @@ class Plan:
     wrk_seconds: int
     concurrency: int
     uvloop: bool
+    wrk_headers: tuple[str, ...] = ()  # request headers of the ceiling (the gzip race: Accept-Encoding: gzip)
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ def run_race(target: Endpoint, mode: str, rows: dict[str, Contestant], p: Plan) 
         r = results[name]
         if name == ceiling.name:
             progress.step(f"{mode} {label}: {name}", total=None)
-            out = run_wrk(target.url, ceiling, p.wrk_seconds)
+            out = run_wrk(target, ceiling, p.wrk_seconds, p.wrk_headers)
         else:
             n, limit = (p.requests, p.time_limit) if kind == "samples" else (p.steady_requests, p.steady_limit)
             progress.step(f"{mode} {label}: {name}", total=n)
@@ -176,6 +177,8 @@ def run_case(
     cmd += [f"--requests={n}", f"--warmup={warmup}", f"--concurrency={concurrency}", f"--limit={limit}"]
     if row.target.ca_file:
         cmd.append(f"--ca={row.target.ca_file}")
+    if row.target.path != "/":
+        cmd.append(f"--path={row.target.path}")
     if memory:
         cmd.append("--memory")
     if p.uvloop and mode == "async":
@@ -237,12 +240,14 @@ def run_process(cmd: list[str], timeout: float) -> tuple[list[str], int | None, 
 # -- wrk
 
 
-def run_wrk(url: str, ceiling: Ceiling, seconds: int) -> dict:
-    """One wrk run in the shape of a contestant's sample; CPU is wrk's own (all its threads)."""
+def run_wrk(target: Endpoint, ceiling: Ceiling, seconds: int, headers: tuple[str, ...] = ()) -> dict:
+    """One wrk run in the shape of a contestant's sample; CPU is wrk's own (all its threads). `headers`
+    ("Name: value") go with every request (the gzip race's Accept-Encoding)."""
     binary = shutil.which("wrk")
     if binary is None:
         return {"error": "wrk not installed (Debian package wrk; `make bench` installs it)"}
-    cmd = [binary, *ceiling.args, f"-d{seconds}s", "--latency", url + "/"]
+    extra = [arg for header in headers for arg in ("-H", header)]
+    cmd = [binary, *ceiling.args, *extra, f"-d{seconds}s", "--latency", target.url + target.path]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 30)
@@ -268,7 +273,7 @@ def run_wrk(url: str, ceiling: Ceiling, seconds: int) -> dict:
         "cpu": cpu,
         "completed": int(total.group(1)),
         "latency_ms": latency,
-        "command": " ".join(["wrk", *cmd[1:-1], "URL"]),
+        "command": " ".join(["wrk", *(f"'{a}'" if " " in a else a for a in cmd[1:-1]), "URL"]),
         "errors": errors.group(0) if errors else None,
         "version": None,
     }

@@ -25,10 +25,11 @@ from report import format_number as number  # noqa: E402
 RESULTS = HERE / "results"
 DOCS = REPO / "docs" / "bench"
 START, END = "<!-- bench:start -->", "<!-- bench:end -->"
-SECTION_ORDER = ["http", "https", "structs", "gc", "library", "encode"]  # the HTTP races first: the headline
+SECTION_ORDER = ["http", "https", "gzip", "structs", "gc", "library", "encode"]  # the HTTP races first: the headline
 TITLES = {
     "http": "HTTP client race",
     "https": "HTTPS client race (TLS 1.3)",
+    "gzip": "HTTP client race, gzip-compressed JSON",
     "structs": "Structs",
     "gc": "Garbage collection",
     "library": "Library comparison",
