@@ -33,7 +33,9 @@ class ZstdDecoder final : public StreamDecoder {
       if (ZSTD_isError(rc)) return corrupt(std::string("zstd data is corrupt: ") + ZSTD_getErrorName(rc));
       if (out.size() > limit) return DecodeStatus::TooLarge;
       frame_done_ = rc == 0;
-      if (output.pos < output.size && input.pos == input.size) return DecodeStatus::Ok;  // consumed and flushed
+      // 0 = a frame ended and is flushed: with the input used up, stop here (calling again with a full output
+      // would start reading a next frame and forget that this one ended).
+      if (input.pos == input.size && (rc == 0 || output.pos < output.size)) return DecodeStatus::Ok;
     }
   }
 
