@@ -97,21 +97,27 @@ PyObject *raise_validation(const PathNode *path, const char *fmt, ...) {
 
 PyObject *reraise_as_validation(const PathNode *path) {
   if (!PyErr_ExceptionMatches(PyExc_TypeError) && !PyErr_ExceptionMatches(PyExc_ValueError)) return nullptr;
-  // A DecodeError / ValidationError (or a subclass) the hook raised is its own message: it propagates as is.
-  PyObject *validation = validation_error_type();
-  if (validation == nullptr) return nullptr;
-  PyObject *decode_error = reinterpret_cast<PyObject *>(reinterpret_cast<PyTypeObject *>(validation)->tp_base);
-  if (PyErr_ExceptionMatches(decode_error)) return nullptr;
   PyObject *exc = PyErr_GetRaisedException();
+  // (Looked up with no exception pending: the first call imports boltwire._errors.)
+  PyObject *validation = validation_error_type();
+  if (validation == nullptr) {
+    Py_DECREF(exc);
+    return nullptr;
+  }
+  // A DecodeError / ValidationError (or a subclass) the hook raised is its own message: it propagates as is.
+  if (PyObject_TypeCheck(exc, reinterpret_cast<PyTypeObject *>(validation)->tp_base)) {
+    PyErr_SetRaisedException(exc);
+    return nullptr;
+  }
   PyObject *message = PyObject_Str(exc);
   if (message != nullptr) {
     raise_validation_str(path, message);
     Py_DECREF(message);
     // Chain the original so tracebacks still show where it came from.
-    PyObject *validation = PyErr_GetRaisedException();
-    PyException_SetCause(validation, Py_NewRef(exc));
-    PyException_SetContext(validation, Py_NewRef(exc));
-    PyErr_SetRaisedException(validation);
+    PyObject *wrapped = PyErr_GetRaisedException();
+    PyException_SetCause(wrapped, Py_NewRef(exc));
+    PyException_SetContext(wrapped, Py_NewRef(exc));
+    PyErr_SetRaisedException(wrapped);
   }
   Py_DECREF(exc);
   return nullptr;

@@ -34,6 +34,7 @@ PyObject *plans_attr = nullptr;       // "__boltwire_plans__": an anchor class's
 PyObject *origin_attr = nullptr, *args_attr = nullptr, *supertype_attr = nullptr, *value_attr = nullptr;
 // What find_anchor() looks into: list[int], int | str, enum.Enum, typing.TypeAliasType (3.12+, else nullptr).
 PyTypeObject *generic_alias_type = nullptr, *union_type = nullptr, *enum_type = nullptr, *alias_value_type = nullptr;
+PyObject *typing_any = nullptr;
 // The annotations this thread published during its current outermost plan_for() (new references). When that
 // build fails they are all unpublished: a table that completed may still borrow the table that failed (A's
 // field B refers back to the half-built A), so none of them may stay cached.
@@ -104,6 +105,10 @@ bool ensure_init() {
     PyObject *alias_value = nullptr;
     if (PyObject_GetOptionalAttrString(typing.get(), "TypeAliasType", &alias_value) < 0) return false;
     if (alias_value != nullptr && !PyType_Check(alias_value)) Py_CLEAR(alias_value);
+    if ((typing_any = PyObject_GetAttrString(typing.get(), "Any")) == nullptr) {  // kept for the process
+      Py_XDECREF(alias_value);
+      return false;
+    }
     enum_type = reinterpret_cast<PyTypeObject *>(enum_class.release());  // kept for the process
     alias_value_type = reinterpret_cast<PyTypeObject *>(alias_value);
   }
@@ -122,7 +127,8 @@ TypePlan *holder_plan(PyObject *holder) {
 // Whether entries may be stored on `obj`: a class made at run time (not a static builtin) whose own __dict__
 // may gain a key.
 bool can_anchor(PyObject *obj) {
-  return PyType_Check(obj) && PyType_HasFeature(reinterpret_cast<PyTypeObject *>(obj), Py_TPFLAGS_HEAPTYPE) &&
+  return PyType_Check(obj) && obj != typing_any &&  // typing.Any is a class since 3.11; it lives forever anyway
+         PyType_HasFeature(reinterpret_cast<PyTypeObject *>(obj), Py_TPFLAGS_HEAPTYPE) &&
          !PyType_HasFeature(reinterpret_cast<PyTypeObject *>(obj), Py_TPFLAGS_IMMUTABLETYPE);
 }
 
@@ -169,8 +175,8 @@ int find_anchor(PyObject *annotation, int depth, Object &anchor) {
 
 // The dict a non-class-root annotation's plan is stored under, its key (new reference) and the key's hash
 // (computed once: hashing typing's aliases runs Python code): the anchor class's `__boltwire_plans__` (made
-// when `create`), else the process-wide cache. Returns nullptr with an error set, or nullptr without one when
-// !create and the anchor has no dict yet (nothing is published there).
+// when `create`), else the process-wide cache, which is also where a lookup goes when the anchor has no dict.
+// Returns nullptr with an error set.
 PyObject *cache_for(PyObject *annotation, Object &key, Py_hash_t &hash, bool create) {
   if ((hash = PyObject_Hash(annotation)) != -1) {
     key = Object::borrow(annotation);
@@ -188,7 +194,8 @@ PyObject *cache_for(PyObject *annotation, Object &key, Py_hash_t &hash, bool cre
   PyObject *own = reinterpret_cast<PyTypeObject *>(anchor.get())->tp_dict;  // own __dict__: never a base's
   PyObject *plans = own != nullptr ? PyDict_GetItemWithError(own, plans_attr) : nullptr;
   if (plans != nullptr && PyDict_CheckExact(plans)) return plans;  // borrowed: the class keeps it
-  if (PyErr_Occurred() || !create) return nullptr;
+  if (PyErr_Occurred()) return nullptr;
+  if (!create) return global;  // nothing on the class yet, or its metaclass refused the dict (see below)
   Object fresh = Object::steal(PyDict_New());
   if (!fresh) return nullptr;
   if (PyObject_SetAttr(anchor.get(), plans_attr, fresh.get()) < 0) {

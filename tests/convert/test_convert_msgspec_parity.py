@@ -131,3 +131,24 @@ def test_int_past_float_range_is_a_validation_error(strict):
             lambda: msgspec.convert(value, tp, strict=strict))
         assert ours == theirs
         assert "Number out of range" in ours[1]
+
+
+def test_hook_error_wrapped_by_the_first_validation_error_of_a_process():
+    """The first ValidationError of a fresh process may come from a hook's TypeError (the error class is looked
+    up lazily then): it must still be a ValidationError with the cause chained, never a SystemError."""
+    import subprocess
+    import sys
+
+    code = (
+        "import boltwire, boltwire.json\n"
+        "class C: pass\n"
+        "def hook(t, v): raise TypeError('Oh no!')\n"
+        "try:\n"
+        "    boltwire.json.decode(b'[1]', type=list[C], dec_hook=hook)\n"
+        "except boltwire.ValidationError as e:\n"
+        "    assert type(e.__cause__) is TypeError and e.__cause__ is e.__context__, e\n"
+        "    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "Oh no! - at `$[0]`"

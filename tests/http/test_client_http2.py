@@ -11,6 +11,7 @@ control window for request bodies, cancellation and timeouts resetting their str
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import time
 
@@ -358,3 +359,57 @@ def test_sync_threads_each_drive_their_own_stream(h2_server):
             t.join()
     assert errors == []
     assert server.max_open_streams == 1 and 1 <= server.connections <= 4
+
+
+# ---- streaming over HTTP/2 ---------------------------------------------------------------------------------------
+
+
+def test_streamed_responses_arrive_in_pieces(nginx_tls):
+    url = nginx_tls.h2c_url
+    with SyncHTTPClient(http2_prior_knowledge=True) as client:
+        chunks = list(client.stream_get(url + "/big"))
+        assert b"".join(chunks) == big_body() and len(chunks) > 1
+        assert client.get(url + "/text").data == b"hello\n"  # the connection carries on
+
+    async def main():
+        async with HTTPClient(http2_prior_knowledge=True) as client:
+            pieces = []
+            async with client.stream_get(url + "/huge") as stream:
+                async for chunk in stream:
+                    pieces.append(chunk)
+            return pieces
+
+    pieces = asyncio.run(main())
+    assert len(pieces) > 1 and b"".join(pieces) == huge_body()
+
+
+def test_leaving_a_stream_early_resets_it_and_keeps_the_connection(nginx_tls):
+    url = nginx_tls.h2c_url
+    baseline = _core._http_live_exchanges()
+
+    async def main():
+        async with HTTPClient(http2_prior_knowledge=True) as client:
+            async with client.stream_get(url + "/huge") as stream:
+                async for _ in stream:
+                    break
+            r = await client.get(url + "/text")
+            return r.data, client._transport.stats()
+
+    data, stats = asyncio.run(main())
+    assert data == b"hello\n" and stats == (1, 1)
+    with SyncHTTPClient(http2_prior_knowledge=True) as client:
+        with client.stream_get(url + "/huge") as stream:
+            next(iter(stream))
+        del stream  # the stream object owns its exchange
+        assert client.get(url + "/text").data == b"hello\n"
+        assert client._transport.stats() == (1, 1)
+    assert wait_for(lambda: gc.collect() >= 0 and _core._http_live_exchanges() == baseline)
+
+
+def test_a_streamed_upload_is_refused_over_http2_not_cut(h2_server):
+    server = h2_server()
+    with SyncHTTPClient(http2_prior_knowledge=True, timeout=10) as client:
+        with pytest.raises(HTTPTransportError) as info:
+            client.post(server.url + "/echo", content=iter([b"a" * 10, b"b" * 10]))
+        assert "streamed request body is not sent over HTTP/2" in str(info.value)
+        assert json.loads(client.post(server.url + "/echo", content=b"c" * 20).data)["body_size"] == 20

@@ -361,10 +361,3 @@ def test_per_call_raises_and_error_type_on_streams(stream_server, tmp_path):
             client.stream_get(stream_server.url + "/peer", raises=int)
     assert list(tmp_path.iterdir()) == []
 
-
-def test_streams_refuse_http2_clients_rather_than_buffer_them(stream_server):
-    with SyncHTTPClient(http2_prior_knowledge=True) as client:
-        with pytest.raises(NotImplementedError, match="HTTP/1.1"):
-            client.stream_get(stream_server.url + "/endless")
-        with pytest.raises(NotImplementedError):
-            client.post(stream_server.url + "/upload", content=iter([b"x"]))

@@ -192,3 +192,30 @@ def test_composite_plan_cache_hits_and_results_stay_right():
     with pytest.raises(boltwire.ValidationError, match=r"Expected `int`, got `str` - at `\$\[0\].x`"):
         boltwire.convert([{"x": "a"}], list[Item])
     assert "__boltwire_plans__" in Item.__dict__  # where the entries live
+
+
+def test_class_that_refuses_new_attributes_still_hits_the_cache(monkeypatch):
+    """A metaclass that refuses `__boltwire_plans__`: the entry goes process-wide (the class then stays alive),
+    and later lookups find it there instead of planning the annotation again."""
+    class Locked(type):
+        def __setattr__(cls, name, value):
+            raise TypeError("locked")
+
+    class C(metaclass=Locked):
+        def __init__(self, x):
+            self.x = x
+
+    def hook(tp, obj):
+        return tp(obj)
+
+    import boltwire._typeinfo as typeinfo
+
+    calls = []
+    real = typeinfo.describe
+    monkeypatch.setattr(typeinfo, "describe", lambda t: calls.append(t) or real(t))
+    first = boltwire.convert([1], list[C], dec_hook=hook)
+    planned = len(calls)
+    second = boltwire.convert([2], list[C], dec_hook=hook)
+    assert planned > 0 and len(calls) == planned  # the second lookup hit
+    assert (first[0].x, second[0].x) == (1, 2)
+    assert "__boltwire_plans__" not in C.__dict__

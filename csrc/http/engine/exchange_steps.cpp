@@ -30,13 +30,6 @@ bool is_idempotent(codec::Method m) noexcept {
   }
 }
 
-Next finished(Exchange &ex, bool reusable) noexcept {
-  ex.reusable = reusable && ex.failure == Failure::None;
-  if (ex.reusable) ex.conn->note_served();
-  if (const tls::TlsSession *tls = ex.conn->tls_session()) ex.tls_version = tls->version();
-  return Next::Finished;
-}
-
 thread_local char t_buffer[64 * 1024];
 
 Next internal_failure(Exchange &ex) noexcept {
@@ -100,6 +93,13 @@ bool may_resend(const Exchange &ex) noexcept {
   // (the connection's byte count mixes every stream's).
   bool reached_wire = ex.conn->h2() ? ex.written != 0 : ex.conn->bytes_sent() != ex.sent_mark;
   return !reached_wire || is_idempotent(ex.method);
+}
+
+Next finished(Exchange &ex, bool reusable) noexcept {
+  ex.reusable = reusable && ex.failure == Failure::None;
+  if (ex.reusable) ex.conn->note_served();
+  if (const tls::TlsSession *tls = ex.conn->tls_session()) ex.tls_version = tls->version();
+  return Next::Finished;
 }
 
 Next resend(Exchange &ex) noexcept {
@@ -307,6 +307,7 @@ Next on_readable(Exchange &ex) noexcept {
 Next resume_stream(Exchange &ex) noexcept {
   ex.paused = false;
   ex.last_io_ns = now_ns();
+  if (ex.conn != nullptr && ex.conn->h2()) return h2_on_io(ex);
   if (ex.phase == Phase::Writing) return on_writable(ex);
   if (ex.phase == Phase::Reading) return on_readable(ex);  // the kernel (or TLS) may hold bytes already
   return ex.failure == Failure::None ? Next::WaitReadable : Next::Finished;

@@ -68,6 +68,9 @@ Next on_io(Exchange &ex, bool readable, bool writable) noexcept;
 
 // Whether the exchange may be sent again on a new connection (the rule above).
 bool may_resend(const Exchange &ex) noexcept;
+// The exchange ends on its connection (reusable: the connection may carry another request, when it succeeded);
+// records what the connection was (TLS version). Returns Next::Finished.
+Next finished(Exchange &ex, bool reusable) noexcept;
 // Uses the exchange's one resend: clears the failure and asks for a fresh connection. Returns Next::Resend.
 Next resend(Exchange &ex) noexcept;
 // Sets the phase and restarts its clocks.

@@ -7,6 +7,7 @@
 #include <new>
 
 #include "http/engine/response_reader.hpp"
+#include "http/engine/stream_handoff.hpp"
 #include "http/h2/request_fields.hpp"
 
 namespace boltwire::http::engine {
@@ -33,11 +34,7 @@ std::string describe_code(std::uint32_t code) {
   return std::string(h2::Session::code_name(code)) + " (" + hex + ")";
 }
 
-Next finish(Exchange &ex) noexcept {
-  ex.reusable = ex.failure == Failure::None;
-  if (ex.reusable && ex.conn != nullptr) ex.conn->note_served();
-  return Next::Finished;
-}
+Next finish(Exchange &ex) noexcept { return finished(ex, true); }  // reusable: the connection, not the stream
 
 // Resend on a new connection, once: the request was never processed by the server.
 Next resend_refused(Exchange &ex, const char *why) {
@@ -105,6 +102,7 @@ class StreamEvents final : public h2::Listener {
         rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 2);
       }
       start_content_decoding(ex, codings);
+      publish(ex);
       return true;
     });
   }
@@ -118,7 +116,10 @@ class StreamEvents final : public h2::Listener {
     } catch (...) {
       return stop(ex, Failure::Internal, "out of memory in the HTTP transport");
     }
-    if (ok) return true;
+    if (ok) return guard(ex, [&] {
+      publish(ex);
+      return true;
+    });
     ex.stream_id = 0;  // the session resets and forgets the stream
     try {
       done_.push_back({&ex, finish(ex)});
@@ -175,6 +176,22 @@ class StreamEvents final : public h2::Listener {
   }
 
  private:
+  // A streaming exchange's consumer gets the head and each piece of body as it arrives; the driver wakes it
+  // (WaitReadable outcome; the blocking driver hands control back, h2_on_io). The async consumer's back-pressure
+  // is not applied to a stream: its body is bounded by max_response_size only.
+  void publish(Exchange &ex) {
+    if (!ex.streaming) return;
+    if (publish_stream(ex) && ex.pause_on_news) pause_ = true;  // the blocking consumer's buffer is full
+    if (ex.stream_news) done_.push_back({&ex, Next::WaitReadable});
+  }
+
+ public:
+  // A blocking consumer's buffer filled up: stop reading the socket (its connection carries only that stream).
+  bool pause_requested() const noexcept { return pause_; }
+
+ private:
+  bool pause_ = false;
+
   static void touch(Exchange &ex) noexcept {
     ex.got_bytes = true;
     ex.last_io_ns = now_ns();
@@ -235,11 +252,14 @@ Next h2_start_request(Exchange &ex) noexcept {
     ex.field_count = 0;
     ex.content = encoding::ContentDecoder();
     ex.http2 = true;
-    if (const tls::TlsSession *tls = c.tls_session()) ex.tls_version = tls->version();
     ex.written = 0;
     ex.write_failed = false;
     ex.reusable = false;
     enter_phase(ex, Phase::Writing);
+    if (ex.upload_stream) {  // DATA frames come from ex.request as it is now: a body still being produced would be cut
+      ex.fail(Failure::Internal, "a streamed request body is not sent over HTTP/2 yet (use HTTP/1.1 for it)");
+      return Next::Finished;
+    }
     thread_local h2::RequestFields fields;
     std::size_t head = h2::fields_from_head(ex.request, c.tls_session() != nullptr, fields);
     if (head == 0) {
@@ -270,7 +290,7 @@ H2Pump h2_pump(Connection &c, pool::Pool &pool, std::vector<H2Outcome> &done) no
     IoResult r = c.read_some(t_input, sizeof t_input, got, error);
     if (r == IoResult::Ok) {
       if (!s.feed(t_input, got, events)) loss.kind = Loss::Protocol;
-      else continue;
+      else if (!events.pause_requested()) continue;
     } else if (r == IoResult::Eof) {
       loss.kind = Loss::Eof;
     } else if (r == IoResult::TlsFailed) {
@@ -362,6 +382,11 @@ Next h2_on_io(Exchange &ex) noexcept {
     }
     for (const H2Outcome &o : done)
       if (o.ex == &ex && (o.next == Next::Finished || o.next == Next::Resend)) return o.next;
+    if (ex.pause_on_news && ex.stream_news && ex.phase == Phase::Reading) {
+      ex.stream_news = false;  // the blocking consumer takes what arrived; resume_stream pumps again
+      ex.paused = true;
+      return Next::Paused;
+    }
     return p.want_write ? Next::WaitWritable : Next::WaitReadable;
   } catch (...) {
     return internal(ex);

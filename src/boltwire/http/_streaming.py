@@ -75,12 +75,8 @@ class _StreamBase:
             raise NotImplementedError("streams and streamed request bodies (content= iterables, form=) do not go "
                                       "through bearer_auth, digest_auth or middleware yet: give the Authorization "
                                       "header yourself (with skip_auth=True), or use a client without them")
-        settings = client._settings
-        if settings.get("http2") or settings.get("http2_prior_knowledge"):
-            # The HTTP/2 path (csrc/http/engine/h2_steps) hands a body over only once it is complete: an endless
-            # stream would never deliver anything.
-            raise NotImplementedError("streams and streamed request bodies need HTTP/1.1 for now: use a client "
-                                      "without http2= / http2_prior_knowledge=")
+        # HTTP/2 (csrc/http/engine/h2_steps) streams responses as they arrive; a streamed request body is refused
+        # there with an HTTPTransportError (its DATA frames need the whole body yet), never cut short.
         self._client = client
         self._method = method
         self._upload = upload_of(content, form, infer_mime)
