@@ -21,6 +21,9 @@ the cost of TLS is read off one table. A new protocol (h2) is one more Protocol 
 h2 by its own option (boltwire: one connection carrying the 100 concurrent requests as streams) and checked to
 have got it before its warm-up (a row that did not is left out with the reason); the ceiling is h2load with one
 connection and 100 streams (wrk over https, HTTP/1.1, for reference when h2load is missing).
+`gzip` (async race only) GETs /gzipped, where the same nginx compresses the JSON (`gzip on`, level 1) and answers
+406 to a request that does not accept gzip, so every row that finishes really received and decoded gzip; wrk sends
+`Accept-Encoding: gzip` (and does not decode) as the ceiling.
 """
 
 from __future__ import annotations
@@ -59,6 +62,8 @@ class Protocol:
     sync_rows: list[str]
     tls: bool = False  # nginx gets its TLS listener; rows use its https URL and trust the bench's CA
     http2: bool = False  # rows use nginx's h2 listener (TLS, ALPN) and must get HTTP/2
+    path: str = "/"  # what every request GETs
+    wrk_headers: tuple[str, ...] = ()  # what the ceiling adds to each request
 
 
 PROTOCOLS = {
@@ -72,6 +77,10 @@ PROTOCOLS = {
     "h2": Protocol(
         "h2", "HTTP/2 (TLS 1.3, h2 by ALPN)", [OURS, "pyreqwest", "wreq", "httpx", "niquests"], [],
         tls=True, http2=True,
+    ),
+    "gzip": Protocol(
+        "gzip", "gzip", [OURS, "pyreqwest", "wreq", "aiohttp", "httpx"], [],
+        path="/gzipped", wrk_headers=("Accept-Encoding: gzip",),
     ),
 }
 ALL_ROWS = list(dict.fromkeys(r for proto in PROTOCOLS.values() for r in proto.async_rows + proto.sync_rows))
@@ -182,8 +191,9 @@ def run(args) -> Section:
     """The races of one protocol: the section bench/run.py is running (`args.section`, "http" by default)."""
     proto = PROTOCOLS[getattr(args, "section", "http")]
     p = plan(args)
+    p.wrk_headers = proto.wrk_headers
     races = {"async": selected(proto.async_rows, args.libs), "sync": selected(proto.sync_rows, args.libs)}
-    races = {mode: names for mode, names in races.items() if getattr(proto, f"{mode}_rows")}  # h2: async only
+    races = {mode: names for mode, names in races.items() if names}  # h2, gzip: the async race only
     unknown = sorted(set(args.libs or []) - set(ALL_ROWS))
     if unknown:
         progress.log(f"--libs: no such row(s) {', '.join(unknown)}; rows: {', '.join(ALL_ROWS)}")
@@ -192,9 +202,12 @@ def run(args) -> Section:
     tables: list[RaceTable] = []
     with NginxServer(tls=proto.tls, http2=proto.http2) as server:
         plain = Endpoint(server.url)
-        target = Endpoint(server.tls_url, str(server.ca_file)) if proto.tls else plain
         if proto.http2:
             target = Endpoint(server.h2_url, str(server.ca_file), http2=True)
+        elif proto.tls:
+            target = Endpoint(server.tls_url, str(server.ca_file), proto.path)
+        else:
+            target = Endpoint(server.url, path=proto.path)
         for mode, names in races.items():
             rows = {n: Contestant(OURS, plain) if n == PLAIN_TWIN else Contestant(n, target) for n in names}
             results = run_race(target, mode, rows, p)
@@ -212,7 +225,7 @@ def run(args) -> Section:
             if any(r.value is not None and r.name != steady.ceiling for r in steady.rows):
                 tables.append(steady)
     notes = method_notes(p, raw, proto) + ratio_notes(tables)
-    chosen = h2_targets(tables) if proto.http2 else https_targets(tables) if proto.tls else targets(tables)
+    chosen = {"https": https_targets, "h2": h2_targets, "gzip": gzip_targets}.get(proto.section, targets)(tables)
     return Section(proto.section, tables, chosen, notes, raw=raw)
 
 
@@ -340,6 +353,11 @@ def h2_targets(tables: list[RaceTable]) -> list[Target]:
     return [at_least(tables, "h2 async Struct throughput >= 2.0x pyreqwest", "async", "pyreqwest", 2.0)]
 
 
+def gzip_targets(tables: list[RaceTable]) -> list[Target]:
+    """Issue 11: boltwire (Struct) on the gzip race >= 2x pyreqwest (which also decompresses in native code)."""
+    return [at_least(tables, "gzip async Struct throughput >= 2.0x pyreqwest", "async", "pyreqwest", 2.0)]
+
+
 def targets(tables: list[RaceTable]) -> list[Target]:
     out = []
 
@@ -413,6 +431,10 @@ def method_notes(p: Plan, raw: dict, proto: Protocol) -> list[str]:
            "row's first response (before the warm-up) must be HTTP/2, else the row is left out with the reason; "
            "h2load: one connection, 100 concurrent streams, must report `Application protocol: h2`"]
           if proto.http2 else []),
+        *([f"gzip: every request GETs {proto.path}, which the same nginx compresses (gzip on, level 1: 523 -> "
+           f"about 330 bytes) and refuses (406) to a request without Accept-Encoding: gzip; each client sends it and "
+           f"decodes by its own default; the ceiling is wrk with -H 'Accept-Encoding: gzip' (it does not decode)"]
+          if proto.wrk_headers else []),
         f"each contestant in its own process; median of {p.rounds} round(s), interleaved and rotated (one round for "
         f"a contestant whose first took over 15 s); min-max = the slowest and fastest round; a contestant still "
         f"running after {p.time_limit:.0f} s of timed requests stops there and its row is marked partial",

@@ -1,7 +1,7 @@
 """bench/http_case.py: one contestant of the HTTP race in a process of its own; prints one JSON line.
 
     python bench/http_case.py CLIENT {async|sync} URL --requests N --warmup N [--concurrency N] [--ca FILE]
-                              [--http2] [--memory] [--limit SECONDS] [--uvloop] [--progress N]
+                              [--http2] [--memory] [--limit SECONDS] [--uvloop] [--progress N] [--path /PATH]
 
 Warm-up (untimed, every response checked deeply), then N timed requests; reports wall time, CPU time of the
 whole process (every thread, so a client's own I/O threads count) and the latency summary. `--memory`: the same
@@ -10,7 +10,7 @@ CONCURRENCY requests in flight (CONCURRENCY workers on one shared counter); the 
 the other. With `--limit`, a client too slow to finish stops starting requests after that many seconds and
 reports how many it completed. `--progress N` prints `#progress DONE` every N timed requests (the parent's live
 display reads it). An https URL comes with `--ca`, the CA the client must trust; `--http2` asks for HTTP/2 and refuses a client
-that does not get it. Failures are reported in the
+that does not get it; `--path` is what every request GETs (`/` by default). Failures are reported in the
 JSON, never as a traceback.
 
 This file runs under the main venv's Python and under the lothc venv's (3.13): it imports only the standard
@@ -63,7 +63,7 @@ def reporter(every: int):
 
 
 async def run_async(session, a: argparse.Namespace) -> dict:
-    async with session(Endpoint(a.url, a.ca, a.http2), a.concurrency) as fetch:
+    async with session(Endpoint(a.url, a.ca, a.path, a.http2), a.concurrency) as fetch:
         if a.memory:
             tracemalloc.start()
         warm = iter(range(a.warmup))
@@ -99,7 +99,7 @@ async def run_async(session, a: argparse.Namespace) -> dict:
 
 
 def run_sync(session, a: argparse.Namespace) -> dict:
-    with session(Endpoint(a.url, a.ca, a.http2)) as fetch:
+    with session(Endpoint(a.url, a.ca, a.path, a.http2)) as fetch:
         if a.memory:
             tracemalloc.start()
         for _ in range(a.warmup):
@@ -144,6 +144,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--concurrency", type=int, default=1)
     p.add_argument("--ca", default=None, help="https: PEM file of the CA that issued the server's certificate")
     p.add_argument("--http2", action="store_true", help="the h2 race: the client must get HTTP/2 (checked first)")
+    p.add_argument("--path", default="/", help="the path every request GETs")
     p.add_argument("--memory", action="store_true", help="trace Python memory (a separate pass: tracing is slow)")
     p.add_argument("--limit", type=float, default=float("inf"), help="seconds of timed requests at most")
     p.add_argument("--uvloop", action="store_true", help="run the async race on uvloop")

@@ -1,15 +1,18 @@
-"""bench/http_clients.py: the HTTP race's contestants: how each client makes one `GET /` and decodes the JSON.
+"""bench/http_clients.py: the HTTP race's contestants: how each client makes one GET and decodes the JSON.
 
 Every client is built the way its documentation shows for a pooled, keep-alive session, with its pool allowed
 the race's concurrency where it has such a knob (so that no client waits on a pool smaller than the others').
 A contestant is `name -> Client(async_session, sync_session)`; a session takes the race's Endpoint (the base
-URL and, for https, the CA file that must be trusted) and is a context manager that yields a `fetch()` (a
+URL, the path, and for https the CA file that must be trusted) and is a context manager that yields a `fetch()` (a
 coroutine function for async) returning the decoded body, raising when the status is not 200. https trusts the
 bench's CA by each client's own option, and stays on HTTP/1.1 (niquests, wreq and pyreqwest would take h2 were
 it offered by ALPN: the https race compares HTTP/1.1 over TLS); a client that cannot speak the race's protocol
 raises NotAvailable. The h2 race (Endpoint.http2) asks each client for HTTP/2 by its own option and checks the
 HTTP version of a first response before the warm-up: a row that did not get h2 raises NotAvailable rather than
 race on HTTP/1.1.
+The gzip race's clients (boltwire, pyreqwest, wreq, aiohttp, httpx) send `Accept-Encoding: gzip` and decode gzip by
+their own defaults; the race relies on it, and its nginx location proves it (406 to a request that does not accept
+gzip).
 Imports happen inside the sessions, so a missing package is reported as such by bench/http_case.py.
 """
 
@@ -37,6 +40,7 @@ class Endpoint:
 
     url: str  # the base URL: http://127.0.0.1:PORT, or https://127.0.0.1:PORT
     ca_file: str | None = None  # https: the PEM file of the CA that issued the server's certificate
+    path: str = "/"  # what every request GETs (the gzip race: /gzipped, which nginx compresses)
     http2: bool = False  # the h2 race: the client must use HTTP/2 (offered by ALPN over TLS)
 
     def ca_pem(self) -> bytes:
@@ -217,7 +221,7 @@ def boltwire_client(make_type: Callable[[], object]) -> Client:
         async with bw.HTTPClient(base_url=target.url, **options(target)) as client:
 
             async def fetch():
-                r = await client.get("/", response_data_type=data_type)
+                r = await client.get(target.path, response_data_type=data_type)
                 check_status(r.status)
                 return r.data
 
@@ -232,7 +236,7 @@ def boltwire_client(make_type: Callable[[], object]) -> Client:
         with bw.SyncHTTPClient(base_url=target.url, **options(target)) as client:
 
             def fetch():
-                r = client.get("/", response_data_type=data_type)
+                r = client.get(target.path, response_data_type=data_type)
                 check_status(r.status)
                 return r.data
 
@@ -281,7 +285,7 @@ def lothc_client(make_type: Callable[[], object]) -> Client:
         async with make(base_url=target.url) as client:
 
             async def fetch():
-                return unwrap(await client.get("/", **options))
+                return unwrap(await client.get(target.path, **options))
 
             yield fetch
 
@@ -293,7 +297,7 @@ def lothc_client(make_type: Callable[[], object]) -> Client:
         with make(base_url=target.url) as client:
 
             def fetch():
-                return unwrap(client.get("/", **options))
+                return unwrap(client.get(target.path, **options))
 
             yield fetch
 
@@ -318,7 +322,7 @@ async def pyreqwest_async(target: Endpoint, concurrency: int):
     async with pyreqwest_builder(ClientBuilder(), target).build() as client:
 
         async def fetch():
-            resp = await client.get("/").build().send()
+            resp = await client.get(target.path).build().send()
             check_status(resp.status)
             return await resp.json()
 
@@ -334,7 +338,7 @@ def pyreqwest_sync(target: Endpoint):
     with pyreqwest_builder(SyncClientBuilder(), target).build() as client:
 
         def fetch():
-            resp = client.get("/").build().send()
+            resp = client.get(target.path).build().send()
             check_status(resp.status)
             return resp.json()
 
@@ -352,7 +356,7 @@ async def wreq_async(where: Endpoint, concurrency: int):
     import wreq
 
     client = wreq.Client(**wreq_options(where))
-    target = where.url + "/"
+    target = where.url + where.path
 
     async def fetch():
         resp = await client.get(target)
@@ -369,7 +373,7 @@ def wreq_sync(where: Endpoint):
     import wreq.blocking
 
     client = wreq.blocking.Client(**wreq_options(where))
-    target = where.url + "/"
+    target = where.url + where.path
 
     def fetch():
         resp = client.get(target)
@@ -391,7 +395,7 @@ async def aiohttp_async(target: Endpoint, concurrency: int):
     async with aiohttp.ClientSession(target.url, connector=connector) as session:
 
         async def fetch():
-            async with session.get("/") as resp:
+            async with session.get(target.path) as resp:
                 check_status(resp.status)
                 return await resp.json()
 
@@ -410,7 +414,7 @@ def httpx_like(module_name: str) -> Client:
         async with mod.AsyncClient(base_url=target.url, limits=limits, **options(target), **h2) as client:
 
             async def fetch():
-                resp = await client.get("/")
+                resp = await client.get(target.path)
                 check_status(resp.status_code)
                 return resp.json()
 
@@ -424,7 +428,7 @@ def httpx_like(module_name: str) -> Client:
         with mod.Client(base_url=target.url, **options(target)) as client:
 
             def fetch():
-                resp = client.get("/")
+                resp = client.get(target.path)
                 check_status(resp.status_code)
                 return resp.json()
 
@@ -446,7 +450,7 @@ async def niquests_async(where: Endpoint, concurrency: int):
     if where.http2:
         http1 = {"disable_http3": True}  # h2 by ALPN (its default), no QUIC probing
     async with niquests.AsyncSession(pool_connections=1, pool_maxsize=concurrency, **http1) as session:
-        target, verify = where.url + "/", verify_option(where)
+        target, verify = where.url + where.path, verify_option(where)
 
         async def fetch():
             resp = await session.get(target, **verify)
@@ -464,7 +468,7 @@ def niquests_sync(where: Endpoint):
 
     http1 = {"disable_http2": True, "disable_http3": True} if where.ca_file else {}
     with niquests.Session(**http1) as session:
-        target, verify = where.url + "/", verify_option(where)
+        target, verify = where.url + where.path, verify_option(where)
 
         def fetch():
             resp = session.get(target, **verify)
@@ -482,7 +486,7 @@ async def aiosonic_async(where: Endpoint, concurrency: int):
 
     connector = aiosonic.TCPConnector(pool_configs={":default": PoolConfig(size=concurrency)})
     async with aiosonic.HTTPClient(connector=connector) as client:
-        target = where.url + "/"
+        target = where.url + where.path
 
         async def fetch():
             resp = await client.get(target)
@@ -498,7 +502,7 @@ def requests_sync(where: Endpoint):
     import requests
 
     with requests.Session() as session:
-        target, verify = where.url + "/", verify_option(where)
+        target, verify = where.url + where.path, verify_option(where)
 
         def fetch():
             resp = session.get(target, **verify)

@@ -47,6 +47,7 @@ class Plan:
     wrk_seconds: int
     concurrency: int
     uvloop: bool
+    wrk_headers: tuple[str, ...] = ()  # request headers of the ceiling (the gzip race: Accept-Encoding: gzip)
 
 
 @dataclass(frozen=True)
@@ -99,8 +100,10 @@ def run_race(target: Endpoint, mode: str, rows: dict[str, Contestant], p: Plan) 
         r = results[name]
         if name == ceiling.name:
             progress.step(f"{mode} {label}: {name}", total=None)
-            run_ceiling = run_h2load if ceiling.tool == "h2load" else run_wrk
-            out = run_ceiling(target.url, ceiling, p.wrk_seconds)
+            if ceiling.tool == "h2load":
+                out = run_h2load(target.url, ceiling, p.wrk_seconds)
+            else:
+                out = run_wrk(target, ceiling, p.wrk_seconds, p.wrk_headers)
         else:
             n, limit = (p.requests, p.time_limit) if kind == "samples" else (p.steady_requests, p.steady_limit)
             progress.step(f"{mode} {label}: {name}", total=n)
@@ -188,6 +191,8 @@ def run_case(
         cmd.append(f"--ca={row.target.ca_file}")
     if row.target.http2:
         cmd.append("--http2")
+    if row.target.path != "/":
+        cmd.append(f"--path={row.target.path}")
     if memory:
         cmd.append("--memory")
     if p.uvloop and mode == "async":
@@ -260,12 +265,14 @@ def run_tool(cmd: list[str], seconds: int) -> tuple[subprocess.CompletedProcess 
     return proc, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def run_wrk(url: str, ceiling: Ceiling, seconds: int) -> dict:
-    """One wrk run in the shape of a contestant's sample; CPU is wrk's own (all its threads)."""
+def run_wrk(target: Endpoint, ceiling: Ceiling, seconds: int, headers: tuple[str, ...] = ()) -> dict:
+    """One wrk run in the shape of a contestant's sample; CPU is wrk's own (all its threads). `headers`
+    ("Name: value") go with every request (the gzip race's Accept-Encoding)."""
     binary = shutil.which("wrk")
     if binary is None:
         return {"error": "wrk not installed (Debian package wrk; `make bench` installs it)"}
-    cmd = [binary, *ceiling.args, f"-d{seconds}s", "--latency", url + "/"]
+    extra = [arg for header in headers for arg in ("-H", header)]
+    cmd = [binary, *ceiling.args, *extra, f"-d{seconds}s", "--latency", target.url + target.path]
     proc, cpu = run_tool(cmd, seconds)
     if proc is None:
         return {"error": "wrk timed out"}
@@ -287,7 +294,7 @@ def run_wrk(url: str, ceiling: Ceiling, seconds: int) -> dict:
         "cpu": cpu,
         "completed": int(total.group(1)),
         "latency_ms": latency,
-        "command": " ".join(["wrk", *cmd[1:-1], "URL"]),
+        "command": " ".join(["wrk", *(f"'{a}'" if " " in a else a for a in cmd[1:-1]), "URL"]),
         "errors": errors.group(0) if errors else None,
         "version": None,
     }

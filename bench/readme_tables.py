@@ -25,11 +25,12 @@ from report import format_number as number  # noqa: E402
 RESULTS = HERE / "results"
 DOCS = REPO / "docs" / "bench"
 START, END = "<!-- bench:start -->", "<!-- bench:end -->"
-SECTION_ORDER = ["http", "https", "h2", "structs", "gc", "library", "encode"]  # the HTTP races first: the headline
+SECTION_ORDER = ["http", "https", "h2", "gzip", "structs", "gc", "library", "encode"]  # the HTTP races first
 TITLES = {
     "http": "HTTP client race",
     "https": "HTTPS client race (TLS 1.3)",
     "h2": "HTTP/2 client race (TLS 1.3, one connection, 100 streams)",
+    "gzip": "HTTP client race, gzip-compressed JSON",
     "structs": "Structs",
     "gc": "Garbage collection",
     "library": "Library comparison",

@@ -3,7 +3,7 @@
 Usage: python bench/run.py [--quick] [--only structs,gc,https] [--libs a,b] [--rounds N] [--uvloop]
 
 A section is a module in bench/ with `run(args) -> report.Section` (args.section is the section's name, so one
-module may run several: bench_http runs http, https and h2); add it to SECTIONS to plug it in.
+module may run several: bench_http runs http, https, h2 and gzip); add it to SECTIONS to plug it in.
 Results go to bench/results/<section>-<run_id>.json (and <section>.json, the latest run), with charts beside
 them: <section>.png (a bar chart per table, when matplotlib is importable) and, for the HTTP races, an animated
 <section>-<race>.svg (bench/race_svg.py). `bench/readme_tables.py` copies the latest full run into README.md.
@@ -31,6 +31,7 @@ SECTIONS = {
     "http": "bench_http",
     "https": "bench_http",  # bench_http.PROTOCOLS: one section per protocol, chosen by args.section
     "h2": "bench_http",
+    "gzip": "bench_http",
     "download": "bench_download",
     "encode": "bench_encode",
     "msgpack": "bench_msgpack",

@@ -88,6 +88,17 @@ def test_a_body_exactly_at_the_limit_is_accepted(server):
     assert not isinstance(r, Exception) and r.data == bytes(1 << 20)
 
 
+@pytest.mark.parametrize("codings", ["gzip", "br", "zstd"])
+@pytest.mark.parametrize("size", [4095, 4096, 4097, 8193, 65536, 65537, 200_000])
+def test_limit_holds_at_every_output_step(server, codings, size):
+    # The decoders offer output space in growing steps (4 KiB up to 64 KiB): a body exactly at the limit passes,
+    # one byte over fails, whichever step the limit falls in.
+    r = fetch(server, f"/encoded?c={codings}&zeros={size}", "sync", max_response_size=size)
+    assert not isinstance(r, Exception) and r.data == bytes(size)
+    r = fetch(server, f"/encoded?c={codings}&zeros={size}", "sync", max_response_size=size - 1)
+    assert isinstance(r, HTTPTransportError) and "exceeds max_response_size" in str(r)
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_decompress_off_hands_over_the_bytes_and_asks_for_nothing(server, mode):
     from _local_server import encode_content

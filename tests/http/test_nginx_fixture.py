@@ -96,6 +96,23 @@ def test_extra_locations(nginx):
     conn.close()
 
 
+def test_gzipped_is_gzip_and_refused_to_a_request_that_does_not_accept_it(nginx):
+    # The bench's gzip race relies on both: a row that finishes received (and decoded) gzip on every request.
+    import gzip
+
+    conn = connection(nginx)
+    conn.request("GET", "/gzipped", headers={"Accept-Encoding": "gzip, deflate"})
+    r = conn.getresponse()
+    body = r.read()
+    assert (r.status, r.getheader("Content-Encoding")) == (200, "gzip")
+    assert gzip.decompress(body) == SEED_PAYLOAD and len(body) < len(SEED_PAYLOAD)
+    for refused in ({}, {"Accept-Encoding": "identity"}, {"Accept-Encoding": "br, zstd"}):
+        conn.request("GET", "/gzipped", headers=refused)
+        r = conn.getresponse()
+        r.read()
+        assert r.status == 406, refused
+
+
 def test_slow_is_throttled(nginx):
     sock = socket.create_connection(("127.0.0.1", nginx.port), timeout=10)
     sock.sendall(b"GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")

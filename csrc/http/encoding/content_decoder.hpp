@@ -33,13 +33,16 @@ class StreamDecoder {
   std::string message_;
 };
 
-// How much output space a decoder offers next when `out` holds `size` bytes: a chunk, but never more than one byte
-// past `limit` (that byte tells "exactly at the limit" from "over it").
+// How much output space a decoder offers next when `out` holds `size` bytes: as much as it holds already, between
+// 4 KiB and a 64 KiB chunk (the space is zero-filled by resize: a small body must not pay for 64 KiB of it), but
+// never more than one byte past `limit` (that byte tells "exactly at the limit" from "over it").
+constexpr std::size_t kDecodeFirst = 4 * 1024;
 constexpr std::size_t kDecodeChunk = 64 * 1024;
 constexpr std::size_t output_room(std::size_t size, std::uint64_t limit) noexcept {
   if (size > limit) return 0;
   std::uint64_t left = limit - size;
-  return left >= kDecodeChunk ? kDecodeChunk : static_cast<std::size_t>(left) + 1;
+  std::size_t room = size < kDecodeFirst ? kDecodeFirst : size < kDecodeChunk ? size : kDecodeChunk;
+  return left >= room ? room : static_cast<std::size_t>(left) + 1;
 }
 
 std::unique_ptr<StreamDecoder> make_gzip_decoder();     // gzip (RFC 1952), members may follow each other

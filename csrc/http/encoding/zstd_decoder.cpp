@@ -49,7 +49,9 @@ class ZstdDecoder final : public StreamDecoder {
         if (!frame_size_matches()) return corrupt("zstd data is corrupt: a frame's size differs from its header");
         frame_start = input.pos;  // a next frame may follow in the same input
       }
-      if (output.pos < output.size && input.pos == input.size) return DecodeStatus::Ok;  // consumed and flushed
+      // rc 0 = a frame ended and is flushed: with the input used up, stop here (calling again with a full output
+      // would start reading a next frame and forget that this one ended).
+      if (input.pos == input.size && (rc == 0 || output.pos < output.size)) return DecodeStatus::Ok;
     }
   }
 
