@@ -80,7 +80,6 @@ bool run_callback(CallObject *self, PyObject *callback, PyObject *context) {
     return true;
   }
   PyObject *r = PyObject_CallOneArg(callback, reinterpret_cast<PyObject *>(self));
-  bool ok = true;
   if (r == nullptr) {
     if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt) || PyErr_ExceptionMatches(PyExc_SystemExit)) {
       PyObject *type, *value, *tb;
@@ -94,7 +93,7 @@ bool run_callback(CallObject *self, PyObject *callback, PyObject *context) {
     Py_DECREF(r);
   }
   if (PyContext_Exit(context) < 0) PyErr_WriteUnraisable(reinterpret_cast<PyObject *>(self));
-  return ok;
+  return true;
 }
 
 // Hands every done-callback to run_callback (direct) or to call_soon, each once.

@@ -668,11 +668,7 @@ class HTTPClient(_ClientBase):
         current = self._current
         if current[0] is not loop:
             current = self._bind(loop)
-        try:  # _response_spec, inlined: this is the per-request path
-            dec = self._decoders[tp]
-        except (KeyError, TypeError):
-            dec = self._decoder(tp)
-        raises = self._errors if (self._error_for_status if error_for_status is None else error_for_status) else False
+        dec, raises = self._response_spec(tp, error_for_status)
         if params is None and headers is None and json is None and content is None and data is None:
             route = self._routes.get((method, url)) or self._route(method, url)
             return t.submit(current[1], route.origin, method, route.head, None, timeout, dec, raises, route.url)
@@ -906,11 +902,7 @@ class SyncHTTPClient(_ClientBase):
                 or skip_auth:
             return run_sync(self, method, url, params, headers, json, content, data, timeout, tp, error_for_status,
                             headers_type, error_type, raises, skip_auth)
-        try:  # _response_spec, inlined: this is the per-request path
-            dec = self._decoders[tp]
-        except (KeyError, TypeError):
-            dec = self._decoder(tp)
-        raises = self._errors if (self._error_for_status if error_for_status is None else error_for_status) else False
+        dec, raises = self._response_spec(tp, error_for_status)
         if params is None and headers is None and json is None and content is None and data is None:
             route = self._routes.get((method, url)) or self._route(method, url)
             return t.send(route.origin, method, route.head, None, timeout, dec, raises, route.url)
