@@ -95,12 +95,10 @@ def _substitute(tp: Any, mapping: dict[Any, Any]) -> Any:
     return tp
 
 
-def _class_hints(annotation: Any) -> dict[str, Any]:
-    """Type hints (Annotated kept) of a class or a parametrized generic alias, TypeVars substituted.
+def _typevar_scopes(annotation: Any) -> dict[Any, dict[Any, Any]]:
+    """For each generic class in the MRO of a class or generic alias, the binding of its TypeVars.
 
-    Each class in the MRO contributes its own annotations, substituted with the TypeVar bindings that reach it
-    through ``__orig_bases__`` (so ``class IntBox(Box[int])`` sees ``item: int``, as ``Box[int]`` does);
-    subclasses override.
+    Bindings reach a base through ``__orig_bases__`` (so ``class IntBox(Box[int])`` binds Box's T to int).
     """
     origin = typing.get_origin(annotation) or annotation
     params = getattr(origin, "__parameters__", ())
@@ -116,6 +114,17 @@ def _class_hints(annotation: Any) -> dict[str, Any]:
             args = tuple(_substitute(a, scopes[current]) for a in typing.get_args(base))
             scopes[base_origin] = dict(zip(base_params, args))
             pending.append(base_origin)
+    return scopes
+
+
+def _class_hints(annotation: Any) -> dict[str, Any]:
+    """Type hints (Annotated kept) of a class or a parametrized generic alias, TypeVars substituted.
+
+    Each class in the MRO contributes its own annotations, substituted with the TypeVar bindings that reach it
+    (_typevar_scopes); subclasses override.
+    """
+    origin = typing.get_origin(annotation) or annotation
+    scopes = _typevar_scopes(annotation)
     if _is_typeddict(origin):
         # A TypedDict's MRO drops its TypedDict bases and copies their annotations: every binding applies.
         merged: dict[Any, Any] = {}
@@ -179,16 +188,28 @@ def _attrs_fields(cls: type, annotation: Any) -> tuple[tuple[str, Any, Any], ...
     import attrs
 
     hints = _class_hints(annotation)
+    owners: dict[str, type] | None = None  # the class defining each field, for fields typed by `type=` only
     out = []
     for a in attrs.fields(cls):
         default = a.default
         if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
-            entry = Factory(default.factory) if not default.takes_self else NODEFAULT
+            if default.takes_self:
+                raise NotImplementedError("Support for default factories with `takes_self=True` is not implemented")
+            entry = Factory(default.factory)
         elif default is attrs.NOTHING:
             entry = NODEFAULT
         else:
             entry = default
-        out.append((a.name, hints.get(a.name, a.type or Any), entry))
+        if a.name in hints:
+            tp = hints[a.name]
+        elif a.type is None:
+            tp = Any
+        else:  # `attrs.field(type=T)`: T bound by the alias (`G[int]`) in the class that defines the field
+            if owners is None:
+                owners = {f.name: c for c in reversed(cls.__mro__) for f in getattr(c, "__attrs_attrs__", ())
+                          if not f.inherited}
+            tp = _substitute(a.type, _typevar_scopes(annotation).get(owners.get(a.name), {}))
+        out.append((a.name, tp, entry))
     return tuple(out)
 
 

@@ -364,3 +364,81 @@ def test_invalid_dataclass_fields_is_a_runtime_error_like_msgspec():
             enc(Ex(1))
     with pytest.raises(RuntimeError, match="is not a dict"):
         msgspec.json.encode(Ex(1))
+
+
+def _attrs_decode_outcome(lib, make_class, payload):
+    """Decodes `payload` into a fresh attrs class through json.decode, msgpack and convert, with the hooks' log."""
+    log = []
+    cls = make_class(log)
+    out = []
+    for run in (lambda: lib.json.decode(lib.json.encode(payload), type=cls),
+                lambda: lib.msgpack.decode(lib.msgpack.encode(payload), type=cls),
+                lambda: lib.convert(payload, cls)):
+        log.clear()
+        result = outcome(lambda: run().a)
+        out.append((result, list(log)))
+    return out
+
+
+def test_attrs_pre_init_runs_first_and_its_errors_propagate():
+    attrs = pytest.importorskip("attrs")
+
+    def good(log):
+        @attrs.define
+        class Example:
+            a: int
+
+            def __attrs_pre_init__(self):
+                log.append(("pre", hasattr(self, "a")))
+
+            def __attrs_post_init__(self):
+                log.append(("post", self.a))
+        return Example
+
+    def bad(log):
+        @attrs.define
+        class Example:
+            a: int
+
+            def __attrs_pre_init__(self):
+                raise KeyError("Oh no!")
+        return Example
+
+    for make in (good, bad):
+        ours, theirs = (_attrs_decode_outcome(lib, make, {"a": 1}) for lib in LIBS)
+        assert ours == theirs
+        if make is good:
+            assert ours[0] == (("ok", 1), [("pre", False), ("post", 1)])
+        else:
+            assert ours[0][0][0] == "KeyError"
+
+
+def test_attrs_factory_taking_self_is_not_implemented():
+    attrs = pytest.importorskip("attrs")
+
+    @attrs.define
+    class Test:
+        x: int = attrs.Factory(lambda self: 0, takes_self=True)
+
+    for lib in LIBS:
+        with pytest.raises(NotImplementedError):
+            lib.json.Decoder(Test)
+
+
+def test_generic_attrs_field_typed_by_type_argument():
+    attrs = pytest.importorskip("attrs")
+    from typing import Generic, TypeVar
+
+    T = TypeVar("T")
+
+    @attrs.define(auto_attribs=False)
+    class G(Generic[T]):
+        x = attrs.field(type=T)
+
+    @attrs.define(auto_attribs=False)
+    class H(G[str]):
+        y = attrs.field(type=int)
+
+    for tp, payload in [(G[int], {"x": 1}), (G[int], {"x": "s"}), (H, {"x": "s", "y": 1}), (H, {"x": 1, "y": 1})]:
+        ours, theirs = (outcome(lambda: vars(lib.json.decode(lib.json.encode(payload), type=tp))) for lib in LIBS)
+        assert ours == theirs
