@@ -232,6 +232,16 @@ def _is_namedtuple(cls: Any) -> bool:
     )
 
 
+def _check_alias_arity(cls: type, args: tuple[Any, ...]) -> None:
+    """A hand-built alias (`types.GenericAlias(C, (int,))`) must parametrize a generic class, fully."""
+    params = getattr(cls, "__parameters__", ())
+    if not params:
+        raise TypeError(f"{cls!r} is not a generic type")
+    if len(args) != len(params):
+        raise TypeError(f"Too {'many' if len(args) > len(params) else 'few'} arguments for {cls!r}; "
+                        f"actual {len(args)}, expected {len(params)}")
+
+
 def describe(annotation: Any) -> tuple[Any, ...]:
     """One level of `annotation`, as `(kind, *details)`; see the module docstring."""
     t = annotation
@@ -293,6 +303,9 @@ def describe(annotation: Any) -> tuple[Any, ...]:
     if (origin if origin is not None else t) in _MAPPINGS:
         return ("dict", args[0] if args else Any, args[1] if len(args) > 1 else Any)
     cls = origin if origin is not None else t
+    if args and (isinstance(cls, StructMeta) or _is_typeddict(cls) or _is_namedtuple(cls) or _is_attrs(cls)
+                 or (isinstance(cls, type) and dataclasses.is_dataclass(cls))):
+        _check_alias_arity(cls, args)
     if isinstance(cls, StructMeta):
         return ("struct", cls)
     if isinstance(cls, type) and issubclass(cls, enum.Enum):
@@ -316,6 +329,8 @@ def describe(annotation: Any) -> tuple[Any, ...]:
                 required.add(name)
             elif qualifier is typing.NotRequired:
                 required.discard(name)
+        if not required <= hints.keys():  # introspection data that contradicts itself (msgspec: RuntimeError)
+            raise RuntimeError(f"{cls!r}.__required_keys__ names keys without annotations: {sorted(required - hints.keys())}")
         fields = tuple((name, tp, name in required) for name, tp in hints.items())
         return ("typeddict", cls, fields)
     if _is_namedtuple(cls):
