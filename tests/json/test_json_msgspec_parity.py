@@ -442,3 +442,53 @@ def test_generic_attrs_field_typed_by_type_argument():
     for tp, payload in [(G[int], {"x": 1}), (G[int], {"x": "s"}), (H, {"x": "s", "y": 1}), (H, {"x": 1, "y": 1})]:
         ours, theirs = (outcome(lambda: vars(lib.json.decode(lib.json.encode(payload), type=tp))) for lib in LIBS)
         assert ours == theirs
+
+
+@pytest.mark.parametrize("key", ["1.5", "inf", "-inf", "NaN", "-nan", "Infinity", "INF", "+inf", "+1", "1e", "abc",
+                                 "0", "-1.5e12"])
+@pytest.mark.parametrize("tp", [dict[float, int], dict[int | float, int], dict[int, int]])
+def test_float_dict_keys_read_nonfinite_words(key, tp):
+    buf = ('{"%s": 1}' % key).encode()
+
+    def plain(v):  # nan != nan: compare reprs
+        return repr(v)
+    ours, theirs = (outcome(lambda: plain(lib.json.decode(buf, type=tp))) for lib in LIBS)
+    assert ours == theirs
+
+
+def test_custom_dict_keys_go_through_the_hooks():
+    class Custom:
+        def __init__(self, value):
+            self.value = value
+
+        def __hash__(self):
+            return hash(self.value)
+
+        def __eq__(self, other):
+            return self.value == other.value
+
+    def dec_hook(typ, obj):
+        if typ is Custom:
+            return Custom(obj)
+        raise NotImplementedError
+
+    for lib in LIBS:
+        assert lib.json.decode(b'{"a":1,"b":2}', type=dict[Custom, int], dec_hook=dec_hook) == {Custom("a"): 1,
+                                                                                                 Custom("b"): 2}
+        assert lib.json.encode({Custom("a"): 1, Custom(2): 2}, enc_hook=lambda x: x.value) == b'{"a":1,"2":2}'
+        with pytest.raises(RecursionError):
+            lib.json.encode({Custom("x"): 1}, enc_hook=lambda x: x)
+    ours, theirs = (outcome(lambda: lib.json.decode(b'{"a":1}', type=dict[Custom, int])) for lib in LIBS)
+    assert ours == theirs
+    ours, theirs = (outcome(lambda: lib.json.encode({Custom("x"): 1}, enc_hook=lambda x: [1])) for lib in LIBS)
+    assert ours == theirs
+
+
+def test_msgpack_str_subclass_key_is_written_as_str():
+    class mystr(str):
+        pass
+
+    for lib in LIBS:
+        assert lib.msgpack.encode({mystr("test"): 1}) == lib.msgpack.encode({"test": 1})
+    ours, theirs = (outcome(lambda: lib.msgpack.encode(mystr("v"))) for lib in LIBS)
+    assert ours == theirs
