@@ -3,6 +3,7 @@
 import gc
 import inspect
 import pickle
+import sys
 import weakref
 
 import msgspec
@@ -352,3 +353,48 @@ def test_classvar_string_needs_a_loaded_hashable_module(module):
 
     ours, theirs = (outcome(lambda: make(lib)) for lib in LIBS)
     assert ours[0] == theirs[0] != "ok"
+
+
+def _class_outcome(lib, body, **options):
+    def make():
+        ns = {}
+        exec(body, {"Struct": lib.Struct}, ns)
+        return "ok"
+    return outcome(make)
+
+
+@pytest.mark.parametrize("body", [
+    "class T(Struct):\n    __weakref__: int\n",
+    "class T(Struct):\n    __dict__: int\n",
+    "class T(Struct, order=True, eq=False):\n    pass\n",
+    "class T(Struct, cache_hash=True):\n    pass\n",
+    "class Base:\n    pass\nclass T(Struct, Base, gc=False):\n    pass\n",
+    "class Base:\n    __slots__ = ()\nclass T(Struct, Base, gc=False):\n    pass\n",
+])
+def test_class_definition_errors_match_msgspec(body):
+    ours, theirs = (_class_outcome(lib, body) for lib in LIBS)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("value", [sys.maxsize + 1, -sys.maxsize - 2, 10**400, -(10**400), -1, -sys.maxsize - 1])
+@pytest.mark.parametrize("field", ["min_length", "max_length"])
+def test_meta_length_range_errors_match_msgspec(field, value):
+    ours, theirs = (outcome(lambda: lib.Meta(**{field: value})) for lib in LIBS)
+    assert ours[0] == theirs[0] == "ValueError"
+    assert ours[1].split(",")[0] == theirs[1].split(",")[0]
+
+
+def test_fields_of_a_non_struct_names_the_accepted_kinds():
+    ours, theirs = (outcome(lambda: lib.structs.fields(1)) for lib in LIBS)
+    assert ours[0] == theirs[0] == "TypeError"
+    assert theirs[1] in ours[1]
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.json.encode(), lambda lib: lib.json.decode(), lambda lib: lib.msgpack.encode(),
+    lambda lib: lib.msgpack.decode(), lambda lib: lib.json.encode(1, 2), lambda lib: lib.msgpack.decode(b"", b""),
+    lambda lib: lib.msgpack.Encoder().encode_into(1), lambda lib: lib.msgpack.Encoder().encode_into(1, bytearray(), 0, 0),
+])
+def test_positional_count_errors_match_msgspec(call):
+    ours, theirs = (outcome(lambda: call(lib)) for lib in LIBS)
+    assert ours == theirs
