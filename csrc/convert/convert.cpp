@@ -403,7 +403,8 @@ PyObject *dispatch(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const
     }
     return raise_expected_named(plan, "decimal", path);
   }
-  if (Py_TYPE(tp) == json::types.enum_meta) return convert_enum(obj, plan, path);
+  if (Py_TYPE(tp) == json::types.enum_meta || PyType_IsSubtype(Py_TYPE(tp), json::types.enum_meta))  // custom metaclasses too
+    return convert_enum(obj, plan, path);
   if (PyAnySet_Check(obj)) return convert_any_set(obj, plan, o, path);
   if (reinterpret_cast<PyObject *>(tp) == schema::ext_class)  // msgpack.Ext passes through as is
     return (k & sk::kExt) ? Py_NewRef(obj) : raise_expected_named(plan, "ext", path);

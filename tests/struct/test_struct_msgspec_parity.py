@@ -398,3 +398,49 @@ def test_fields_of_a_non_struct_names_the_accepted_kinds():
 def test_positional_count_errors_match_msgspec(call):
     ours, theirs = (outcome(lambda: call(lib)) for lib in LIBS)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("body", [
+    "class Mixin:\n    def __init__(self):\n        pass\nclass T(Struct, Mixin):\n    pass\n",
+    "class Mixin:\n    def __new__(cls):\n        pass\nclass T(Struct, Mixin):\n    pass\n",
+    "class T(Struct, Exception):\n    pass\n",
+    "class Mixin:\n    def method(self):\n        return 1\nclass T(Struct, Mixin):\n    x: int\n",
+    "import abc\nclass T(Struct, abc.ABC):\n    x: int\n",
+])
+def test_mixin_bases_with_their_own_init_or_new_are_refused(body):
+    ours, theirs = (_class_outcome(lib, body) for lib in LIBS)
+    assert ours[0] == theirs[0]
+
+
+def test_structmeta_used_directly_gives_struct_behaviour():
+    """Options apply as in msgspec (frozen refuses assignment); boltwire also gives ==, repr and copy, where
+    msgspec's metaclass-only classes keep object's (a documented difference)."""
+    def shared(lib):
+        class C(metaclass=lib.StructMeta, frozen=True):
+            x: int
+        c = C(x=1)
+        calls = [lambda: setattr(c, "x", 2), lambda: isinstance(c, lib.Struct), lambda: lib.json.encode(c),
+                 lambda: lib.structs.asdict(c), lambda: C.__struct_config__.frozen]
+        return [outcome(call) for call in calls], C
+
+    ours, C = shared(boltwire)
+    assert ours[0][0] == "AttributeError"
+    assert [o if o[0] == "ok" else o[0] for o in ours] == [o if o[0] == "ok" else o[0] for o in shared(msgspec)[0]]
+    assert C(1) == C(1) and repr(C(1)) == "C(x=1)" and hash(C(1)) == hash(C(1))
+
+
+def test_unset_fields_are_attribute_errors_like_msgspec():
+    import copy
+
+    def run(lib):
+        ns = {}
+        exec("class M(Struct):\n    x: int\n    y: int\n    z: str = 'd'\n", {"Struct": lib.Struct}, ns)
+        t = ns["M"](1, 2)
+        del t.y
+        calls = [lambda: repr(t), lambda: copy.copy(t), lambda: lib.structs.asdict(t), lambda: lib.structs.astuple(t),
+                 lambda: list(t.__rich_repr__()), lambda: t == ns["M"](1, 2)]
+        return [outcome(call) for call in calls]
+
+    ours, theirs = run(boltwire), run(msgspec)
+    assert ours == theirs
+    assert all(o[0] == "AttributeError" for o in ours)
