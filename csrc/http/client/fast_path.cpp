@@ -25,8 +25,7 @@ enum Arg : Py_ssize_t {
   kClient, kMethod, kUrl, kParams, kHeaders, kJson, kContent, kData, kTimeout, kType, kErrorForStatus, kInto,
   kHeadersType, kErrorType, kRaises, kSkipAuth, kForm, kInferMime,
 };
-// client._redirected(signal, <the arguments from kMethod to kInto>) continues a redirect chain.
-constexpr Py_ssize_t kFollowArgs = kInto + 1;
+static_assert(kFollowArgs == kInto + 1, "client._redirected takes the arguments from kClient to kInto");
 
 struct Names {
   PyObject *transport, *call, *send, *route, *decoder, *bind, *origin, *head, *url, *redirected_sync;
@@ -165,12 +164,7 @@ PyObject *http_call(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
   PyObject *awaitable = submit_call(args);
   if (awaitable != nullptr && Py_TYPE(awaitable) == &CallType) {
     auto *call = reinterpret_cast<CallObject *>(awaitable);
-    if (call->spec.follow) {  // a redirect may end it: keep what the rest of the chain needs
-      PyObject *follow = PyTuple_New(kFollowArgs);
-      if (follow == nullptr) return Py_DECREF(awaitable), nullptr;
-      for (Py_ssize_t i = 0; i < kFollowArgs; ++i) PyTuple_SET_ITEM(follow, i, Py_NewRef(args[i]));
-      set_follow(call, follow);
-    }
+    if (call->spec.follow) set_follow(call, args);  // a redirect may end it: keep what the chain needs
   }
   return awaitable;
 }
