@@ -30,7 +30,8 @@ bool is_idempotent(codec::Method m) noexcept {
   }
 }
 
-thread_local char t_buffer[64 * 1024];
+// Large reads: a download of many MiB makes few syscalls (and a small response costs the same).
+thread_local char t_buffer[256 * 1024];
 
 const char *connect_what(Exchange &ex) {
   return ex.pool->origin(ex.origin).proxy.kind == proxy::ProxyKind::None ? "connect failed"
@@ -316,9 +317,13 @@ Next on_readable(Exchange &ex) noexcept {
         ex.last_io_ns = now_ns();
         FeedResult fr = feed_response(ex, std::string_view(t_buffer, got));
         if (fr == FeedResult::NeedMore) {
-          if (ex.streaming && publish_stream(ex) && ex.phase == Phase::Reading) {
-            ex.paused = true;
-            return Next::Paused;
+          if (ex.streaming) {
+            bool pause = publish_stream(ex);
+            if (ex.failure != Failure::None) return finished(ex, false);  // the download's target failed
+            if (pause && ex.phase == Phase::Reading) {
+              ex.paused = true;
+              return Next::Paused;
+            }
           }
           continue;
         }
