@@ -1,5 +1,7 @@
 // csrc/http/engine/exchange.hpp: one request/response exchange as the engine and the blocking path see it.
 #pragma once
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -101,7 +103,11 @@ inline std::atomic<long> g_live_exchanges{0};
 
 struct Exchange {
   Exchange() noexcept { g_live_exchanges.fetch_add(1, std::memory_order_relaxed); }
-  ~Exchange() { g_live_exchanges.fetch_sub(1, std::memory_order_relaxed); }
+  ~Exchange() {
+    for (int fd : splice_pipe)
+      if (fd >= 0) ::close(fd);
+    g_live_exchanges.fetch_sub(1, std::memory_order_relaxed);
+  }
   Exchange(const Exchange &) = delete;
   Exchange &operator=(const Exchange &) = delete;
 
@@ -146,6 +152,9 @@ struct Exchange {
   bool stream_news = false;      // driver side: something was published since the consumer was last told
   std::size_t stream_limit = 256 * 1024;  // stop reading while this much body waits for the consumer
   StreamShared stream;
+  int splice_pipe[2] = {-1, -1};   // a download into a file: socket -> pipe -> file (body_direct.hpp)
+  std::size_t splice_capacity = 0; // of the pipe
+  bool splice_usable = true;       // false once splice(2) refused this socket
 
   // Blocking path only: polled about every 100 ms while waiting; true aborts with Failure::Interrupted.
   bool (*interrupted)(void *arg) = nullptr;

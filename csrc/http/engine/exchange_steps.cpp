@@ -5,6 +5,7 @@
 
 #include <new>
 
+#include "http/engine/body_direct.hpp"
 #include "http/engine/h2_steps.hpp"
 #include "http/engine/response_reader.hpp"
 #include "http/engine/stream_handoff.hpp"
@@ -30,8 +31,7 @@ bool is_idempotent(codec::Method m) noexcept {
   }
 }
 
-// Large reads: a download of many MiB makes few syscalls (and a small response costs the same).
-thread_local char t_buffer[256 * 1024];
+thread_local char t_buffer[64 * 1024];
 
 const char *connect_what(Exchange &ex) {
   return ex.pool->origin(ex.origin).proxy.kind == proxy::ProxyKind::None ? "connect failed"
@@ -312,7 +312,13 @@ Next on_readable(Exchange &ex) noexcept {
     for (;;) {
       std::size_t got = 0;
       int error = 0;
-      IoResult r = c->read_some(t_buffer, sizeof t_buffer, got, error);
+      // A download with a target takes its Content-Length body straight from the socket (got stays 0: the parser
+      // counted the bytes); everything else goes through the read buffer.
+      DirectResult direct = ex.streaming ? receive_direct(ex) : DirectResult::NotNow;
+      if (direct == DirectResult::Failed) return finished(ex, false);
+      IoResult r = direct == DirectResult::Moved        ? IoResult::Ok
+                   : direct == DirectResult::WouldBlock ? IoResult::WouldBlock
+                                                        : c->read_some(t_buffer, sizeof t_buffer, got, error);
       if (r == IoResult::Ok) {
         ex.last_io_ns = now_ns();
         FeedResult fr = feed_response(ex, std::string_view(t_buffer, got));
