@@ -13,6 +13,7 @@ from typing import Any, AsyncIterator, Callable, Iterator
 
 from boltwire import _core
 from boltwire.http._codecs import resolve_decoder
+from boltwire.http._errors import HTTPRedirectError
 from boltwire.http._policy import error_spec
 from boltwire.http._response import CaseInsensitiveDict
 
@@ -436,6 +437,10 @@ def send_sync(client: Any, method: str, url: str, params: Any, headers: Any, con
                         error_for_status, infer_mime, skip_auth, raises, error_type)
     with stream:
         body = b"".join(stream._chunks())
+    signal = _redirect_of(client, stream, body)
+    if signal is not None:
+        return client._redirected_sync(signal, method, url, params, headers, None, None, None, timeout, tp,
+                                       error_for_status, None)
     return stream._finish(body, client._decoder(tp), stream._raises)
 
 
@@ -446,7 +451,29 @@ async def send_async(client: Any, method: str, url: str, params: Any, headers: A
                          error_for_status, infer_mime, skip_auth, raises, error_type)
     async with stream:
         body = b"".join([chunk async for chunk in stream._chunks()])
+    signal = _redirect_of(client, stream, body)
+    if signal is not None:
+        return await client._redirected(signal, method, url, params, headers, None, None, None, timeout, tp,
+                                        error_for_status, None)
     return stream._finish(body, client._decoder(tp), stream._raises)
+
+
+def _redirect_of(client: Any, stream: _StreamBase, body: bytes) -> Any:
+    """The redirect a verb with a streamed request body follows, as the verbs' RedirectSignal: 301/302/303 go on as
+    a GET without a body (what the verbs do too). 307/308 must send the same body again, which was streamed (an
+    iterable, form=) and is gone: HTTPRedirectError, never a silently empty body. None: no redirect to follow."""
+    from boltwire.http._redirects import RedirectSignal
+
+    status = stream._status
+    if (not client._settings.get("follow_redirects", False) or status not in (301, 302, 303, 307, 308)
+            or "location" not in stream.headers):
+        return None
+    response = stream._finish(body, None, False)
+    if status in (307, 308):
+        raise HTTPRedirectError(f"cannot follow the {status} redirect to {stream.headers['location']!r}: it must "
+                                "send the request body again, and a streamed body (an iterable, form=) cannot be "
+                                "replayed; send bytes to have it followed", [response])
+    return RedirectSignal(response)
 
 
 # ---- download ---------------------------------------------------------------------------------------------------
