@@ -3,6 +3,7 @@
 #include "http/conn/fork_registry.hpp"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
@@ -65,6 +66,25 @@ IoResult Connection::recv_raw(char *buffer, std::size_t size, std::size_t &got, 
     ssize_t n = ::read(fd_, buffer, size);
     if (n > 0) {
       got = static_cast<std::size_t>(n);
+      return IoResult::Ok;
+    }
+    if (n == 0) return IoResult::Eof;
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) return IoResult::WouldBlock;
+    error = errno;
+    return IoResult::Failed;
+  }
+}
+
+IoResult Connection::splice_to(int pipe_write, std::size_t size, std::size_t &moved, int &error) noexcept {
+  if (tls_) {
+    error = EINVAL;
+    return IoResult::Failed;
+  }
+  for (;;) {
+    ssize_t n = ::splice(fd_, nullptr, pipe_write, nullptr, size, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+    if (n > 0) {
+      moved = static_cast<std::size_t>(n);
       return IoResult::Ok;
     }
     if (n == 0) return IoResult::Eof;

@@ -56,6 +56,10 @@ class Connection {
   IoResult read_some(char *buffer, std::size_t size, std::size_t &got, int &error) noexcept {
     return tls_ ? tls_read(buffer, size, got, error) : recv_raw(buffer, size, got, error);
   }
+  // Plain connections: moves up to `size` received bytes into the pipe `pipe_write` without copying them through
+  // user space (splice(2)). Ok with `moved`, WouldBlock, Eof, or Failed with `error` (EINVAL: splice cannot be used
+  // here; read_some instead).
+  IoResult splice_to(int pipe_write, std::size_t size, std::size_t &moved, int &error) noexcept;
   // Sends queued TLS ciphertext: Ok when none is left (always for plain connections), else WouldBlock or Failed.
   IoResult flush(int &error) noexcept;
 
