@@ -47,6 +47,8 @@ struct TransportObject {
   PyObject *default_raises;
   PyObject *loop;
   PyObject *sink;
+  PyObject *loop_holder;            // Python < 3.12: the running-loop holder `loop` was found through (fast_path.cpp)
+  std::uint64_t holder_generation;  // the fork generation when loop_holder was stored
 };
 
 // The completion queue of one asyncio loop, watched with loop.add_reader(fileno(), on_ready).
