@@ -7,6 +7,7 @@
 #include "py/dict_iter.hpp"
 #include "py/ref.hpp"
 #include "py/utf8.hpp"
+#include "struct/extra_fields.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/finish_decoded.hpp"
 #include "struct/struct_meta.hpp"
@@ -127,6 +128,13 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
         Py_DECREF(self);
         return nullptr;
       }
+    } else if (op->extra_index >= 0) {
+      PathNode node{path, key, 0};
+      if (!structs::keep_unknown_field(self, op->extra_index, key, convert_value(value, op->extra_plan, o, &node))) {
+        Py_DECREF(self);
+        return nullptr;
+      }
+      track = true;
     } else if (op->forbid_unknown_fields) {
       Py_DECREF(self);
       return raise_validation(path, "Object contains unknown field `%U`", key);

@@ -5,6 +5,7 @@
 #include "msgpack/decode.hpp"
 #include "py/ref.hpp"
 #include "py/same_bytes.hpp"
+#include "struct/extra_fields.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/finish_decoded.hpp"
 #include "struct/struct_meta.hpp"
@@ -158,6 +159,11 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
         Py_XSETREF(*structs::field_slot(self, meta, index), value);
         track = track || structs::may_be_tracked(value);
       }
+    } else if (op->extra_index >= 0) {
+      Object name = Object::steal(str_from(key.data, key.size));
+      PathNode node{path, name.get(), 0};
+      ok = name && structs::keep_unknown_field(self, op->extra_index, name.get(), decode_typed(r, op->extra_plan, &node));
+      track = true;
     } else if (op->forbid_unknown_fields) {
       Object name = Object::steal(str_from(key.data, key.size));
       if (name) raise_validation(path, "Object contains unknown field `%U`", name.get());
