@@ -370,12 +370,14 @@ PyObject *convert_object(PyObject *obj, const TypePlan *plan, ConvertOptions &o,
         PyObject *tag = PyDict_GetItemWithError(obj, plan->struct_union->tag_field);
         if (tag == nullptr) {
           if (PyErr_Occurred()) return nullptr;
-          return raise_validation(path, "Object missing required field `%U`", plan->struct_union->tag_field);
+          raise_validation(path, "Object missing required field `%U`", plan->struct_union->tag_field);
+          if ((op = sk::union_fallback(plan->struct_union)) == nullptr) return nullptr;
+        } else {
+          Object tag_held = Object::steal(Py_NewRef(tag));
+          PathNode tag_node{path, plan->struct_union->tag_field, 0};
+          op = select_member(tag_held.get(), plan->struct_union, &tag_node);
+          if (op == nullptr && (op = sk::union_fallback(plan->struct_union)) == nullptr) return nullptr;
         }
-        Object tag_held = Object::steal(Py_NewRef(tag));
-        PathNode tag_node{path, plan->struct_union->tag_field, 0};
-        op = select_member(tag_held.get(), plan->struct_union, &tag_node);
-        if (op == nullptr) return nullptr;
       }
       return struct_from_mapping(obj, op, o, path);
     }
@@ -386,6 +388,8 @@ PyObject *convert_object(PyObject *obj, const TypePlan *plan, ConvertOptions &o,
     if (plan->struct_union != nullptr) {
       for (const ObjectPlan *m : plan->struct_union->members)
         if (tp == reinterpret_cast<PyTypeObject *>(m->cls)) return Py_NewRef(obj);
+      const ObjectPlan *fallback = plan->struct_union->fallback;
+      if (fallback != nullptr && tp == reinterpret_cast<PyTypeObject *>(fallback->cls)) return Py_NewRef(obj);
     } else if (tp == reinterpret_cast<PyTypeObject *>(plan->struct_plan->cls)) {
       return Py_NewRef(obj);
     }
@@ -410,10 +414,15 @@ PyObject *convert_object(PyObject *obj, const TypePlan *plan, ConvertOptions &o,
         bool failed;
         Object tag = Object::steal(get_field(obj, plan->struct_union->tag_field, is_mapping, failed));
         if (failed) return nullptr;
-        if (!tag) return raise_validation(path, "Object missing required field `%U`", plan->struct_union->tag_field);
-        PathNode tag_node{path, plan->struct_union->tag_field, 0};
-        op = select_member(tag.get(), plan->struct_union, &tag_node);
-        if (op == nullptr) return nullptr;
+        if (!tag) {
+          raise_validation(path, "Object missing required field `%U`", plan->struct_union->tag_field);
+        } else {
+          PathNode tag_node{path, plan->struct_union->tag_field, 0};
+          op = select_member(tag.get(), plan->struct_union, &tag_node);
+        }
+        if (!tag || op == nullptr) {
+          if ((op = sk::union_fallback(plan->struct_union)) == nullptr) return nullptr;
+        }
       } else if (op->tag_value != nullptr) {
         bool failed;
         Object tag = Object::steal(get_field(obj, op->tag_field, is_mapping, failed));

@@ -245,18 +245,18 @@ const ObjectPlan *select_tagged_member(TypedReader &r, const sk::StructUnion *u,
         scan.pos -= view.size + 2;
       }
       Object value = Object::steal(read_tag_value(scan, u->str_tags, u->int_tags, &tag_node));
-      if (!value) return nullptr;
+      if (!value) return sk::union_fallback(u);
       PyObject *index = PyDict_GetItemWithError(u->by_tag, value.get());
       if (index == nullptr) {
         if (!PyErr_Occurred()) raise_validation(&tag_node, "Invalid value %R", value.get());
-        return nullptr;
+        return sk::union_fallback(u);
       }
       return u->members[PyLong_AsSsize_t(index)];
     }
     if (!skip_any(scan) || !next_member(scan, done)) return nullptr;
   }
   raise_validation(path, "Object missing required field `%U`", u->tag_field);
-  return nullptr;
+  return sk::union_fallback(u);
 }
 
 // ---- dicts ---------------------------------------------------------------------------------------------------

@@ -119,12 +119,13 @@ const ObjectPlan *select_tagged_member(const DecodeReader &r, size_t n, const sk
       }
       PathNode tag_node{path, u->tag_field, 0};
       Object tag = Object::steal(read_tag(scan, u->str_tags, u->int_tags, &tag_node));
-      return tag ? member_for_tag(u, tag.get(), &tag_node) : nullptr;
+      const ObjectPlan *member = tag ? member_for_tag(u, tag.get(), &tag_node) : nullptr;
+      return member != nullptr ? member : sk::union_fallback(u);
     }
     if (!skip_value(scan)) return nullptr;
   }
   raise_validation(path, "Object missing required field `%U`", u->tag_field);
-  return nullptr;
+  return sk::union_fallback(u);
 }
 
 PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, const PathNode *path) {

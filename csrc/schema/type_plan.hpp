@@ -123,6 +123,10 @@ struct StructUnion {
   bool str_tags = false;
 };
 
+// After a tagged union failed to pick a member (an unknown tag, a tag of another type, no tag: a
+// ValidationError is set): its tag_fallback member with the error cleared, or nullptr with the error kept.
+const ObjectPlan *union_fallback(const StructUnion *u);
+
 struct TypePlan {
   uint64_t kinds = 0;
   Constraints constraints;
