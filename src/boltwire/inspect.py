@@ -294,6 +294,10 @@ class StructType(Type):
     tag: str | int | None = None
     array_like: bool = False
     forbid_unknown_fields: bool = False
+    # boltwire's own options (not in msgspec): the field(extra=True) field keeping unknown keys (its name, also
+    # one of `fields`), and whether the class is a tagged union's fallback variant (`tag_fallback=True`).
+    extra_field: str | None = None
+    tag_fallback: bool = False
 
 
 def is_struct(obj: object) -> bool:
@@ -445,6 +449,8 @@ class _Translator:
                 tag=config.tag,
                 array_like=config.array_like,
                 forbid_unknown_fields=config.forbid_unknown_fields,
+                extra_field=config.extra_field,
+                tag_fallback=config.tag_fallback,
             )
         elif kind == "typeddict":
             out = TypedDictType(key, ())
