@@ -57,11 +57,12 @@ bool encode_struct_array(EncodeState &state, PyObject *obj, const StructMetaObje
   return true;
 }
 
-bool encode_struct_sorted(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
-  std::vector<KeyedItem> items;
+// The (name, value) pairs a Struct writes, tag first: omit_defaults and UNSET applied, the extras field left out.
+bool collect_struct_items(PyObject *obj, const StructMetaObject *meta, std::vector<KeyedItem> &items) noexcept {
   bool omit = (meta->flags & structs::kOmitDefaults) != 0;
   if (meta->tag != nullptr && !push_item(items, meta->tag_field, meta->tag)) return false;
   for (Py_ssize_t i = 0; i < meta->n_fields; ++i) {
+    if (i == meta->extra_index) continue;
     PyObject *value;
     int omitted = structs::read_field_omitting_default(obj, meta, i, omit, value);
     if (omitted < 0) return false;
@@ -69,7 +70,12 @@ bool encode_struct_sorted(EncodeState &state, PyObject *obj, const StructMetaObj
     if (omitted || py::is_unset(value)) continue;
     if (!push_item(items, PyTuple_GET_ITEM(meta->encode_fields, i), value)) return false;
   }
-  return write_object_sorted(state, items);
+  return true;
+}
+
+bool encode_struct_sorted(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
+  std::vector<KeyedItem> items;
+  return collect_struct_items(obj, meta, items) && write_object_sorted(state, items);
 }
 
 bool encode_struct_object(EncodeState &state, PyObject *obj, StructMetaObject *meta) noexcept {
@@ -109,17 +115,7 @@ bool encode_struct_extra(EncodeState &state, PyObject *obj, const StructMetaObje
   Object snapshot = Object::steal(PyDict_Items(extra));
   if (!snapshot) return false;
   std::vector<KeyedItem> items;
-  bool omit = (meta->flags & structs::kOmitDefaults) != 0;
-  if (meta->tag != nullptr && !push_item(items, meta->tag_field, meta->tag)) return false;
-  for (Py_ssize_t i = 0; i < meta->n_fields; ++i) {
-    if (i == meta->extra_index) continue;
-    PyObject *value;
-    int omitted = structs::read_field_omitting_default(obj, meta, i, omit, value);
-    if (omitted < 0) return false;
-    if (value == nullptr) return struct_field_unset(structs::field_name(meta, i));
-    if (omitted || py::is_unset(value)) continue;
-    if (!push_item(items, PyTuple_GET_ITEM(meta->encode_fields, i), value)) return false;
-  }
+  if (!collect_struct_items(obj, meta, items)) return false;
   for (Py_ssize_t i = 0; i < PyList_GET_SIZE(snapshot.get()); ++i) {
     PyObject *pair = PyList_GET_ITEM(snapshot.get(), i);
     PyObject *key = PyTuple_GET_ITEM(pair, 0);

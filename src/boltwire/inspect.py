@@ -294,10 +294,21 @@ class StructType(Type):
     tag: str | int | None = None
     array_like: bool = False
     forbid_unknown_fields: bool = False
-    # boltwire's own options (not in msgspec): the field(extra=True) field keeping unknown keys (its name, also
-    # one of `fields`), and whether the class is a tagged union's fallback variant (`tag_fallback=True`).
-    extra_field: str | None = None
-    tag_fallback: bool = False
+
+    # boltwire's own options (not in msgspec), read from the class so the fields stay msgspec's.
+    @property
+    def extra_field(self) -> str | None:
+        """The name of the field(extra=True) field keeping unknown keys (also one of `fields`), or None."""
+        return _struct_config(self.cls).extra_field
+
+    @property
+    def tag_fallback(self) -> bool:
+        """Whether the class is a tagged union's variant for unknown tags (`tag_fallback=True`)."""
+        return _struct_config(self.cls).tag_fallback
+
+
+def _struct_config(cls: Any) -> Any:
+    return (typing.get_origin(cls) or cls).__struct_config__
 
 
 def is_struct(obj: object) -> bool:
@@ -449,8 +460,6 @@ class _Translator:
                 tag=config.tag,
                 array_like=config.array_like,
                 forbid_unknown_fields=config.forbid_unknown_fields,
-                extra_field=config.extra_field,
-                tag_fallback=config.tag_fallback,
             )
         elif kind == "typeddict":
             out = TypedDictType(key, ())

@@ -7,17 +7,11 @@ from typing import Any, Union
 
 import msgspec
 import pytest
+from typed_decode_diff import outcome
 
 import boltwire
 
 LIBS = [boltwire, msgspec]
-
-
-def outcome(fn):
-    try:
-        return ("ok", fn())
-    except Exception as e:  # noqa: BLE001 (compared across the two libraries)
-        return (type(e).__name__, str(e))
 
 
 def classes(lib):
