@@ -6,6 +6,10 @@
 // head, full url) lives on the transport, the decoder comes from the client's cache, the status-error policy from
 // the options the client gave enable_fast_path(). Anything else goes to the client's own _call / _send, the one
 // general path (which also fills the caches read here: _route, _decoder, _bind).
+//
+// Redirects are continued here too, for both paths: with follow_redirects on, a 3xx ends the exchange with the
+// redirect signal, and the rest of the chain runs in client._redirected (the awaited call switches to it, see
+// set_follow) or client._redirected_sync. The verbs themselves hold no redirect code.
 #include "http/client/objects.hpp"
 #include "py/ref.hpp"
 
@@ -13,17 +17,19 @@ namespace boltwire::http::client {
 
 namespace {
 
-constexpr Py_ssize_t kArgs = 16;  // client, method, url, then the 13 options of _call / _send, in their order
+constexpr Py_ssize_t kArgs = 18;  // client, method, url, then the 15 options of _call / _send, in their order
 constexpr Py_ssize_t kMaxRoutes = 4096;
 
 // Positions in the argument vector.
 enum Arg : Py_ssize_t {
   kClient, kMethod, kUrl, kParams, kHeaders, kJson, kContent, kData, kTimeout, kType, kErrorForStatus, kInto,
-  kHeadersType, kErrorType, kRaises, kSkipAuth,
+  kHeadersType, kErrorType, kRaises, kSkipAuth, kForm, kInferMime,
 };
+// client._redirected(signal, <the arguments from kMethod to kInto>) continues a redirect chain.
+constexpr Py_ssize_t kFollowArgs = kInto + 1;
 
 struct Names {
-  PyObject *transport, *call, *send, *route, *decoder, *bind, *origin, *head, *url;
+  PyObject *transport, *call, *send, *route, *decoder, *bind, *origin, *head, *url, *redirected_sync;
   PyObject *get_running_loop;  // asyncio.get_running_loop (C)
 };
 Names g{};
@@ -39,11 +45,12 @@ bool init_names() {
   g.origin = PyUnicode_InternFromString("origin");
   g.head = PyUnicode_InternFromString("head");
   g.url = PyUnicode_InternFromString("url");
+  g.redirected_sync = PyUnicode_InternFromString("_redirected_sync");
   py::Ref<PyObject> asyncio = py::Ref<PyObject>::steal(PyImport_ImportModule("asyncio"));
   if (!asyncio) return false;
   g.get_running_loop = PyObject_GetAttrString(asyncio.get(), "get_running_loop");
   return g.transport && g.call && g.send && g.route && g.decoder && g.bind && g.origin && g.head && g.url &&
-         g.get_running_loop;
+         g.redirected_sync && g.get_running_loop;
 }
 
 // The transport when the native path applies to this call, else nullptr (no exception set).
@@ -52,7 +59,7 @@ TransportObject *native_transport(PyObject *const *args) {
     if (i == kTimeout || i == kType || i == kErrorForStatus) continue;
     if (args[i] != Py_None) return nullptr;
   }
-  if (args[kSkipAuth] != Py_False || !PyUnicode_CheckExact(args[kMethod]) || !PyUnicode_CheckExact(args[kUrl]))
+  if (args[kSkipAuth] != Py_False || args[kForm] != Py_None || !PyUnicode_CheckExact(args[kMethod]) || !PyUnicode_CheckExact(args[kUrl]))
     return nullptr;
   PyObject *t = PyObject_GetAttr(args[kClient], g.transport);
   if (t == nullptr) return PyErr_Clear(), nullptr;
@@ -137,9 +144,8 @@ bool prepare(TransportObject *t, PyObject *const *args, NativeRequest &r) {
   return static_cast<bool>(r.route);
 }
 
-PyObject *http_call(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
-  if (nargs != kArgs) return PyErr_Format(PyExc_TypeError, "_http_call takes %zd arguments", kArgs);
-  if (!init_names()) return nullptr;
+// The call submitted natively, or whatever _call returned (a call, or the policy's coroutine).
+PyObject *submit_call(PyObject *const *args) {
   TransportObject *t = native_transport(args);
   if (t == nullptr || !t->is_async) return general_path(g.call, args);
   PyObject *sink = sink_for(t, args[kClient]);
@@ -153,9 +159,24 @@ PyObject *http_call(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
   return Transport_submit(t, submit_args, 9);
 }
 
-PyObject *http_send(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
-  if (nargs != kArgs) return PyErr_Format(PyExc_TypeError, "_http_send takes %zd arguments", kArgs);
+PyObject *http_call(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
+  if (nargs != kArgs) return PyErr_Format(PyExc_TypeError, "_http_call takes %zd arguments", kArgs);
   if (!init_names()) return nullptr;
+  PyObject *awaitable = submit_call(args);
+  if (awaitable != nullptr && Py_TYPE(awaitable) == &CallType) {
+    auto *call = reinterpret_cast<CallObject *>(awaitable);
+    if (call->spec.follow) {  // a redirect may end it: keep what the rest of the chain needs
+      PyObject *follow = PyTuple_New(kFollowArgs);
+      if (follow == nullptr) return Py_DECREF(awaitable), nullptr;
+      for (Py_ssize_t i = 0; i < kFollowArgs; ++i) PyTuple_SET_ITEM(follow, i, Py_NewRef(args[i]));
+      set_follow(call, follow);
+    }
+  }
+  return awaitable;
+}
+
+// The Response of the native path or of _send; a redirect signal from either goes on in client._redirected_sync.
+PyObject *send_request(PyObject *const *args) {
   TransportObject *t = native_transport(args);
   if (t == nullptr || t->is_async) return general_path(g.send, args);
   py::Ref<PyObject> hold = py::Ref<PyObject>::borrow(reinterpret_cast<PyObject *>(t));
@@ -165,6 +186,23 @@ PyObject *http_send(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
   PyObject *send_args[] = {PyTuple_GET_ITEM(route, 0), args[kMethod], PyTuple_GET_ITEM(route, 1), Py_None,
                            args[kTimeout], r.decoder.get(), r.raises, PyTuple_GET_ITEM(route, 2)};
   return Transport_send(t, send_args, 8);
+}
+
+PyObject *http_send(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
+  if (nargs != kArgs) return PyErr_Format(PyExc_TypeError, "_http_send takes %zd arguments", kArgs);
+  if (!init_names()) return nullptr;
+  PyObject *response = send_request(args);
+  if (response != nullptr || !is_redirect_signal()) return response;
+  PyObject *type, *signal, *tb;
+  PyErr_Fetch(&type, &signal, &tb);
+  PyErr_NormalizeException(&type, &signal, &tb);
+  Py_XDECREF(type);
+  Py_XDECREF(tb);
+  PyObject *follow_args[kFollowArgs + 1] = {args[kClient], signal};
+  for (Py_ssize_t i = kMethod; i < kFollowArgs; ++i) follow_args[i + 1] = args[i];
+  response = PyObject_VectorcallMethod(g.redirected_sync, follow_args, kFollowArgs + 1, nullptr);
+  Py_XDECREF(signal);
+  return response;
 }
 
 }  // namespace
@@ -203,9 +241,9 @@ int traverse_fast_path(TransportObject *self, visitproc visit, void *arg) {
 
 PyMethodDef fast_path_functions[] = {
     {"_http_call", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(http_call)), METH_FASTCALL,
-     "_http_call(client, method, url, <the 13 options of HTTPClient._call>) -> the awaitable of one request"},
+     "_http_call(client, method, url, <the 15 options of HTTPClient._call>) -> the awaitable of one request"},
     {"_http_send", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(http_send)), METH_FASTCALL,
-     "_http_send(client, method, url, <the 13 options of SyncHTTPClient._send>) -> Response"},
+     "_http_send(client, method, url, <the 15 options of SyncHTTPClient._send>) -> Response"},
     {},
 };
 

@@ -92,6 +92,8 @@ struct CallObject {
   PyObject *callback;          // the first done-callback (the awaiting task's wakeup), or nullptr
   PyObject *callback_context;  // its contextvars.Context
   PyObject *more_callbacks;    // a list of (callback, context) after the first, or nullptr
+  PyObject *follow;    // (client, method, url, <the 9 options up to into>) for client._redirected, or nullptr
+  PyObject *delegate;  // the rest of a redirect chain (a coroutine) that await now runs, or nullptr
   CallState state;
   bool blocking;  // asyncio's _asyncio_future_blocking: a task is waiting on this call
 };
@@ -102,6 +104,9 @@ CallObject *new_call(SinkObject *sink, engine::Exchange *ex, const ResponseSpec 
 // its done-callbacks at once (`direct`, from the loop's reader callback: no task is running) or schedules them
 // with call_soon. False when a callback raised KeyboardInterrupt or SystemExit (left set for the caller).
 bool finish_call(CallObject *call, PyObject *value, PyObject *error, bool direct);
+// Lets `await call` continue a redirect chain: when the call ends with the redirect signal, await runs
+// client._redirected(signal, *follow[1:]) in its place. `follow` is a new reference, stolen.
+void set_follow(CallObject *call, PyObject *follow);
 
 // Response: one HTTP response (public type boltwire.http.Response).
 struct ResponseObject {
@@ -145,6 +150,8 @@ PyObject *finish_detached(PyObject *self, PyObject *const *args, Py_ssize_t narg
 // _http_set_redirect(cls): the exception class finish_response raises, with the undecoded Response, for a
 // redirect when ResponseSpec::follow is set (the client layer follows it).
 PyObject *set_redirect_class(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+// Whether the exception set (PyErr_Occurred) or `exc` (when given) is that redirect signal.
+bool is_redirect_signal(PyObject *exc = nullptr);
 
 // submit/send of _HttpTransport (transport_object.cpp), also called by the verbs' native path.
 PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssize_t nargs);
