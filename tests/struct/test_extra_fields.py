@@ -280,3 +280,28 @@ def test_inspect_reports_the_extras_field():
     info = bw.inspect.type_info(Doc)
     assert info.extra_field == "extra" and info.tag_fallback is False
     assert [f.name for f in info.fields] == ["id", "name", "extra"]
+
+
+# ---- leaks ------------------------------------------------------------------------------------------------
+
+
+def test_kept_fields_and_their_errors_leak_nothing():
+    from test_leaks import RSS_NOISE, UNDER_ASAN, measure
+
+    doc = b'{"id":1,"a":[1,{"b":2}],"\\u00e9":"x","c":3}'
+    packed, data = bm.encode(bj.decode(doc)), bj.decode(doc)
+
+    def op():
+        d = bj.decode(doc, type=Doc)
+        bj.encode(d), bm.encode(d), bw.to_builtins(d), bj.encode(d, order="sorted")
+        bm.decode(packed, type=Doc), bw.convert(data, Doc), bj.encode(bj.decode(doc, type=Passthrough))
+        for bad in (b'{"id":1,"q":"x"}', b'{"id":1,"\xff":1}'):
+            with pytest.raises((ValidationError, bw.DecodeError)):
+                bj.decode(bad, type=Ints)
+        for encode in (bj.encode, bm.encode, bw.to_builtins):
+            with pytest.raises(ValueError):
+                encode(Doc(1, "", {"id": 2}))
+
+    growth, refs = measure(op, [Doc, Ints, Passthrough], iterations=20_000, warmup=2_000)
+    assert refs == [0, 0, 0]
+    assert UNDER_ASAN or growth < RSS_NOISE, f"RSS grew by {growth} bytes"

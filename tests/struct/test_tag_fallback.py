@@ -167,3 +167,19 @@ def test_inspect_and_config_show_the_option():
     assert bw.inspect.type_info(Other).tag_fallback is True
     assert "tag_fallback=True" in repr(Other.__struct_config__)
     assert Click.__struct_config__.tag_fallback is False
+
+
+def test_fallback_decoding_leaks_nothing():
+    from test_leaks import RSS_NOISE, UNDER_ASAN, measure
+
+    docs = [b'{"type":"zz","k":1}', b'{"k":1}', b'{"type":"click","x":1}']
+
+    def op():
+        for doc in docs:
+            bj.decode(doc, type=Event), bw.convert(bj.decode(doc), Event), bm.decode(bm.encode(bj.decode(doc)), type=Event)
+        with pytest.raises(ValidationError):
+            bj.decode(b'{"type":5}', type=Event)
+
+    growth, refs = measure(op, [Click, Other], iterations=20_000, warmup=2_000)
+    assert refs == [0, 0]
+    assert UNDER_ASAN or growth < RSS_NOISE, f"RSS grew by {growth} bytes"
