@@ -430,6 +430,11 @@ PyObject *convert_object(PyObject *obj, const TypePlan *plan, ConvertOptions &o,
         PathNode tag_node{path, op->tag_field, 0};
         if (tag && !check_tag(tag.get(), op, &tag_node)) return nullptr;
       }
+      if (is_mapping && op->extra_index >= 0) {  // its unknown keys are kept: read it by its keys, as a dict
+        Object copy = Object::steal(PyDict_New());
+        if (!copy || PyDict_Merge(copy.get(), obj, 1) < 0) return nullptr;
+        return struct_from_mapping(copy.get(), op, o, path);
+      }
       std::vector<Object> values;
       if (values_from_attributes(obj, op, o, path, values) == nullptr) return nullptr;
       return struct_from_values(values, op, path);

@@ -112,6 +112,18 @@ def test_nested_structs_keep_their_own_extras():
     assert bj.decode(bj.encode(data), type=Outer) == bj.decode(bj.encode(bj.decode(bj.encode(data), type=Outer)), type=Outer)
 
 
+def test_convert_keeps_the_unknown_keys_of_any_mapping_and_reads_objects_by_attribute():
+    import types
+
+    assert bw.convert(types.MappingProxyType({"id": 1, "x": 2}), Doc) == Doc(1, "", {"x": 2})
+
+    class Obj:
+        id = 1
+        extra = {"y": 1}
+
+    assert bw.convert(Obj(), Doc, from_attributes=True) == Doc(1, "", {"y": 1})
+
+
 def test_decoder_level_forbid_unknown_fields_leaves_a_keeping_class_alone():
     dec = bj.Decoder(Outer, forbid_unknown_fields=True)
     assert dec.decode(b'{"inner": {"v": 1, "x": 2}}').inner.more == {"x": 2}
