@@ -12,6 +12,7 @@
 #include "py/recursion.hpp"
 #include "py/ref.hpp"
 #include "py/unset.hpp"
+#include "struct/extra_fields.hpp"
 #include "struct/struct_meta.hpp"
 
 #include <vector>
@@ -266,12 +267,29 @@ PyObject *convert_struct_by_template(const ToBuiltinsOptions &opt, PyObject *obj
                                 PyLong_AsSsize_t(PyTuple_GET_ITEM(entry, 2)), values, n);
 }
 
+// The kept unknown keys of a field(extra=True) field, after the known fields (a snapshot: converting a value
+// may run code that changes the dict).
+bool add_extra_items(const ToBuiltinsOptions &opt, PyObject *obj, const StructMetaObject *meta, PyObject *out) noexcept {
+  PyObject *extra = structs::extra_items(obj, meta);
+  if (extra == nullptr) return false;
+  py::Object snapshot = py::Object::steal(PyDict_Items(extra));
+  if (!snapshot) return false;
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(snapshot.get()); ++i) {
+    PyObject *pair = PyList_GET_ITEM(snapshot.get(), i);
+    PyObject *key = PyTuple_GET_ITEM(pair, 0);
+    if (!structs::check_extra_key(meta, key)) return false;
+    py::Object item = py::Object::steal(convert_item(opt, PyTuple_GET_ITEM(pair, 1)));
+    if (!item || PyDict_SetItem(out, key, item.get()) < 0) return false;
+  }
+  return true;
+}
+
 PyObject *convert_struct(const ToBuiltinsOptions &opt, PyObject *obj, bool is_key) noexcept {
   StructMetaObject *meta = structs::as_meta(Py_TYPE(obj));
   py::RecursionGuard scope;
   if (!scope.entered) return nullptr;
   if (meta->flags & structs::kArrayLike) return convert_struct_array(opt, obj, meta, is_key);
-  if (!(meta->flags & structs::kOmitDefaults) && opt.order != json::Order::kSorted) {
+  if (!(meta->flags & (structs::kOmitDefaults | structs::kExtraField)) && opt.order != json::Order::kSorted) {
     bool fallback = false;
     PyObject *out = convert_struct_by_template(opt, obj, meta, &fallback);
     if (out != nullptr || !fallback) return out;
@@ -285,6 +303,7 @@ PyObject *convert_struct(const ToBuiltinsOptions &opt, PyObject *obj, bool is_ke
   bool omit = (meta->flags & structs::kOmitDefaults) != 0;
   PyObject *names = meta->encode_fields;
   for (Py_ssize_t i = 0; i < meta->n_fields; ++i) {
+    if (i == meta->extra_index) continue;  // its items follow the known fields
     PyObject *value;
     int omitted = structs::read_field_omitting_default(obj, meta, i, omit, value);
     if (BW_UNLIKELY(omitted != 0)) {
@@ -307,6 +326,10 @@ PyObject *convert_struct(const ToBuiltinsOptions &opt, PyObject *obj, bool is_ke
       Py_DECREF(out);
       return nullptr;
     }
+  }
+  if ((meta->flags & structs::kExtraField) && !add_extra_items(opt, obj, meta, out)) {
+    Py_DECREF(out);
+    return nullptr;
   }
   if (opt.order != json::Order::kSorted) return out;
   PyObject *sorted = sorted_dict(out);

@@ -36,6 +36,7 @@ void add_base_fields(PyObject *bases, std::vector<FieldDraft> &drafts) {
       // An inherited field keeps the encoded name its own class gave it; `rename` applies to new fields.
       d->explicit_name = py::Object::borrow(PyTuple_GET_ITEM(meta->encode_fields, i));
       d->kw_only = i >= meta->n_fields - meta->n_kw_only;
+      d->extra = i == meta->extra_index;
       d->inherited = true;
       if (base_aliases != nullptr && PyTuple_Check(base_aliases) && i < PyTuple_GET_SIZE(base_aliases))
         d->aliases = py::Object::borrow(PyTuple_GET_ITEM(base_aliases, i));
@@ -135,9 +136,11 @@ bool is_empty_container_type(PyObject *value, PyTypeObject *&type_out) {
 // Converts what the class body assigned to a field into a default entry (value, Factory or NODEFAULT).
 bool make_default_entry(PyObject * /*field*/, PyObject *value, FieldDraft &draft) {
   draft.explicit_name = py::Object::borrow(Py_None);
+  draft.extra = false;
   if (Py_TYPE(value) == &FieldSpecType) {
     auto *spec = reinterpret_cast<FieldSpecObject *>(value);
     draft.explicit_name = py::Object::borrow(spec->name);
+    draft.extra = spec->extra != 0;
     draft.aliases = py::Object::borrow(spec->aliases);
     if (spec->default_factory != NoDefault) {
       draft.default_entry = py::Object::steal(make_factory(spec->default_factory));
@@ -214,6 +217,7 @@ bool add_namespace_fields(PyObject *ns, bool kw_only, std::vector<FieldDraft> &d
         if (PyErr_Occurred()) return false;
         d->default_entry = py::Object::borrow(NoDefault);
         d->explicit_name = py::Object::borrow(Py_None);
+        d->extra = false;
         continue;
       }
       if (!make_default_entry(d->name.get(), value, *d)) return false;
@@ -229,7 +233,9 @@ bool add_namespace_fields(PyObject *ns, bool kw_only, std::vector<FieldDraft> &d
     }
     PyObject *keep_name = d.explicit_name.get();
     Py_INCREF(keep_name);
+    bool keep_extra = d.extra;
     bool ok = make_default_entry(d.name.get(), value, d);
+    d.extra |= keep_extra;  // a new default keeps the field's role
     if (ok && d.explicit_name.get() == Py_None) d.explicit_name = py::Object::steal(keep_name);
     else Py_DECREF(keep_name);
     if (!ok || PyDict_DelItem(ns, d.name.get()) < 0) return false;
