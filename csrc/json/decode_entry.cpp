@@ -226,6 +226,7 @@ PyObject *Decoder_get_forbid_unknown_fields(PyObject *self, void *) {
 PyMethodDef Decoder_methods[] = {
     {"decode", Decoder_decode, METH_O, "decode($self, buf, /)\n--\n\nDecode one JSON document as the Decoder's type."},
     {"decode_lines", Decoder_decode_lines, METH_O, "decode_lines($self, buf, /)\n--\n\nDecode newline-delimited JSON into a list."},
+    {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "See PEP 585 (`Decoder[T](T)`, as msgspec)."},
     {},
 };
 

@@ -178,7 +178,7 @@ PyObject *Decoder_get_strict(PyObject *self, void *) {
 }
 
 PyMethodDef Decoder_methods[] = {
-    {"decode", Decoder_decode, METH_O, "decode(buf, /): decode one MessagePack value as the Decoder's type."},
+    {"decode", Decoder_decode, METH_O, "decode($self, buf, /)\n--\n\nDecode one MessagePack value as the Decoder's type."},
     {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "See PEP 585."},
     {},
 };

@@ -139,9 +139,9 @@ PyObject *Encoder_get_uuid_format(PyObject *self_obj, void *) {
 }
 
 PyMethodDef Encoder_methods[] = {
-    {"encode", Encoder_encode, METH_O, "encode(obj, /) -> bytes: serialize obj as MessagePack."},
+    {"encode", Encoder_encode, METH_O, "encode($self, obj, /)\n--\n\nSerialize obj as MessagePack bytes."},
     {"encode_into", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Encoder_encode_into)), METH_FASTCALL,
-     "encode_into(obj, buffer, offset=0, /): serialize obj into a bytearray at offset (-1 appends)."},
+     "encode_into($self, obj, buffer, offset=0, /)\n--\n\nSerialize obj into a bytearray at offset (-1 appends)."},
     {},
 };
 

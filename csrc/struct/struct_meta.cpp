@@ -425,6 +425,7 @@ bool init_struct_meta() {
   Object new_method = function ? Object::steal(PyStaticMethod_New(function.get())) : Object();
   if (!new_method) return false;
   Object ns = Object::steal(Py_BuildValue("{sOssss}", "__new__", new_method.get(), "__module__", "boltwire", "__doc__",
+                                          "StructMeta(name, bases, namespace, /, **struct_config)\n--\n\n"
                                           "The metaclass of Struct classes."));
   if (!ns) return false;
   PyObject *meta = PyObject_CallFunction(reinterpret_cast<PyObject *>(&PyType_Type), "s(O)O", "StructMeta",

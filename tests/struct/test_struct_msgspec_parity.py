@@ -444,3 +444,12 @@ def test_unset_fields_are_attribute_errors_like_msgspec():
     ours, theirs = run(boltwire), run(msgspec)
     assert ours == theirs
     assert all(o[0] == "AttributeError" for o in ours)
+
+
+def test_msgpack_and_structmeta_signatures_match_msgspec():
+    def sigs(lib):
+        objs = [lib.msgpack.Ext, lib.msgpack.Encoder().encode, lib.msgpack.Encoder().encode_into,
+                lib.msgpack.Decoder().decode]
+        return [str(inspect.signature(o)) for o in objs] + [lib.StructMeta.__text_signature__]
+
+    assert sigs(boltwire) == sigs(msgspec)
