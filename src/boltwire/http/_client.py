@@ -21,6 +21,7 @@ from boltwire.http._errors import (
     HTTPTransportError,
 )
 from boltwire.http._policy import error_spec, status_error
+from boltwire.http._redirects import RedirectSignal as _RedirectSignal
 from boltwire.http._response import CaseInsensitiveDict, RequestInfo
 from boltwire.http import _streaming
 from boltwire.http._session import ClientPolicy, follow_async, follow_sync, run_async, run_sync
@@ -696,8 +697,8 @@ class HTTPClient(_ClientBase):
 
     def _redirected(self, signal: Any, method: str, url: str, params: Any, headers: Any, json: Any, content: Any,
                     data: Any, timeout: Any, tp: Any, error_for_status: bool | None, into: Any) -> Any:
-        """The rest of a redirect chain whose first response came back as `signal`: the coroutine an awaited call
-        switches to (set by _http_call in C++). The policy path follows redirects itself."""
+        """The rest of a redirect chain whose first response came back as `signal` (the async verbs catch it at their
+        await). The policy path follows redirects itself."""
         return follow_async(self, signal, method, url, params, headers, json, content, data, timeout,
                             tp if into is None else into, error_for_status)
 
@@ -708,41 +709,65 @@ class HTTPClient(_ClientBase):
         raises: Any = None, skip_auth: bool = False, form: Any = None,
         infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
-        return await _http_call(
-            self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
-            error_for_status, into, response_headers_type, error_type, raises, skip_auth, form,
-            infer_mime_type_from_file_extension
-        )
+        try:
+            return await _http_call(
+                self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth, form,
+                infer_mime_type_from_file_extension
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
+            )
 
     async def get(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return await _http_call(
-            self, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth, None, True
-        )
+        try:
+            return await _http_call(
+                self, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into, response_headers_type, error_type, raises, skip_auth, None, True
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into
+            )
 
     async def head(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return await _http_call(
-            self, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth, None, True
-        )
+        try:
+            return await _http_call(
+                self, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into, response_headers_type, error_type, raises, skip_auth, None, True
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into
+            )
 
     async def options(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return await _http_call(
-            self, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
-            into, response_headers_type, error_type, raises, skip_auth, None, True
-        )
+        try:
+            return await _http_call(
+                self, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+                into, response_headers_type, error_type, raises, skip_auth, None, True
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type,
+                error_for_status, into
+            )
 
     async def delete(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -750,10 +775,16 @@ class HTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        return await _http_call(
-            self, "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
-            into, response_headers_type, error_type, raises, skip_auth, None, True
-        )
+        try:
+            return await _http_call(
+                self, "DELETE", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into, response_headers_type, error_type, raises, skip_auth, None, True
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "DELETE", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
+            )
 
     async def post(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -762,10 +793,16 @@ class HTTPClient(_ClientBase):
         raises: Any = None, skip_auth: bool = False, form: Any = None,
         infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
-        return await _http_call(
-            self, "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
-            into, response_headers_type, error_type, raises, skip_auth, form, infer_mime_type_from_file_extension
-        )
+        try:
+            return await _http_call(
+                self, "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+                into, response_headers_type, error_type, raises, skip_auth, form, infer_mime_type_from_file_extension
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "POST", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
+            )
 
     async def put(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -774,10 +811,16 @@ class HTTPClient(_ClientBase):
         raises: Any = None, skip_auth: bool = False, form: Any = None,
         infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
-        return await _http_call(
-            self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth, form, infer_mime_type_from_file_extension
-        )
+        try:
+            return await _http_call(
+                self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+                into, response_headers_type, error_type, raises, skip_auth, form, infer_mime_type_from_file_extension
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+                into
+            )
 
     async def patch(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -786,10 +829,16 @@ class HTTPClient(_ClientBase):
         raises: Any = None, skip_auth: bool = False, form: Any = None,
         infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
-        return await _http_call(
-            self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
-            into, response_headers_type, error_type, raises, skip_auth, form, infer_mime_type_from_file_extension
-        )
+        try:
+            return await _http_call(
+                self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+                into, response_headers_type, error_type, raises, skip_auth, form, infer_mime_type_from_file_extension
+            )
+        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
+            return await self._redirected(
+                signal, "PATCH", url, params, headers, json, content, data, timeout, response_data_type,
+                error_for_status, into
+            )
 
     def _current_sink(self) -> Any:
         """The completion sink of the running loop (made on the loop's first call)."""
