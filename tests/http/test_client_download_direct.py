@@ -175,3 +175,21 @@ def test_receive_into_misuse_is_refused(nginx):
                 native.receive_into(None)  # once
             assert list(stream._chunks()) == []  # no pieces: the body went to the block
         assert block == (nginx.prefix / "www" / "big.bin").read_bytes()
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_file_download_follows_redirects(nginx, tmp_path, kind):
+    # /redirect is a 302 to /: the file gets the final body, the response keeps the chain.
+    dest = tmp_path / "r.json"
+    r = download(kind, nginx.url + "/redirect", dest)
+    assert r.status == 200 and r.data == dest and dest.read_bytes() == payload()
+    assert [(h.status, h.url) for h in r.history] == [(302, nginx.url + "/redirect")]
+    assert r.url == nginx.url + "/"
+    assert leftovers(tmp_path) == ["r.json"]
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_download_without_following_gets_the_redirect(nginx, tmp_path, kind):
+    dest = tmp_path / "r.html"
+    r = download(kind, nginx.url + "/redirect", dest, follow_redirects=False)
+    assert r.status == 302 and r.history == [] and b"302" in dest.read_bytes()
