@@ -18,12 +18,16 @@ APT_HEADERS := /usr/include/openssl/ssl.h /usr/include/zlib.h /usr/include/brotl
 NGINX_BROTLI_PACKAGE := libnginx-mod-http-brotli-filter
 NGINX_BROTLI_MODULE := /usr/lib/nginx/modules/ngx_http_brotli_filter_module.so
 
-.PHONY: test bench build system-deps clean fuzz fuzz-build fuzz-deps sanitize soak
+.PHONY: test bench build system-deps clean fuzz fuzz-build fuzz-deps sanitize soak msgspec-suite
 test: system-deps build
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: system-deps build $(STAMPS)/bench-deps $(STAMPS)/bench-lothc
 	$(PY) bench/run.py $(BENCH_ARGS)
+
+# msgspec's own unit tests against boltwire (tools/msgspec_suite/README.md); needs network to PyPI, not in `make test`.
+msgspec-suite: build
+	$(PY) tools/msgspec_suite/run.py --list build/msgspec_suite/fails.txt $(SUITE_ARGS)
 
 build: $(STAMPS)/test-deps
 	$(PIP) install --no-build-isolation --no-deps -q .
