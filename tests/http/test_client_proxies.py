@@ -217,3 +217,34 @@ def test_h2c_through_socks_but_http11_to_an_http_proxy(nginx_tls, srv, tinyproxy
     # an HTTP/2 preface.
     (r,) = run(is_async, [f"{srv.url}/via"], proxy=tinyproxy.url, http2_prior_knowledge=True)
     assert (r.status, r.http_version) == (200, "HTTP/1.1") and "tinyproxy" in srv.hits("/via")[0].headers["via"]
+
+
+@both
+def test_socks5_resolves_on_the_transport_not_the_calling_thread(srv, recorder, is_async, monkeypatch):
+    # Python's resolver is broken for this test: a socks5:// request to a name still works, so the name was
+    # resolved by the transport's resolver threads, never by getaddrinfo on the caller's (event loop's) thread.
+    import socket
+    import threading
+
+    caller = threading.current_thread()
+    real = socket.getaddrinfo
+
+    def refuse(*args, **kwargs):  # the recorder's own threads still resolve
+        if threading.current_thread() is caller:
+            raise AssertionError("getaddrinfo on the calling thread")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    url = srv.url.replace("127.0.0.1", "localhost")
+    (r,) = run(is_async, [f"{url}/on-the-transport"], proxy=recorder.url)
+    assert r.status == 200
+    atype, host, _ = recorder.requests[-1]
+    assert atype in (1, 4) and host in ("127.0.0.1", "::1")  # the proxy was given an address
+
+
+@both
+def test_socks5_target_that_does_not_resolve_is_a_connection_error(recorder, is_async):
+    with pytest.raises(HTTPConnectionError, match="for the socks5 proxy") as info:
+        run(is_async, ["http://no-such-host.invalid/"], proxy=recorder.url)
+    assert "no-such-host.invalid" in str(info.value)
+    assert not any(host == "no-such-host.invalid" for _, host, _ in recorder.requests)  # never asked of the proxy

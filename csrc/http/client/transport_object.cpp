@@ -149,15 +149,17 @@ void Transport_dealloc(TransportObject *self) {
 }
 
 // origin(host, port, connect_host, tls=False, proxy_kind=0, proxy_host="", proxy_port=0, proxy_authorization="",
-// proxy_username="", proxy_password="", proxy_target=""): the pool id of that origin as reached through that proxy
-// (proxy_kind: 0 none, 1 http, 2 socks5; proxy_target: the host the proxy is asked for, the origin's by default).
+// proxy_username="", proxy_password="", proxy_target="", proxy_resolve_target=False): the pool id of that origin as
+// reached through that proxy (proxy_kind: 0 none, 1 http, 2 socks5; proxy_target: the host the proxy is asked for,
+// the origin's by default; proxy_resolve_target: socks5://, the transport resolves a target name itself).
 PyObject *Transport_origin(TransportObject *self, PyObject *args) {
   const char *host, *connect_host;
   int port;
   int tls = 0, kind = 0, proxy_port = 0;
   const char *proxy_host = "", *authorization = "", *username = "", *password = "", *target = "";
-  if (!PyArg_ParseTuple(args, "sis|pisissss", &host, &port, &connect_host, &tls, &kind, &proxy_host, &proxy_port,
-                        &authorization, &username, &password, &target))
+  int resolve_target = 0;
+  if (!PyArg_ParseTuple(args, "sis|pisissssp", &host, &port, &connect_host, &tls, &kind, &proxy_host, &proxy_port,
+                        &authorization, &username, &password, &target, &resolve_target))
     return nullptr;
   if (port <= 0 || port > 65535) return PyErr_Format(PyExc_ValueError, "port out of range: %d", port);
   if (kind < 0 || kind > 2) return PyErr_Format(PyExc_ValueError, "unknown proxy kind: %d", kind);
@@ -176,6 +178,7 @@ PyObject *Transport_origin(TransportObject *self, PyObject *args) {
       route.password = password;
       route.target = *target ? target : host;
       route.target_port = static_cast<std::uint16_t>(port);
+      route.resolve_target = kind == 2 && resolve_target != 0;
     }
     std::uint32_t id = (*self->pool)->intern_origin(host, static_cast<std::uint16_t>(port), connect_host,
                                                     tls ? *self->tls_context : nullptr,
@@ -333,7 +336,8 @@ PyObject *Transport_stats(TransportObject *self, PyObject *) {
 PyMethodDef Transport_methods[] = {
     {"origin", reinterpret_cast<PyCFunction>(Transport_origin), METH_VARARGS,
      "origin(host, port, connect_host, tls=False, proxy_kind=0, proxy_host='', proxy_port=0, "
-     "proxy_authorization='', proxy_username='', proxy_password='', proxy_target='') -> id of the pool for that origin"},
+     "proxy_authorization='', proxy_username='', proxy_password='', proxy_target='', proxy_resolve_target=False) -> id of "
+     "the pool for that origin"},
     {"submit", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Transport_submit)), METH_FASTCALL,
      "submit(sink, origin, method, head, body, timeout, decoder, raise_for_status, url) -> awaitable call "
      "resolving to a Response"},

@@ -79,4 +79,15 @@ bool resolve_addresses(const std::string &host, std::uint16_t port, std::vector<
   }
 }
 
+std::string numeric_host(const SocketAddress &address) {
+  char text[INET6_ADDRSTRLEN] = {};
+  const void *where = nullptr;
+  if (address.storage.ss_family == AF_INET)
+    where = &reinterpret_cast<const sockaddr_in *>(&address.storage)->sin_addr;
+  else if (address.storage.ss_family == AF_INET6)
+    where = &reinterpret_cast<const sockaddr_in6 *>(&address.storage)->sin6_addr;
+  if (where == nullptr || inet_ntop(address.storage.ss_family, where, text, sizeof text) == nullptr) return {};
+  return text;
+}
+
 }  // namespace boltwire::http::conn

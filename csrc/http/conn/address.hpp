@@ -22,4 +22,7 @@ bool is_ip_literal(const std::string &host) noexcept;
 bool resolve_addresses(const std::string &host, std::uint16_t port, std::vector<SocketAddress> &out,
                        std::string &error) noexcept;
 
+// The address as an IP literal ("192.0.2.1", "2001:db8::1"); empty for another family. Throws std::bad_alloc.
+std::string numeric_host(const SocketAddress &address);
+
 }  // namespace boltwire::http::conn

@@ -109,16 +109,19 @@ class BlockingLookup : public ResolveJob {
 
 // Fills ex.addresses (a slot is reserved). False, with the failure set, when the name cannot be resolved in time.
 bool find_addresses(Exchange &ex) {
-  if (ex.pool->cached_addresses(ex.origin, ex.addresses)) return true;
   pool::Origin &o = ex.pool->origin(ex.origin);
+  bool target = needs_target_lookup(o.proxy);  // socks5://: each new connection resolves its target
+  ex.proxy_target.clear();
+  if (!target && ex.pool->cached_addresses(ex.origin, ex.addresses)) return true;
   enter_phase(ex, Phase::Resolving);
   std::string error;
-  if (conn::is_ip_literal(o.dial_host())) {
+  if (!target && conn::is_ip_literal(o.dial_host())) {
     if (!conn::resolve_addresses(o.dial_host(), o.dial_port(), ex.addresses, error)) return ex.fail(Failure::Resolve, error), false;
   } else {
     auto lookup = std::make_shared<BlockingLookup>();
     lookup->host = o.dial_host();
     lookup->port = o.dial_port();
+    if (target) lookup->target_host = o.proxy.target;
     submit_resolve(lookup);
     Failure which;
     std::int64_t deadline = phase_deadline(ex, which);
@@ -137,6 +140,7 @@ bool find_addresses(Exchange &ex) {
     }
     if (!lookup->ok) return ex.fail(Failure::Resolve, lookup->error), false;
     ex.addresses = std::move(lookup->addresses);
+    ex.proxy_target = std::move(lookup->target_address);
   }
   ex.pool->store_addresses(ex.origin, ex.addresses);
   return true;

@@ -462,9 +462,11 @@ void Engine::try_checkout(Exchange *ex) {
 }
 
 void Engine::begin_connect(Exchange *ex) {
-  if (!ex->pool->cached_addresses(ex->origin, ex->addresses)) {
-    pool::Origin &o = ex->pool->origin(ex->origin);
-    if (!conn::is_ip_literal(o.dial_host())) return resolve_later(ex);
+  pool::Origin &o = ex->pool->origin(ex->origin);
+  bool target = needs_target_lookup(o.proxy);  // socks5://: each new connection resolves its target
+  ex->proxy_target.clear();
+  if (target || !ex->pool->cached_addresses(ex->origin, ex->addresses)) {
+    if (target || !conn::is_ip_literal(o.dial_host())) return resolve_later(ex);
     std::string error;
     if (!conn::resolve_addresses(o.dial_host(), o.dial_port(), ex->addresses, error)) {
       ex->pool->cancel_slot(ex->origin);
@@ -485,6 +487,7 @@ void Engine::resolve_later(Exchange *ex) {
   auto lookup = std::make_shared<Lookup>(this, ex);
   lookup->host = o.dial_host();
   lookup->port = o.dial_port();
+  if (needs_target_lookup(o.proxy)) lookup->target_host = o.proxy.target;
   ex->add_ref();  // the lookup's
   try {
     submit_resolve(lookup);
@@ -510,6 +513,7 @@ void Engine::on_resolved(const std::shared_ptr<Lookup> &lookup) {
     return;
   }
   ex->addresses = std::move(lookup->addresses);
+  ex->proxy_target = std::move(lookup->target_address);
   ex->pool->store_addresses(ex->origin, ex->addresses);
   apply(ex, start_connect(*ex));
 }

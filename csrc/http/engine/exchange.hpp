@@ -138,6 +138,7 @@ struct Exchange {
   std::vector<conn::SocketAddress> addresses;
   conn::Connection *conn = nullptr;
   std::unique_ptr<proxy::Tunnel> tunnel;  // the proxy handshake of the connection being opened (Tunnelling only)
+  std::string proxy_target;  // socks5://: the target's address resolved for the connection being opened
   std::int32_t stream_id = 0;     // HTTP/2: the stream carrying this exchange on conn (0: none)
   std::uint32_t field_count = 0;  // HTTP/2: fields of the response head so far (the parser's limit applies)
   std::atomic<bool> cancel_requested{false};

@@ -94,7 +94,13 @@ Next reached_origin(Exchange &ex) {
 Next connected(Exchange &ex) {
   pool::Origin &o = ex.pool->origin(ex.origin);
   if (!o.proxy.tunnels(o.tls != nullptr)) return reached_origin(ex);
-  ex.tunnel = proxy::make_tunnel(o.proxy);
+  if (ex.proxy_target.empty()) {
+    ex.tunnel = proxy::make_tunnel(o.proxy);
+  } else {  // socks5://: the name was resolved here (resolver.hpp); the proxy gets the address
+    proxy::ProxyRoute route = o.proxy;
+    route.target = ex.proxy_target;
+    ex.tunnel = proxy::make_tunnel(route);
+  }
   ex.phase = Phase::Tunnelling;  // phase_start_ns stays the connect's
   ex.last_io_ns = now_ns();
   return on_tunnel(ex);

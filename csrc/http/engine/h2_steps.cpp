@@ -116,10 +116,14 @@ class StreamEvents final : public h2::Listener {
     } catch (...) {
       return stop(ex, Failure::Internal, "out of memory in the HTTP transport");
     }
-    if (ok) return guard(ex, [&] {
-      publish(ex);
-      return true;
-    });
+    if (ok) {
+      bool published = guard(ex, [&] {
+        publish(ex);
+        return true;
+      });
+      if (!published || ex.failure == Failure::None) return published;
+      // else a download's target could not take the bytes (publish_stream): the stream ends as below
+    }
     ex.stream_id = 0;  // the session resets and forgets the stream
     try {
       done_.push_back({&ex, finish(ex)});

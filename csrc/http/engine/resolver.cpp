@@ -34,12 +34,33 @@ void run_resolver(ResolverPool *pool) {
       job = std::move(pool->jobs.front());
       pool->jobs.pop_front();
     }
-    job->ok = conn::resolve_addresses(job->host, job->port, job->addresses, job->error);
+    run_lookup(*job);
     job->on_done();
   }
 }
 
 }  // namespace
+
+bool needs_target_lookup(const proxy::ProxyRoute &route) noexcept {
+  return route.resolve_target && !route.target.empty() && !conn::is_ip_literal(route.target);
+}
+
+void run_lookup(ResolveJob &job) noexcept {
+  job.ok = conn::resolve_addresses(job.host, job.port, job.addresses, job.error);
+  if (!job.ok || job.target_host.empty()) return;
+  try {
+    std::vector<conn::SocketAddress> found;
+    std::string error;
+    if (conn::resolve_addresses(job.target_host, job.port, found, error) && !found.empty())
+      job.target_address = conn::numeric_host(found.front());
+    if (job.target_address.empty()) {
+      job.ok = false;
+      job.error = "cannot resolve " + job.target_host + " for the socks5 proxy: " + error;
+    }
+  } catch (...) {
+    job.ok = false;  // out of memory: the error text stays empty
+  }
+}
 
 void submit_resolve(std::shared_ptr<ResolveJob> job) {
   ResolverPool *pool = g_pool;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "http/conn/address.hpp"
+#include "http/proxy/tunnel.hpp"
 
 namespace boltwire::http::engine {
 
@@ -17,11 +18,18 @@ class ResolveJob : public std::enable_shared_from_this<ResolveJob> {
 
   std::string host;
   std::uint16_t port = 0;
+  std::string target_host;  // also resolved when set: a socks5:// proxy's target (ProxyRoute::resolve_target)
   // Results, written by the resolver thread before on_done().
   std::vector<conn::SocketAddress> addresses;
+  std::string target_address;  // the target's first address as an IP literal
   std::string error;
   bool ok = false;
 };
+
+// Whether a new connection to this origin needs its socks5:// target resolved (a name, not an IP literal).
+bool needs_target_lookup(const proxy::ProxyRoute &route) noexcept;
+// What a resolver thread does with a job (also called directly for literals): fills its results.
+void run_lookup(ResolveJob &job) noexcept;
 
 // Overview
 //   getaddrinfo blocks and cannot be given a deadline, so lookups run on up to kMaxResolverThreads threads (started

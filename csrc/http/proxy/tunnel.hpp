@@ -25,6 +25,8 @@ struct ProxyRoute {
   std::string password;
   std::string target;         // what the proxy is asked to connect to: a host name or an IP literal
   std::uint16_t target_port = 0;
+  bool resolve_target = false;  // socks5:// (not socks5h): a `target` name is resolved by the client (its resolver
+                                // threads, before the handshake) and the proxy is given the address
 
   bool operator==(const ProxyRoute &) const = default;
   // Whether a new connection must open a tunnel before TLS / the request: always for SOCKS, for https through an

@@ -13,7 +13,7 @@ from boltwire import _core
 from boltwire.http._codecs import encode_json, fields_as_dict, is_typed_object, resolve_decoder
 from boltwire.http._cookies import CookieJar
 from boltwire.http._proxy import HTTP as _PROXY_HTTP
-from boltwire.http._proxy import ProxyRules, socks_target
+from boltwire.http._proxy import ProxyRules
 from boltwire.http._errors import (
     HTTPConnectionError,
     HTTPTimeoutError,
@@ -350,10 +350,11 @@ class _ClientBase:
         oid = self._origins.get(key)
         if oid is None:
             connect_host = self._resolve.get(host, host)
-            target = socks_target(config, connect_host, port) if config.kind != _PROXY_HTTP else connect_host
+            # socks5:// resolves the target here, on the transport's resolver threads (never the caller's), and
+            # gives the proxy the address; socks5h:// gives it the name
             oid = self._origins[key] = self._transport.origin(
                 host, port, connect_host, tls, config.kind, config.host, config.port, config.authorization(),
-                config.username, config.password, target)
+                config.username, config.password, connect_host, config.kind != _PROXY_HTTP and not config.remote_dns)
         if config.kind != _PROXY_HTTP or tls:
             return oid, False, None  # a tunnel: the request inside it is the usual origin-form one
         auth = config.authorization()

@@ -9,11 +9,10 @@ from __future__ import annotations
 import base64
 import ipaddress
 import os
-import socket
 from typing import Any, Mapping, Sequence
 from urllib.parse import unquote, urlsplit
 
-__all__ = ["ProxyConfig", "ProxyRules", "socks_target"]
+__all__ = ["ProxyConfig", "ProxyRules"]
 
 HTTP, SOCKS5 = 1, 2  # the transport's proxy kinds
 _DEFAULT_PORTS = {"http": 8080, "socks5": 1080, "socks5h": 1080}
@@ -149,22 +148,3 @@ class ProxyRules:
         if config is None or self.bypass.covers(host, port):
             return None
         return config
-
-
-def socks_target(config: ProxyConfig, connect_host: str, port: int) -> str:
-    """The host a SOCKS5 proxy is asked to connect to: the name itself for socks5h, else its first address,
-    resolved here (once per origin: the client caches origins)."""
-    if config.remote_dns:
-        return connect_host
-    try:
-        ipaddress.ip_address(connect_host)
-        return connect_host
-    except ValueError:
-        pass
-    try:
-        infos = socket.getaddrinfo(connect_host, port, type=socket.SOCK_STREAM)
-    except OSError as exc:
-        from boltwire.http._errors import HTTPConnectionError
-
-        raise HTTPConnectionError(f"cannot resolve {connect_host!r} for the socks5 proxy: {exc}") from None
-    return infos[0][4][0]

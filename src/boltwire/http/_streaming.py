@@ -13,7 +13,7 @@ from typing import Any, AsyncIterator, Callable, Iterator
 
 from boltwire import _core
 from boltwire.http._codecs import resolve_decoder
-from boltwire.http._errors import HTTPRedirectError
+from boltwire.http._errors import HTTPRedirectError, HTTPResponseError
 from boltwire.http._policy import error_spec
 from boltwire.http._response import CaseInsensitiveDict
 
@@ -465,8 +465,7 @@ def _redirect_of(client: Any, stream: _StreamBase, body: bytes) -> Any:
     from boltwire.http._redirects import RedirectSignal
 
     status = stream._status
-    if (not client._settings.get("follow_redirects", False) or status not in (301, 302, 303, 307, 308)
-            or "location" not in stream.headers):
+    if not _follows_redirect(client, stream):
         return None
     response = stream._finish(body, None, False)
     if status in (307, 308):
@@ -559,14 +558,18 @@ class _Download:
         if self.progress is not None:
             self.progress(self.done, self.total)
 
-    def finish(self) -> Any:
-        """The Response: data is the bytes, or the path once the file is committed."""
+    def finish(self, history: list[Any]) -> Any:
+        """The Response (with the redirects before it): data is the bytes, or the path once the file is committed."""
         if self.file is None:
             data = self.block if self.block is not None else b"".join(self.parts)
-            return self.stream._finish(b"", lambda _body: data, False)  # (the body is not copied again)
-        self.file.commit()
-        path = self.path
-        return self.stream._finish(b"", lambda _body: path, False)
+            response = self.stream._finish(b"", lambda _body: data, False)  # (the body is not copied again)
+        else:
+            self.file.commit()
+            path = self.path
+            response = self.stream._finish(b"", lambda _body: path, False)
+        if history:
+            response.history = history
+        return response
 
     def discard(self) -> None:
         self.stream.close()  # first: the transport writes no more into the file
@@ -575,32 +578,102 @@ class _Download:
 
 
 def _follows_redirect(client: Any, stream: _StreamBase) -> bool:
-    """A 3xx with Location that the client follows: download() in memory takes the verbs' redirect path."""
-    return (client._settings.get("follow_redirects", False) and 300 <= stream._status < 400
+    """A 3xx with Location that the client follows (the native transport's rule for the verbs)."""
+    return (client._settings.get("follow_redirects", False) and stream._status in (301, 302, 303, 307, 308)
             and "location" in stream.headers)
+
+
+class _Landed:
+    """The chain's outcome for a download: the stream of the final response (its history set by the chain)."""
+
+    __slots__ = ("stream", "history")
+
+    def __init__(self, stream: _StreamBase) -> None:
+        self.stream = stream
+        self.history: list[Any] = []
+
+
+def _download_hops(client: Any, url: str, params: Any, headers: Any, skip_auth: bool) -> Any:
+    """The redirect chain of a download (the verbs' hop loop, _session._chain): yields (request, skip_auth) for each
+    hop and is sent the hop's stream, or a RedirectSignal for a redirect it follows."""
+    from boltwire.http._session import _chain, _outgoing
+
+    return _chain(client, _outgoing(client, "GET", url, params, headers, None, None, None), skip_auth, None)
+
+
+def _open_sync(client: Any, url: str, params: Any, headers: Any, timeout: Any, error_for_status: bool | None,
+               skip_auth: bool, raises: Any, error_type: Any) -> _Landed:
+    """The stream of the response a download ends on, its head read, after following redirects."""
+    from boltwire.http._redirects import RedirectSignal
+
+    steps = _download_hops(client, url, params, headers, skip_auth)
+    value: Any = None
+    try:
+        while True:
+            hop, hop_skip_auth = steps.send(value)
+            stream = SyncStream(client, "GET", hop.url, None, hop.headers, None, None, None, None, timeout, bytes,
+                                error_for_status, True, hop_skip_auth, raises, error_type)
+            try:
+                stream._start()
+                if not _follows_redirect(client, stream):
+                    value = _Landed(stream)
+                    continue
+                value = RedirectSignal(stream._finish(stream._read_rest(_ERROR_BODY_LIMIT), None, False))
+                stream.close()
+            except HTTPResponseError as error:
+                stream.close()
+                steps.throw(error)  # re-raised with the chain on it
+            except BaseException:
+                stream.close()
+                raise
+    except StopIteration as done:
+        return done.value
+
+
+async def _open_async(client: Any, url: str, params: Any, headers: Any, timeout: Any,
+                      error_for_status: bool | None, skip_auth: bool, raises: Any, error_type: Any) -> _Landed:
+    """_open_sync for HTTPClient."""
+    from boltwire.http._redirects import RedirectSignal
+
+    steps = _download_hops(client, url, params, headers, skip_auth)
+    value: Any = None
+    try:
+        while True:
+            hop, hop_skip_auth = steps.send(value)
+            stream = AsyncStream(client, "GET", hop.url, None, hop.headers, None, None, None, None, timeout, bytes,
+                                 error_for_status, True, hop_skip_auth, raises, error_type)
+            try:
+                await stream._start()
+                if not _follows_redirect(client, stream):
+                    value = _Landed(stream)
+                    continue
+                value = RedirectSignal(stream._finish(await stream._read_rest(_ERROR_BODY_LIMIT), None, False))
+                stream.close()
+            except HTTPResponseError as error:
+                stream.close()
+                steps.throw(error)
+            except BaseException:
+                stream.close()
+                raise
+    except StopIteration as done:
+        return done.value
 
 
 def download_sync(client: Any, url: str, dest: Any, params: Any, headers: Any, timeout: Any,
                   error_for_status: bool | None, progress: Callable[[int, int | None], Any] | None,
                   skip_auth: bool = False, raises: Any = None, error_type: Any = None) -> Any:
-    def plain_get() -> Any:
+    if dest is None and progress is None and client._policy is not None:  # auth, middleware: the verbs' path
         return client.get(url, params=params, headers=headers, timeout=timeout, error_for_status=error_for_status,
                           skip_auth=skip_auth, raises=raises, error_type=error_type)
-
-    if dest is None and progress is None and client._policy is not None:  # auth, middleware: the verbs' path
-        return plain_get()
-    stream = SyncStream(client, "GET", url, params, headers, None, None, None, None, timeout, bytes,
-                        error_for_status, True, skip_auth, raises, error_type)
+    landed = _open_sync(client, url, params, headers, timeout, error_for_status, skip_auth, raises, error_type)
+    stream = landed.stream
     with stream:
-        if dest is None and progress is None and _follows_redirect(client, stream):
-            stream.close()
-            return plain_get()
         target = _Download(stream, dest, progress)
         try:
             target.start()
             for chunk in stream._chunks(view=True):
                 target.add(chunk)
-            return target.finish()
+            return target.finish(landed.history)
         except BaseException:
             target.discard()
             raise
@@ -609,25 +682,20 @@ def download_sync(client: Any, url: str, dest: Any, params: Any, headers: Any, t
 async def download_async(client: Any, url: str, dest: Any, params: Any, headers: Any, timeout: Any,
                          error_for_status: bool | None, progress: Callable[[int, int | None], Any] | None,
                          skip_auth: bool = False, raises: Any = None, error_type: Any = None) -> Any:
-    async def plain_get() -> Any:
+    if dest is None and progress is None and client._policy is not None:  # see download_sync
         return await client.get(url, params=params, headers=headers, timeout=timeout,
                                 error_for_status=error_for_status, skip_auth=skip_auth, raises=raises,
                                 error_type=error_type)
-
-    if dest is None and progress is None and client._policy is not None:  # see download_sync
-        return await plain_get()
-    stream = AsyncStream(client, "GET", url, params, headers, None, None, None, None, timeout, bytes,
-                         error_for_status, True, skip_auth, raises, error_type)
+    landed = await _open_async(client, url, params, headers, timeout, error_for_status, skip_auth, raises,
+                               error_type)
+    stream = landed.stream
     async with stream:
-        if dest is None and progress is None and _follows_redirect(client, stream):
-            stream.close()
-            return await plain_get()
         target = _Download(stream, dest, progress)
         try:
             target.start()
             async for chunk in stream._chunks(view=True):
                 target.add(chunk)
-            return target.finish()
+            return target.finish(landed.history)
         except BaseException:
             target.discard()
             raise
