@@ -128,16 +128,17 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
         Py_DECREF(self);
         return nullptr;
       }
-    } else if (op->extra_index >= 0) {
+    } else if (op->unknown_keys != ObjectPlan::kSkipUnknown) {
+      if (op->unknown_keys == ObjectPlan::kForbidUnknown) {
+        Py_DECREF(self);
+        return raise_validation(path, "Object contains unknown field `%U`", key);
+      }
       PathNode node{path, key, 0};
       if (!structs::keep_unknown_field(self, op->extra_index, key, convert_value(value, op->extra_plan, o, &node))) {
         Py_DECREF(self);
         return nullptr;
       }
       track = true;
-    } else if (op->forbid_unknown_fields) {
-      Py_DECREF(self);
-      return raise_validation(path, "Object contains unknown field `%U`", key);
     }
   }
   return structs::finish_decoded_struct(self, track, path);
@@ -306,7 +307,7 @@ PyObject *from_sequence(PyObject *obj, const TypePlan *plan, ConvertOptions &o, 
     if (!values[i]) return nullptr;
   }
   Py_ssize_t extra = n - offset - meta->n_fields;
-  if (extra > 0 && op->forbid_unknown_fields)
+  if (extra > 0 && op->unknown_keys == ObjectPlan::kForbidUnknown)
     return raise_validation(path, "Expected `array` of at most length %zd, got %zd", meta->n_fields, meta->n_fields + extra);
   return struct_from_values(values, op, path);
 }

@@ -206,13 +206,15 @@ PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const Path
         track |= structs::may_be_tracked(value);
       } else if (is_tag_key(op->tag_field_utf8, key)) {
         if (!check_own_tag(r, op, path)) goto error;
-      } else if (op->extra_index >= 0) {
-        if (!keep_unknown_member(r, op, key, self, path)) goto error;
-        track = true;
-      } else if (op->forbid_unknown_fields || r.forbid_unknown_fields) {
-        Object name = Object::steal(key_str(key));
-        if (name) raise_validation(path, "Object contains unknown field `%U`", name.get());
-        goto error;
+      } else if (op->unknown_keys != ObjectPlan::kSkipUnknown || r.forbid_unknown_fields) {
+        if (op->unknown_keys == ObjectPlan::kKeepUnknown) {  // a class keeping its keys wins over the Decoder
+          if (!keep_unknown_member(r, op, key, self, path)) goto error;
+          track = true;
+        } else {
+          Object name = Object::steal(key_str(key));
+          if (name) raise_validation(path, "Object contains unknown field `%U`", name.get());
+          goto error;
+        }
       } else if (!skip_any(r)) {
         goto error;
       }
@@ -450,7 +452,7 @@ PyObject *decode_struct_array(TypedReader &r, const TypePlan *plan, const PathNo
         }
         *structs::field_slot(self, meta, field) = value;
         track |= structs::may_be_tracked(value);
-      } else if (op->forbid_unknown_fields || r.forbid_unknown_fields) {
+      } else if (op->unknown_keys == ObjectPlan::kForbidUnknown || r.forbid_unknown_fields) {
         Py_DECREF(self);
         return raise_validation(path, "Expected `array` of at most length %zd, got %zd", meta->n_fields + offset,
                                 node.index + 1);

@@ -89,8 +89,11 @@ def test_unicode_and_escaped_keys_are_kept_as_text():
 
 
 def test_a_key_that_is_not_utf8_is_a_decode_error():
-    with pytest.raises(bw.DecodeError):
+    with pytest.raises(bw.DecodeError, match="Invalid UTF-8") as kept:
         bj.decode(b'{"id": 1, "\xff\xfe": 2}', type=Doc)
+    with pytest.raises(bw.DecodeError) as as_dict:  # the same error a dict[str, Any] gives
+        bj.decode(b'{"id": 1, "\xff\xfe": 2}', type=dict[str, Any])
+    assert (type(kept.value), str(kept.value)) == (type(as_dict.value), str(as_dict.value))
 
 
 def test_a_repeated_unknown_key_keeps_its_first_place_and_last_value():
