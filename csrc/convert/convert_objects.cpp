@@ -249,6 +249,21 @@ PyObject *class_from(PyObject *obj, const TypePlan *plan, ConvertOptions &o, con
       values[index] = Object::steal(convert_value(value, op->field_plans[index], o, &node));
       if (!values[index]) return nullptr;
     }
+  } else if (plan->kinds & sk::kTypedDict) {
+    // A TypedDict from another mapping reads items only, so a field named like a mapping method (`keys`,
+    // `items`) is not found as that method (msgspec). KeyError means absent; other errors propagate.
+    for (Py_ssize_t i = 0; i < op->n_fields; i++) {
+      PyObject *name = PyTuple_GET_ITEM(op->encode_names, i);
+      Object item = Object::steal(PyObject_GetItem(obj, name));
+      if (!item) {
+        if (!PyErr_ExceptionMatches(PyExc_KeyError)) return nullptr;
+        PyErr_Clear();
+        continue;
+      }
+      PathNode node{path, name, 0};
+      values[i] = Object::steal(convert_value(item.get(), op->field_plans[i], o, &node));
+      if (!values[i]) return nullptr;
+    }
   } else if (values_from_attributes(obj, op, o, path, values) == nullptr) {
     return nullptr;
   }
@@ -441,6 +456,7 @@ PyObject *convert_object(PyObject *obj, const TypePlan *plan, ConvertOptions &o,
       return struct_from_values(values, op, path);
     }
     if (k & sk::kDataclass) return class_from(obj, plan, o, path);
+    if (is_mapping && (k & sk::kTypedDict)) return class_from(obj, plan, o, path);
   }
   return raise_convert_expected(plan, obj, path);
 }

@@ -28,6 +28,9 @@ PyObject *decode_typed_object(TypedReader &r, const schema::TypePlan *plan, cons
 PyObject *decode_struct_array(TypedReader &r, const schema::TypePlan *plan, const schema::PathNode *path);
 
 // Helpers shared by the readers.
+// A custom type's value from `value` (consumed): dec_hook(type, value) when set, then an isinstance check.
+PyObject *custom_from(TypedReader &r, const schema::TypePlan *plan, PyObject *value, const char *got,
+                      const schema::PathNode *path);
 [[gnu::cold]] PyObject *raise_expected(const schema::TypePlan *plan, const char *got, const schema::PathNode *path);
 
 }  // namespace boltwire::json

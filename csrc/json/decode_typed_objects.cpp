@@ -271,6 +271,7 @@ PyObject *key_from_str(TypedReader &r, PyObject *s, const TypePlan *key_plan, co
       return nullptr;
     return Py_NewRef(s);
   }
+  if (k & sk::kCustom) return custom_from(r, key_plan, Py_NewRef(s), "str", key_node);  // dec_hook(type, str)
   if (k & (sk::kInt | sk::kIntLookup | sk::kFloat | sk::kDecimal)) {
     // JSON object keys are strings: numeric keys are read from their text (msgspec's rule).
     Py_ssize_t size;
@@ -282,6 +283,12 @@ PyObject *key_from_str(TypedReader &r, PyObject *s, const TypePlan *key_plan, co
     NumberToken t;
     bool numeric = size > 0 && (text[0] == '-' || (text[0] >= '0' && text[0] <= '9')) && scan_number(kr, t) &&
                    kr.at_end() && (!t.is_float || (k & (sk::kFloat | sk::kDecimal)));
+    double nonfinite;
+    if (!numeric && (k & sk::kFloat) && nonfinite_from_text(text, text + size, false, nonfinite)) {
+      PyErr_Clear();
+      if (key_plan->constraints.any() && !schema::check_float(key_plan->constraints, nonfinite, key_node)) return nullptr;
+      return PyFloat_FromDouble(nonfinite);
+    }
     if (!numeric) {
       PyErr_Clear();
       if (k & sk::kDecimal) return raise_expected(key_plan, "str", key_node);

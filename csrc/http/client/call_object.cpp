@@ -13,6 +13,9 @@
 // A verb's call may also carry the rest of its redirect chain (set_follow): when the exchange ends with the
 // redirect signal, `await call` starts client._redirected(...) and from then on forwards send, throw and close to
 // that coroutine, so that every verb is one `return await _http_call(...)` with no redirect code of its own.
+#include <algorithm>
+#include <iterator>
+
 #include "http/client/objects.hpp"
 #include "http/engine/engine.hpp"
 #include "py/ref.hpp"
@@ -169,7 +172,7 @@ int Call_traverse(CallObject *self, visitproc visit, void *arg) {
   Py_VISIT(self->callback);
   Py_VISIT(self->callback_context);
   Py_VISIT(self->more_callbacks);
-  Py_VISIT(self->follow);
+  for (PyObject *arg : self->follow) Py_VISIT(arg);
   Py_VISIT(self->delegate);
   return 0;
 }
@@ -184,7 +187,7 @@ int Call_clear(CallObject *self) {
   Py_CLEAR(self->callback);
   Py_CLEAR(self->callback_context);
   Py_CLEAR(self->more_callbacks);
-  Py_CLEAR(self->follow);
+  for (PyObject *&arg : self->follow) Py_CLEAR(arg);
   Py_CLEAR(self->delegate);
   return 0;
 }
@@ -205,14 +208,10 @@ void Call_dealloc(CallObject *self) {
 // Starts the rest of the redirect chain in place of the finished call: client._redirected(signal, *follow[1:]).
 // False with an exception set.
 bool start_delegate(CallObject *self) {
-  py::Ref<PyObject> follow = py::Ref<PyObject>::steal(std::exchange(self->follow, nullptr));
-  Py_ssize_t n = PyTuple_GET_SIZE(follow.get());
-  PyObject *args[16];  // client, signal, then the call's arguments after the client
-  if (n + 1 > 16) return PyErr_SetString(PyExc_SystemError, "too many follow arguments"), false;
-  args[0] = PyTuple_GET_ITEM(follow.get(), 0);
-  args[1] = self->exception;
-  for (Py_ssize_t i = 1; i < n; ++i) args[i + 1] = PyTuple_GET_ITEM(follow.get(), i);
-  self->delegate = PyObject_VectorcallMethod(g_redirected, args, static_cast<size_t>(n + 1), nullptr);
+  PyObject *args[kFollowArgs + 1] = {self->follow[0], self->exception};
+  for (Py_ssize_t i = 1; i < kFollowArgs; ++i) args[i + 1] = self->follow[i];
+  self->delegate = PyObject_VectorcallMethod(g_redirected, args, kFollowArgs + 1, nullptr);
+  for (PyObject *&arg : self->follow) Py_CLEAR(arg);
   return self->delegate != nullptr;
 }
 
@@ -228,7 +227,7 @@ PySendResult Call_send(CallObject *self, PyObject *arg, PyObject **out) {
     *out = Py_NewRef(self->result);
     return PYGEN_RETURN;
   }
-  if (BW_UNLIKELY(self->follow != nullptr) && self->state == CallState::Finished &&
+  if (BW_UNLIKELY(self->follow[0] != nullptr) && self->state == CallState::Finished &&
       is_redirect_signal(self->exception)) {  // awaited after it finished: the chain starts here
     if (!start_delegate(self)) return *out = nullptr, PYGEN_ERROR;
     return PyIter_Send(self->delegate, Py_None, out);
@@ -262,7 +261,7 @@ PyObject *delegate_first_step(CallObject *self) {
 // raised back at the await, as for an awaitable without throw().
 PyObject *Call_throw(CallObject *self, PyObject *const *args, Py_ssize_t nargs) {
   if (nargs < 1 || nargs > 3) return PyErr_Format(PyExc_TypeError, "throw expected 1 to 3 arguments");
-  if (self->follow != nullptr && self->delegate == nullptr && self->exception != nullptr &&
+  if (self->follow[0] != nullptr && self->delegate == nullptr && self->exception != nullptr &&
       (args[0] == self->exception || (nargs > 1 && args[1] == self->exception)) && is_redirect_signal(self->exception))
     return delegate_first_step(self);
   if (self->delegate != nullptr) {
@@ -452,7 +451,8 @@ CallObject *new_call(SinkObject *sink, engine::Exchange *ex, const ResponseSpec 
   call->sink = reinterpret_cast<SinkObject *>(Py_NewRef(reinterpret_cast<PyObject *>(sink)));
   call->result = call->exception = call->cancel_message = nullptr;
   call->callback = call->callback_context = call->more_callbacks = nullptr;
-  call->follow = call->delegate = nullptr;
+  std::fill(std::begin(call->follow), std::end(call->follow), nullptr);
+  call->delegate = nullptr;
   call->state = CallState::Pending;
   call->blocking = false;
   PyObject_GC_Track(call);
@@ -472,7 +472,9 @@ bool finish_call(CallObject *call, PyObject *value, PyObject *error, bool direct
   return fire_callbacks(call, direct);
 }
 
-void set_follow(CallObject *call, PyObject *follow) { Py_XSETREF(call->follow, follow); }
+void set_follow(CallObject *call, PyObject *const *args) {
+  for (Py_ssize_t i = 0; i < kFollowArgs; ++i) Py_XSETREF(call->follow[i], Py_NewRef(args[i]));
+}
 
 PyTypeObject CallType = [] {
   PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};

@@ -11,6 +11,7 @@
 // redirect signal, and the rest of the chain runs in client._redirected (the awaited call switches to it, see
 // set_follow) or client._redirected_sync. The verbs themselves hold no redirect code.
 #include "http/client/objects.hpp"
+#include "http/engine/engine.hpp"
 #include "py/ref.hpp"
 
 namespace boltwire::http::client {
@@ -25,12 +26,12 @@ enum Arg : Py_ssize_t {
   kClient, kMethod, kUrl, kParams, kHeaders, kJson, kContent, kData, kTimeout, kType, kErrorForStatus, kInto,
   kHeadersType, kErrorType, kRaises, kSkipAuth, kForm, kInferMime,
 };
-// client._redirected(signal, <the arguments from kMethod to kInto>) continues a redirect chain.
-constexpr Py_ssize_t kFollowArgs = kInto + 1;
+static_assert(kFollowArgs == kInto + 1, "client._redirected takes the arguments from kClient to kInto");
 
 struct Names {
   PyObject *transport, *call, *send, *route, *decoder, *bind, *origin, *head, *url, *redirected_sync;
   PyObject *get_running_loop;  // asyncio.get_running_loop (C)
+  PyObject *holder_key;        // where _asyncio keeps a thread's running loop in the thread-state dict
 };
 Names g{};
 
@@ -46,11 +47,12 @@ bool init_names() {
   g.head = PyUnicode_InternFromString("head");
   g.url = PyUnicode_InternFromString("url");
   g.redirected_sync = PyUnicode_InternFromString("_redirected_sync");
+  g.holder_key = PyUnicode_InternFromString("__asyncio_running_event_loop__");
   py::Ref<PyObject> asyncio = py::Ref<PyObject>::steal(PyImport_ImportModule("asyncio"));
   if (!asyncio) return false;
   g.get_running_loop = PyObject_GetAttrString(asyncio.get(), "get_running_loop");
   return g.transport && g.call && g.send && g.route && g.decoder && g.bind && g.origin && g.head && g.url &&
-         g.redirected_sync && g.get_running_loop;
+         g.redirected_sync && g.holder_key && g.get_running_loop;
 }
 
 // The transport when the native path applies to this call, else nullptr (no exception set).
@@ -112,20 +114,41 @@ py::Ref<PyObject> route_for(TransportObject *t, PyObject *client, PyObject *meth
   return entry;
 }
 
+// Python < 3.12: asyncio.get_running_loop() makes a getpid() syscall on every call (its fork check), once per
+// request here. _asyncio keeps a thread's running loop in an immutable holder object in the thread-state dict and
+// puts a new holder there whenever the running loop changes. So while this thread's holder is the one held (a
+// strong reference: its address cannot be reused) from the last full lookup, and no fork happened since (the
+// engine's fork generation stands in for the pid check), the running loop is still the cached one. Otherwise (no
+// holder: no loop, or asyncio without its C part) the full lookup runs. Python 3.12 has no getpid there.
+PyObject *running_loop_holder() {
+#if PY_VERSION_HEX < 0x030C0000
+  PyObject *dict = PyThreadState_GetDict();
+  return dict == nullptr ? nullptr : PyDict_GetItemWithError(dict, g.holder_key);  // borrowed
+#else
+  return nullptr;
+#endif
+}
+
 // The running loop's sink: cached on the transport for the loop of the last call, else client._bind(loop).
 PyObject *sink_for(TransportObject *t, PyObject *client) {
+  py::Ref<PyObject> holder = py::Ref<PyObject>::borrow(running_loop_holder());
+  if (!holder && PyErr_Occurred()) return nullptr;
+  if (holder && holder.get() == t->loop_holder && t->holder_generation == engine::fork_generation()) return t->sink;
   py::Ref<PyObject> loop = py::Ref<PyObject>::steal(PyObject_CallNoArgs(g.get_running_loop));
   if (!loop) return nullptr;
-  if (loop.get() == t->loop) return t->sink;
-  PyObject *call_args[] = {client, loop.get()};
-  py::Ref<PyObject> pair = py::Ref<PyObject>::steal(
-      PyObject_VectorcallMethod(g.bind, call_args, 2, nullptr));
-  if (!pair) return nullptr;
-  if (!PyTuple_Check(pair.get()) || PyTuple_GET_SIZE(pair.get()) != 2 ||
-      !PyObject_TypeCheck(PyTuple_GET_ITEM(pair.get(), 1), &SinkType))
-    return PyErr_Format(PyExc_TypeError, "_bind must return (loop, sink)"), nullptr;
-  Py_XSETREF(t->loop, loop.release());
-  Py_XSETREF(t->sink, Py_NewRef(PyTuple_GET_ITEM(pair.get(), 1)));
+  if (loop.get() != t->loop) {
+    PyObject *call_args[] = {client, loop.get()};
+    py::Ref<PyObject> pair = py::Ref<PyObject>::steal(
+        PyObject_VectorcallMethod(g.bind, call_args, 2, nullptr));
+    if (!pair) return nullptr;
+    if (!PyTuple_Check(pair.get()) || PyTuple_GET_SIZE(pair.get()) != 2 ||
+        !PyObject_TypeCheck(PyTuple_GET_ITEM(pair.get(), 1), &SinkType))
+      return PyErr_Format(PyExc_TypeError, "_bind must return (loop, sink)"), nullptr;
+    Py_XSETREF(t->loop, loop.release());
+    Py_XSETREF(t->sink, Py_NewRef(PyTuple_GET_ITEM(pair.get(), 1)));
+  }
+  Py_XSETREF(t->loop_holder, holder.release());
+  t->holder_generation = engine::fork_generation();
   return t->sink;
 }
 
@@ -165,12 +188,7 @@ PyObject *http_call(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
   PyObject *awaitable = submit_call(args);
   if (awaitable != nullptr && Py_TYPE(awaitable) == &CallType) {
     auto *call = reinterpret_cast<CallObject *>(awaitable);
-    if (call->spec.follow) {  // a redirect may end it: keep what the rest of the chain needs
-      PyObject *follow = PyTuple_New(kFollowArgs);
-      if (follow == nullptr) return Py_DECREF(awaitable), nullptr;
-      for (Py_ssize_t i = 0; i < kFollowArgs; ++i) PyTuple_SET_ITEM(follow, i, Py_NewRef(args[i]));
-      set_follow(call, follow);
-    }
+    if (call->spec.follow) set_follow(call, args);  // a redirect may end it: keep what the chain needs
   }
   return awaitable;
 }
@@ -227,6 +245,7 @@ void clear_fast_path(TransportObject *self) {
   Py_CLEAR(self->default_raises);
   Py_CLEAR(self->loop);
   Py_CLEAR(self->sink);
+  Py_CLEAR(self->loop_holder);
 }
 
 int traverse_fast_path(TransportObject *self, visitproc visit, void *arg) {
@@ -236,6 +255,7 @@ int traverse_fast_path(TransportObject *self, visitproc visit, void *arg) {
   Py_VISIT(self->default_raises);
   Py_VISIT(self->loop);
   Py_VISIT(self->sink);
+  Py_VISIT(self->loop_holder);
   return 0;
 }
 

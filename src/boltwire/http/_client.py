@@ -665,7 +665,9 @@ class HTTPClient(_ClientBase):
             return _streaming.send_async(self, method, url, params, headers, content, None, timeout, tp,
                                          error_for_status, True, skip_auth, raises, error_type)
         if self._policy is not None or headers_type is not None or error_type is not None or raises is not None \
-                or skip_auth:
+                or skip_auth or type(t) is not _core._HttpTransport:
+            # (a stand-in transport, boltwire.testing's: its calls are not native, so the redirect chain cannot be
+            # continued inside them; the policy path follows redirects itself)
             return run_async(self, method, url, params, headers, json, content, data, timeout, tp, error_for_status,
                              headers_type, error_type, raises, skip_auth)
         loop = _get_running_loop()
