@@ -73,6 +73,17 @@ bool check_tag(PyObject *tag, const ObjectPlan *op, const PathNode *tag_node) {
   return eq == 1;
 }
 
+// An unknown key of a Struct keeping its unknown fields: 1 when kept, 0 when its value failed to convert (a
+// ValidationError, collected or raised), -1 when it could not be stored. Out of line: struct_from_mapping's
+// loop stays as it is for every other class.
+[[gnu::noinline, gnu::cold]] int keep_unknown_entry(PyObject *self, const ObjectPlan *op, PyObject *key, PyObject *value,
+                                                    ConvertOptions &o, const PathNode *path) {
+  PathNode node{path, key, 0};
+  PyObject *kept = convert_value(value, op->extra_plan, o, &node);
+  if (kept == nullptr) return 0;
+  return structs::keep_unknown_field(self, op->extra_index, key, kept) ? 1 : -1;
+}
+
 // A Struct from a dict whose keys are the encoded field names.
 PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOptions &o, const PathNode *path) {
   auto *tp = reinterpret_cast<PyTypeObject *>(op->cls);
@@ -129,13 +140,12 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
                             "Object contains unknown field `%U`", key);
         ok = false;
       } else {
-        PathNode node{path, key, 0};
-        PyObject *kept = convert_value(value, op->extra_plan, o, &node);
-        ok = kept != nullptr;
-        if (ok && !structs::keep_unknown_field(self, op->extra_index, key, kept)) {
+        int kept = keep_unknown_entry(self, op, key, value, o, path);
+        if (kept < 0) {
           Py_DECREF(self);
           return nullptr;
         }
+        ok = kept == 1;
         track = true;
       }
     }

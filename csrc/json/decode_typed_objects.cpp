@@ -177,7 +177,7 @@ bool check_own_tag(Reader &r, const ObjectPlan *op, const PathNode *path) {
 
 // An unknown member of a Struct with a field(extra=True) field: its value, decoded with the extras' value
 // plan, is kept under its key (validated UTF-8, as a dict key is).
-[[gnu::noinline]] bool keep_unknown_member(TypedReader &r, const ObjectPlan *op, const KeyView &key, PyObject *self,
+[[gnu::noinline, gnu::cold]] bool keep_unknown_member(TypedReader &r, const ObjectPlan *op, const KeyView &key, PyObject *self,
                                            const PathNode *path) {
   Object name = Object::steal(key.owned ? Py_NewRef(key.owned.get())
                                         : PyUnicode_DecodeUTF8(key.data, static_cast<Py_ssize_t>(key.size), nullptr));

@@ -128,6 +128,20 @@ const ObjectPlan *select_tagged_member(const DecodeReader &r, size_t n, const sk
   return sk::union_fallback(u);
 }
 
+// An unknown key of a Struct that keeps its unknown fields (true when kept) or forbids them (a ValidationError).
+// Out of line: decode_struct_map's loop stays as it is for every other class.
+[[gnu::noinline, gnu::cold]] bool take_unknown_key(DecodeReader &r, const ObjectPlan *op, const Token &key, PyObject *self,
+                                                   const PathNode *path) {
+  Object name = Object::steal(str_from(key.data, key.size));
+  if (!name) return false;
+  if (op->unknown_keys == sk::ObjectPlan::kForbidUnknown) {
+    raise_validation(path, "Object contains unknown field `%U`", name.get());
+    return false;
+  }
+  PathNode node{path, name.get(), 0};
+  return structs::keep_unknown_field(self, op->extra_index, name.get(), decode_typed(r, op->extra_plan, &node));
+}
+
 PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, const PathNode *path) {
   auto *tp = reinterpret_cast<PyTypeObject *>(op->cls);
   structs::StructMetaObject *meta = structs::as_meta(tp);
@@ -161,15 +175,8 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
         track = track || structs::may_be_tracked(value);
       }
     } else if (op->unknown_keys != sk::ObjectPlan::kSkipUnknown) {
-      Object name = Object::steal(str_from(key.data, key.size));
-      if (op->unknown_keys == sk::ObjectPlan::kKeepUnknown) {
-        PathNode node{path, name.get(), 0};
-        ok = name && structs::keep_unknown_field(self, op->extra_index, name.get(), decode_typed(r, op->extra_plan, &node));
-        track = true;
-      } else {
-        if (name) raise_validation(path, "Object contains unknown field `%U`", name.get());
-        ok = false;
-      }
+      ok = take_unknown_key(r, op, key, self, path);
+      track = true;
     } else {
       ok = skip_value(r);
     }
