@@ -320,3 +320,13 @@ def test_kept_fields_and_their_errors_leak_nothing():
     growth, refs = measure(op, [Doc, Ints, Passthrough], iterations=20_000, warmup=2_000)
     assert refs == [0, 0, 0]
     assert UNDER_ASAN or growth < RSS_NOISE, f"RSS grew by {growth} bytes"
+
+
+def test_collect_errors_reports_every_bad_kept_value_with_its_key():
+    text = b'{"id": "x", "a": "q", "b": 2, "c": []}'
+    for decode in (lambda: bj.decode(text, type=Ints, collect_errors=True),
+                   lambda: bw.convert(bj.decode(text), Ints, collect_errors=True)):
+        with pytest.raises(ValidationError) as info:
+            decode()
+        assert [(d.type, d.loc) for d in info.value.errors()] == [
+            ("wrong_type", ("id",)), ("wrong_type", ("a",)), ("wrong_type", ("c",))]
