@@ -73,6 +73,17 @@ bool check_tag(PyObject *tag, const ObjectPlan *op, const PathNode *tag_node) {
   return eq == 1;
 }
 
+// An unknown key of a Struct keeping its unknown fields: 1 when kept, 0 when its value failed to convert (a
+// ValidationError, collected or raised), -1 when it could not be stored. Out of line: struct_from_mapping's
+// loop stays as it is for every other class.
+[[gnu::noinline, gnu::cold]] int keep_unknown_entry(PyObject *self, const ObjectPlan *op, PyObject *key, PyObject *value,
+                                                    ConvertOptions &o, const PathNode *path) {
+  PathNode node{path, key, 0};
+  PyObject *kept = convert_value(value, op->extra_plan, o, &node);
+  if (kept == nullptr) return 0;
+  return structs::keep_unknown_field(self, op->extra_index, key, kept) ? 1 : -1;
+}
+
 // A Struct from a dict whose keys are the encoded field names.
 PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOptions &o, const PathNode *path) {
   auto *tp = reinterpret_cast<PyTypeObject *>(op->cls);
@@ -123,19 +134,20 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
     } else if (op->tag_field != nullptr && PyUnicode_Compare(key, op->tag_field) == 0) {
       PathNode tag_node{path, op->tag_field, 0};
       ok = check_tag(value, op, &tag_node);
-    } else if (op->extra_index >= 0) {
-      PathNode node{path, key, 0};
-      PyObject *kept = convert_value(value, op->extra_plan, o, &node);
-      ok = kept != nullptr;
-      if (ok && !structs::keep_unknown_field(self, op->extra_index, key, kept)) {
-        Py_DECREF(self);
-        return nullptr;
+    } else if (op->unknown_keys != ObjectPlan::kSkipUnknown) {
+      if (op->unknown_keys == ObjectPlan::kForbidUnknown) {
+        schema::raise_error(schema::ErrorType::kUnknownField, schema::ErrorInput{value}, path,
+                            "Object contains unknown field `%U`", key);
+        ok = false;
+      } else {
+        int kept = keep_unknown_entry(self, op, key, value, o, path);
+        if (kept < 0) {
+          Py_DECREF(self);
+          return nullptr;
+        }
+        ok = kept == 1;
+        track = true;
       }
-      track = true;
-    } else if (op->forbid_unknown_fields) {
-      schema::raise_error(schema::ErrorType::kUnknownField, schema::ErrorInput{value}, path,
-                          "Object contains unknown field `%U`", key);
-      ok = false;
     }
     if (!ok) {
       if (!keep_going(o)) {
@@ -367,7 +379,7 @@ PyObject *from_sequence(PyObject *obj, const TypePlan *plan, ConvertOptions &o, 
   }
   if (BW_UNLIKELY(failed)) return nullptr;
   Py_ssize_t extra = n - offset - meta->n_fields;
-  if (extra > 0 && op->forbid_unknown_fields)
+  if (extra > 0 && op->unknown_keys == ObjectPlan::kForbidUnknown)
     return raise_validation(path, "Expected `array` of at most length %zd, got %zd", meta->n_fields, meta->n_fields + extra);
   return struct_from_values(values, op, path);
 }

@@ -177,7 +177,7 @@ bool check_own_tag(Reader &r, const ObjectPlan *op, const PathNode *path) {
 
 // An unknown member of a Struct with a field(extra=True) field: its value, decoded with the extras' value
 // plan, is kept under its key (validated UTF-8, as a dict key is).
-[[gnu::noinline]] bool keep_unknown_member(TypedReader &r, const ObjectPlan *op, const KeyView &key, PyObject *self,
+[[gnu::noinline, gnu::cold]] bool keep_unknown_member(TypedReader &r, const ObjectPlan *op, const KeyView &key, PyObject *self,
                                            const PathNode *path) {
   Object name = Object::steal(key.owned ? Py_NewRef(key.owned.get())
                                         : PyUnicode_DecodeUTF8(key.data, static_cast<Py_ssize_t>(key.size), nullptr));
@@ -244,16 +244,18 @@ PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const Path
           if (r.collect == nullptr || !step_over_failed(r, begin, depth)) goto error;
           failed = true;
         }
-      } else if (op->extra_index >= 0) {
-        if (!keep_unknown_member(r, op, key, self, path)) {
+      } else if (op->unknown_keys != ObjectPlan::kSkipUnknown || r.forbid_unknown_fields) {
+        if (op->unknown_keys == ObjectPlan::kKeepUnknown) {  // a class keeping its keys wins over the Decoder
+          if (!keep_unknown_member(r, op, key, self, path)) {
+            if (r.collect == nullptr || !step_over_failed(r, begin, depth)) goto error;
+            failed = true;
+          }
+          track = true;
+        } else {
+          raise_unknown_field(r, key, path);
           if (r.collect == nullptr || !step_over_failed(r, begin, depth)) goto error;
           failed = true;
         }
-        track = true;
-      } else if (op->forbid_unknown_fields || r.forbid_unknown_fields) {
-        raise_unknown_field(r, key, path);
-        if (r.collect == nullptr || !step_over_failed(r, begin, depth)) goto error;
-        failed = true;
       } else if (!skip_any(r)) {
         goto error;
       }
@@ -543,7 +545,7 @@ PyObject *decode_struct_array(TypedReader &r, const TypePlan *plan, const PathNo
         }
         *structs::field_slot(self, meta, field) = value;
         track |= structs::may_be_tracked(value);
-      } else if (op->forbid_unknown_fields || r.forbid_unknown_fields) {
+      } else if (op->unknown_keys == ObjectPlan::kForbidUnknown || r.forbid_unknown_fields) {
         Py_DECREF(self);
         return raise_validation(path, "Expected `array` of at most length %zd, got %zd", meta->n_fields + offset,
                                 node.index + 1);

@@ -128,6 +128,20 @@ const ObjectPlan *select_tagged_member(const DecodeReader &r, size_t n, const sk
   return sk::union_fallback(u);
 }
 
+// An unknown key of a Struct that keeps its unknown fields (true when kept) or forbids them (a ValidationError).
+// Out of line: decode_struct_map's loop stays as it is for every other class.
+[[gnu::noinline, gnu::cold]] bool take_unknown_key(DecodeReader &r, const ObjectPlan *op, const Token &key, PyObject *self,
+                                                   const PathNode *path) {
+  Object name = Object::steal(str_from(key.data, key.size));
+  if (!name) return false;
+  if (op->unknown_keys == sk::ObjectPlan::kForbidUnknown) {
+    raise_validation(path, "Object contains unknown field `%U`", name.get());
+    return false;
+  }
+  PathNode node{path, name.get(), 0};
+  return structs::keep_unknown_field(self, op->extra_index, name.get(), decode_typed(r, op->extra_plan, &node));
+}
+
 PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, const PathNode *path) {
   auto *tp = reinterpret_cast<PyTypeObject *>(op->cls);
   structs::StructMetaObject *meta = structs::as_meta(tp);
@@ -160,15 +174,9 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
         Py_XSETREF(*structs::field_slot(self, meta, index), value);
         track = track || structs::may_be_tracked(value);
       }
-    } else if (op->extra_index >= 0) {
-      Object name = Object::steal(str_from(key.data, key.size));
-      PathNode node{path, name.get(), 0};
-      ok = name && structs::keep_unknown_field(self, op->extra_index, name.get(), decode_typed(r, op->extra_plan, &node));
+    } else if (op->unknown_keys != sk::ObjectPlan::kSkipUnknown) {
+      ok = take_unknown_key(r, op, key, self, path);
       track = true;
-    } else if (op->forbid_unknown_fields) {
-      Object name = Object::steal(str_from(key.data, key.size));
-      if (name) raise_validation(path, "Object contains unknown field `%U`", name.get());
-      ok = false;
     } else {
       ok = skip_value(r);
     }
@@ -274,7 +282,7 @@ PyObject *decode_struct_array(DecodeReader &r, const Token &t, const TypePlan *p
   }
   auto *tp = reinterpret_cast<PyTypeObject *>(op->cls);
   structs::StructMetaObject *meta = structs::as_meta(tp);
-  if (op->forbid_unknown_fields && n > meta->n_fields + offset)
+  if (op->unknown_keys == sk::ObjectPlan::kForbidUnknown && n > meta->n_fields + offset)
     return raise_validation(path, "Expected `array` of at most length %zd, got %zd", meta->n_fields + offset, n);
   if (!enter_nested()) return nullptr;
   PyObject *self = structs::alloc_instance(tp);

@@ -66,7 +66,7 @@ bool read_struct_config(ObjectPlan &op) {
     if (!utf8_of(tag_field.get(), op.tag_field_utf8)) return false;
     if (PyUnicode_Check(tag.get()) && !utf8_of(tag.get(), op.tag_value_utf8)) return false;
   }
-  op.forbid_unknown_fields = forbid.get() == Py_True;
+  if (forbid.get() == Py_True) op.unknown_keys = ObjectPlan::kForbidUnknown;
   op.array_like = array_like.get() == Py_True;
   // boltwire's own options (absent from a msgspec-shaped config: read as off).
   Object fallback = Object::steal(PyObject_GetAttrString(config.get(), "tag_fallback"));
@@ -81,6 +81,7 @@ bool read_struct_config(ObjectPlan &op) {
     for (Py_ssize_t i = 0; i < op.n_fields; i++)
       if (PyUnicode_Compare(PyTuple_GET_ITEM(op.field_names, i), extra.get()) == 0) op.extra_index = i;
     if (PyErr_Occurred()) return false;
+    if (op.extra_index >= 0) op.unknown_keys = ObjectPlan::kKeepUnknown;  // never with forbid (struct_meta.cpp)
   }
   return true;
 }

@@ -86,7 +86,9 @@ struct ObjectPlan {
   std::string tag_field_utf8;
   PyObject *tag_value = nullptr;
   std::string tag_value_utf8;        // the tag as it appears in JSON when it is a str
-  bool forbid_unknown_fields = false;
+  // What a Struct does with an input key no field matches: skip it, refuse it (forbid_unknown_fields=True) or
+  // keep it (field(extra=True)). One byte, so the decoders' unknown-key path tests one thing.
+  enum UnknownKeys : uint8_t { kSkipUnknown, kForbidUnknown, kKeepUnknown } unknown_keys = kSkipUnknown;
   bool array_like = false;
   bool tag_fallback = false;         // Struct(tag_fallback=True): a union's variant for unknown tags
   // field(extra=True): the field keeping unknown keys (not in names[]; its encode_names entry is a private copy

@@ -89,8 +89,11 @@ def test_unicode_and_escaped_keys_are_kept_as_text():
 
 
 def test_a_key_that_is_not_utf8_is_a_decode_error():
-    with pytest.raises(bw.DecodeError):
+    with pytest.raises(bw.DecodeError, match="Invalid UTF-8") as kept:
         bj.decode(b'{"id": 1, "\xff\xfe": 2}', type=Doc)
+    with pytest.raises(bw.DecodeError) as as_dict:  # the same error a dict[str, Any] gives
+        bj.decode(b'{"id": 1, "\xff\xfe": 2}', type=dict[str, Any])
+    assert (type(kept.value), str(kept.value)) == (type(as_dict.value), str(as_dict.value))
 
 
 def test_a_repeated_unknown_key_keeps_its_first_place_and_last_value():
@@ -317,3 +320,13 @@ def test_kept_fields_and_their_errors_leak_nothing():
     growth, refs = measure(op, [Doc, Ints, Passthrough], iterations=20_000, warmup=2_000)
     assert refs == [0, 0, 0]
     assert UNDER_ASAN or growth < RSS_NOISE, f"RSS grew by {growth} bytes"
+
+
+def test_collect_errors_reports_every_bad_kept_value_with_its_key():
+    text = b'{"id": "x", "a": "q", "b": 2, "c": []}'
+    for decode in (lambda: bj.decode(text, type=Ints, collect_errors=True),
+                   lambda: bw.convert(bj.decode(text), Ints, collect_errors=True)):
+        with pytest.raises(ValidationError) as info:
+            decode()
+        assert [(d.type, d.loc) for d in info.value.errors()] == [
+            ("wrong_type", ("id",)), ("wrong_type", ("a",)), ("wrong_type", ("c",))]

@@ -183,3 +183,12 @@ def test_fallback_decoding_leaks_nothing():
     growth, refs = measure(op, [Click, Other], iterations=20_000, warmup=2_000)
     assert refs == [0, 0]
     assert UNDER_ASAN or growth < RSS_NOISE, f"RSS grew by {growth} bytes"
+
+
+def test_collect_errors_goes_through_the_fallback():
+    tp = list[Event]
+    assert bj.decode(b'[{"type":"zz"},{"type":"click","x":1}]', type=tp, collect_errors=True) == [
+        Other("zz"), Click(1)]
+    with pytest.raises(ValidationError) as info:
+        bj.decode(b'[{"type":5},{"type":"click","x":"no"}]', type=tp, collect_errors=True)
+    assert [(d.type, d.loc) for d in info.value.errors()] == [("wrong_type", (0, "type")), ("wrong_type", (1, "x"))]
