@@ -124,8 +124,8 @@ PyObject *build_loc(const PathNode *path) {
   return loc;
 }
 
-// The type of an error raised by message alone, read from msgspec's wording (the one catalogue of messages
-// is the set of raise sites; tests/source/test_error_types.py checks every one is classified).
+// The type of an error raised by message alone, read from msgspec's wording. Raise sites whose wording is
+// ambiguous (tag errors, validators, hooks) name their type with raise_error instead.
 ErrorType classify_message(PyObject *message) {
   Py_ssize_t size;
   const char *m = PyUnicode_AsUTF8AndSize(message, &size);
