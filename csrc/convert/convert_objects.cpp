@@ -7,6 +7,7 @@
 #include "py/dict_iter.hpp"
 #include "py/ref.hpp"
 #include "py/utf8.hpp"
+#include "struct/extra_fields.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/finish_decoded.hpp"
 #include "struct/struct_meta.hpp"
@@ -122,6 +123,10 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
     } else if (op->tag_field != nullptr && PyUnicode_Compare(key, op->tag_field) == 0) {
       PathNode tag_node{path, op->tag_field, 0};
       ok = check_tag(value, op, &tag_node);
+    } else if (op->extra_index >= 0) {
+      PathNode node{path, key, 0};
+      ok = structs::keep_unknown_field(self, op->extra_index, key, convert_value(value, op->extra_plan, o, &node));
+      track = true;
     } else if (op->forbid_unknown_fields) {
       schema::raise_error(schema::ErrorType::kUnknownField, schema::ErrorInput{value}, path,
                           "Object contains unknown field `%U`", key);
@@ -273,6 +278,21 @@ PyObject *class_from(PyObject *obj, const TypePlan *plan, ConvertOptions &o, con
       Py_ssize_t missing = structs::collect_missing_values(plan, values, *o.collect, path);
       if (missing != 0 || failed) return nullptr;
     }
+  } else if (plan->kinds & sk::kTypedDict) {
+    // A TypedDict from another mapping reads items only, so a field named like a mapping method (`keys`,
+    // `items`) is not found as that method (msgspec). KeyError means absent; other errors propagate.
+    for (Py_ssize_t i = 0; i < op->n_fields; i++) {
+      PyObject *name = PyTuple_GET_ITEM(op->encode_names, i);
+      Object item = Object::steal(PyObject_GetItem(obj, name));
+      if (!item) {
+        if (!PyErr_ExceptionMatches(PyExc_KeyError)) return nullptr;
+        PyErr_Clear();
+        continue;
+      }
+      PathNode node{path, name, 0};
+      values[i] = Object::steal(convert_value(item.get(), op->field_plans[i], o, &node));
+      if (!values[i]) return nullptr;
+    }
   } else if (values_from_attributes(obj, op, o, path, values) == nullptr) {
     return nullptr;
   }
@@ -406,13 +426,15 @@ PyObject *convert_object(PyObject *obj, const TypePlan *plan, ConvertOptions &o,
         PyObject *tag = PyDict_GetItemWithError(obj, plan->struct_union->tag_field);
         if (tag == nullptr) {
           if (PyErr_Occurred()) return nullptr;
-          return schema::raise_error(schema::ErrorType::kInvalidTag, schema::ErrorInput{obj}, path,
-                                     "Object missing required field `%U`", plan->struct_union->tag_field);
+          schema::raise_error(schema::ErrorType::kInvalidTag, schema::ErrorInput{obj}, path,
+                              "Object missing required field `%U`", plan->struct_union->tag_field);
+          if ((op = sk::union_fallback(plan->struct_union)) == nullptr) return nullptr;
+        } else {
+          Object tag_held = Object::steal(Py_NewRef(tag));
+          PathNode tag_node{path, plan->struct_union->tag_field, 0};
+          op = select_member(tag_held.get(), plan->struct_union, &tag_node);
+          if (op == nullptr && (op = sk::union_fallback(plan->struct_union)) == nullptr) return nullptr;
         }
-        Object tag_held = Object::steal(Py_NewRef(tag));
-        PathNode tag_node{path, plan->struct_union->tag_field, 0};
-        op = select_member(tag_held.get(), plan->struct_union, &tag_node);
-        if (op == nullptr) return nullptr;
       }
       return struct_from_mapping(obj, op, o, path);
     }
@@ -423,6 +445,8 @@ PyObject *convert_object(PyObject *obj, const TypePlan *plan, ConvertOptions &o,
     if (plan->struct_union != nullptr) {
       for (const ObjectPlan *m : plan->struct_union->members)
         if (tp == reinterpret_cast<PyTypeObject *>(m->cls)) return Py_NewRef(obj);
+      const ObjectPlan *fallback = plan->struct_union->fallback;
+      if (fallback != nullptr && tp == reinterpret_cast<PyTypeObject *>(fallback->cls)) return Py_NewRef(obj);
     } else if (tp == reinterpret_cast<PyTypeObject *>(plan->struct_plan->cls)) {
       return Py_NewRef(obj);
     }
@@ -448,12 +472,15 @@ PyObject *convert_object(PyObject *obj, const TypePlan *plan, ConvertOptions &o,
         Object tag = Object::steal(get_field(obj, plan->struct_union->tag_field, is_mapping, failed));
         if (failed) return nullptr;
         if (!tag) {
-          return schema::raise_error(schema::ErrorType::kInvalidTag, schema::ErrorInput{obj}, path,
-                                     "Object missing required field `%U`", plan->struct_union->tag_field);
+          schema::raise_error(schema::ErrorType::kInvalidTag, schema::ErrorInput{obj}, path,
+                              "Object missing required field `%U`", plan->struct_union->tag_field);
+        } else {
+          PathNode tag_node{path, plan->struct_union->tag_field, 0};
+          op = select_member(tag.get(), plan->struct_union, &tag_node);
         }
-        PathNode tag_node{path, plan->struct_union->tag_field, 0};
-        op = select_member(tag.get(), plan->struct_union, &tag_node);
-        if (op == nullptr) return nullptr;
+        if (!tag || op == nullptr) {
+          if ((op = sk::union_fallback(plan->struct_union)) == nullptr) return nullptr;
+        }
       } else if (op->tag_value != nullptr) {
         bool failed;
         Object tag = Object::steal(get_field(obj, op->tag_field, is_mapping, failed));
@@ -461,11 +488,17 @@ PyObject *convert_object(PyObject *obj, const TypePlan *plan, ConvertOptions &o,
         PathNode tag_node{path, op->tag_field, 0};
         if (tag && !check_tag(tag.get(), op, &tag_node)) return nullptr;
       }
+      if (is_mapping && op->extra_index >= 0) {  // its unknown keys are kept: read it by its keys, as a dict
+        Object copy = Object::steal(PyDict_New());
+        if (!copy || PyDict_Merge(copy.get(), obj, 1) < 0) return nullptr;
+        return struct_from_mapping(copy.get(), op, o, path);
+      }
       std::vector<Object> values;
       if (values_from_attributes(obj, op, o, path, values) == nullptr) return nullptr;
       return struct_from_values(values, op, path);
     }
     if (k & sk::kDataclass) return class_from(obj, plan, o, path);
+    if (is_mapping && (k & sk::kTypedDict)) return class_from(obj, plan, o, path);
   }
   return raise_convert_expected(plan, obj, path);
 }

@@ -27,8 +27,6 @@ PyObject *raise_expected(const TypePlan *plan, const char *got, const PathNode *
                              "Expected `%s`, got `%s`", expected.c_str(), got);
 }
 
-namespace {
-
 PyObject *custom_from(TypedReader &r, const TypePlan *plan, PyObject *value, const char *got, const PathNode *path) {
   // msgspec's rule: the hook's result (or the raw value when there is no hook) must be an instance.
   Object owned = Object::steal(value);
@@ -46,6 +44,8 @@ PyObject *custom_from(TypedReader &r, const TypePlan *plan, PyObject *value, con
   }
   return owned.release();
 }
+
+namespace {
 
 PyObject *decode_typed_string(TypedReader &r, const TypePlan *plan, const PathNode *path) {
   uint64_t k = plan->kinds;

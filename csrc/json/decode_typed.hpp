@@ -35,6 +35,9 @@ PyObject *decode_struct_array(TypedReader &r, const schema::TypePlan *plan, cons
 [[gnu::cold]] bool step_over_failed(TypedReader &r, const unsigned char *begin, int depth);
 
 // Helpers shared by the readers.
+// A custom type's value from `value` (consumed): dec_hook(type, value) when set, then an isinstance check.
+PyObject *custom_from(TypedReader &r, const schema::TypePlan *plan, PyObject *value, const char *got,
+                      const schema::PathNode *path);
 [[gnu::cold]] PyObject *raise_expected(const schema::TypePlan *plan, const char *got, const schema::PathNode *path);
 
 }  // namespace boltwire::json

@@ -9,6 +9,7 @@
 #include "py/ref.hpp"
 #include "py/same_bytes.hpp"
 #include "py/utf8.hpp"
+#include "struct/extra_fields.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/finish_decoded.hpp"
 #include "struct/struct_meta.hpp"
@@ -174,6 +175,24 @@ bool check_own_tag(Reader &r, const ObjectPlan *op, const PathNode *path) {
 
 // ---- Structs ------------------------------------------------------------------------------------------------
 
+// An unknown member of a Struct with a field(extra=True) field: its value, decoded with the extras' value
+// plan, is kept under its key (validated UTF-8, as a dict key is).
+[[gnu::noinline]] bool keep_unknown_member(TypedReader &r, const ObjectPlan *op, const KeyView &key, PyObject *self,
+                                           const PathNode *path) {
+  Object name = Object::steal(key.owned ? Py_NewRef(key.owned.get())
+                                        : PyUnicode_DecodeUTF8(key.data, static_cast<Py_ssize_t>(key.size), nullptr));
+  if (!name) {
+    if (PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
+      PyErr_Clear();
+      raise_invalid_utf8();
+    }
+    return false;
+  }
+  PathNode node{path, name.get(), 0};
+  PyObject *value = decode_typed(r, op->extra_plan, &node);
+  return value != nullptr && structs::keep_unknown_field(self, op->extra_index, name.get(), value);
+}
+
 PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const PathNode *path, bool done);
 
 }  // namespace
@@ -225,6 +244,12 @@ PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const Path
           if (r.collect == nullptr || !step_over_failed(r, begin, depth)) goto error;
           failed = true;
         }
+      } else if (op->extra_index >= 0) {
+        if (!keep_unknown_member(r, op, key, self, path)) {
+          if (r.collect == nullptr || !step_over_failed(r, begin, depth)) goto error;
+          failed = true;
+        }
+        track = true;
       } else if (op->forbid_unknown_fields || r.forbid_unknown_fields) {
         raise_unknown_field(r, key, path);
         if (r.collect == nullptr || !step_over_failed(r, begin, depth)) goto error;
@@ -266,11 +291,11 @@ const ObjectPlan *select_tagged_member(TypedReader &r, const sk::StructUnion *u,
         scan.pos -= view.size + 2;
       }
       Object value = Object::steal(read_tag_value(scan, u->str_tags, u->int_tags, &tag_node));
-      if (!value) return nullptr;
+      if (!value) return sk::union_fallback(u);
       PyObject *index = PyDict_GetItemWithError(u->by_tag, value.get());
       if (index == nullptr) {
         if (!PyErr_Occurred()) raise_invalid_tag(&tag_node, value.get());
-        return nullptr;
+        return sk::union_fallback(u);
       }
       return u->members[PyLong_AsSsize_t(index)];
     }
@@ -278,7 +303,7 @@ const ObjectPlan *select_tagged_member(TypedReader &r, const sk::StructUnion *u,
   }
   schema::raise_error(schema::ErrorType::kInvalidTag, schema::ErrorInput{nullptr, "object"}, path,
                       "Object missing required field `%U`", u->tag_field);
-  return nullptr;
+  return sk::union_fallback(u);
 }
 
 // ---- dicts ---------------------------------------------------------------------------------------------------
@@ -291,6 +316,7 @@ PyObject *key_from_str(TypedReader &r, PyObject *s, const TypePlan *key_plan, co
       return nullptr;
     return Py_NewRef(s);
   }
+  if (k & sk::kCustom) return custom_from(r, key_plan, Py_NewRef(s), "str", key_node);  // dec_hook(type, str)
   if (k & (sk::kInt | sk::kIntLookup | sk::kFloat | sk::kDecimal)) {
     // JSON object keys are strings: numeric keys are read from their text (msgspec's rule).
     Py_ssize_t size;
@@ -302,6 +328,12 @@ PyObject *key_from_str(TypedReader &r, PyObject *s, const TypePlan *key_plan, co
     NumberToken t;
     bool numeric = size > 0 && (text[0] == '-' || (text[0] >= '0' && text[0] <= '9')) && scan_number(kr, t) &&
                    kr.at_end() && (!t.is_float || (k & (sk::kFloat | sk::kDecimal)));
+    double nonfinite;
+    if (!numeric && (k & sk::kFloat) && nonfinite_from_text(text, text + size, false, nonfinite)) {
+      PyErr_Clear();
+      if (key_plan->constraints.any() && !schema::check_float(key_plan->constraints, nonfinite, key_node)) return nullptr;
+      return PyFloat_FromDouble(nonfinite);
+    }
     if (!numeric) {
       PyErr_Clear();
       if (k & sk::kDecimal) return raise_expected(key_plan, "str", key_node);

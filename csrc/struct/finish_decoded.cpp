@@ -80,6 +80,16 @@ PyObject *finish_decoded_object(const TypePlan *plan, std::vector<py::Object> &v
   // too) set with object.__setattr__ (frozen classes included), then the post-init hook.
   Object self = Object::steal(PyObject_CallMethod(op->cls, "__new__", "O", op->cls));
   if (!self) return nullptr;
+  bool is_attrs = PyObject_HasAttrString(op->cls, "__attrs_attrs__");
+  if (is_attrs) {  // attrs' pre-init hook runs on the bare instance; its errors are the caller's (msgspec)
+    PyObject *pre_init = nullptr;
+    if (PyObject_GetOptionalAttrString(op->cls, "__attrs_pre_init__", &pre_init) < 0) return nullptr;
+    if (pre_init != nullptr) {
+      Object hook = Object::steal(pre_init);
+      Object done = Object::steal(PyObject_CallOneArg(hook.get(), self.get()));
+      if (!done) return nullptr;
+    }
+  }
   for (Py_ssize_t i = 0; i < op->n_fields; i++) {
     if (!values[i]) {
       PyObject *entry = PyTuple_GET_ITEM(op->defaults, i);
@@ -90,7 +100,7 @@ PyObject *finish_decoded_object(const TypePlan *plan, std::vector<py::Object> &v
     }
     if (PyObject_GenericSetAttr(self.get(), PyTuple_GET_ITEM(op->field_names, i), values[i].get()) < 0) return nullptr;
   }
-  if (PyObject_HasAttrString(op->cls, "__attrs_attrs__")) {  // attrs field validators run, as msgspec runs them
+  if (is_attrs) {  // attrs field validators run, as msgspec runs them
     Object attr = Object::steal(PyImport_ImportModule("attr"));
     Object ok = Object::steal(attr ? PyObject_CallMethod(attr.get(), "validate", "O", self.get()) : nullptr);
     if (!ok) return schema::reraise_as_validation(path);
