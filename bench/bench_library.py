@@ -218,12 +218,7 @@ def run_collect(args):
         notes["pydantic model_validate_json", "invalid"] = "not installed"
     except Exception as e:
         notes["pydantic model_validate_json", "invalid"] = describe(e)
-    for key, case in list(cases.items()):
-        try:
-            case.verify()
-        except Exception as e:
-            notes[key] = describe(e)
-            del cases[key]
+    keep_verified(cases, notes)
 
     min_time, repeat = timing_params(args)
     samples = sample_interleaved(cases, min_time, repeat, notes)
@@ -400,12 +395,7 @@ def run_untyped(args):
             cases[peer, "decode"] = Case("decode(buf)", ns, lambda out, doc=doc: out == doc)
             if how:
                 notes[peer, "decode-how"] = how
-        for key, case in list(cases.items()):
-            try:
-                case.verify()
-            except Exception as e:
-                notes[key] = describe(e)
-                del cases[key]
+        keep_verified(cases, notes)
         samples = sample_interleaved(cases, min_time, repeat, notes)
         size_note = f"{actual_size / 1e6:.1f} MB" if actual_size else label
         for op, verb in (("decode", "decode (bytes → objects)"), ("encode", "encode (objects → bytes)")):
@@ -482,6 +472,16 @@ def sample_interleaved(cases: dict, min_time: float, repeat: int, notes: dict) -
             samples[key].append(cases[key].timer.timeit(number) / number)
             progress.advance_to(j + 1)
     return samples
+
+
+def keep_verified(cases: dict, notes: dict) -> None:
+    """Drops the cases whose check fails, noting why (a wrong answer gets no number)."""
+    for key, case in list(cases.items()):
+        try:
+            case.verify()
+        except Exception as e:
+            notes[key] = describe(e)
+            del cases[key]
 
 
 def median_ratio(samples: dict, num: tuple, den: tuple) -> float | None:
