@@ -2,7 +2,7 @@
 #include "schema/error_path.hpp"
 #include "py/compat.hpp"
 #include <cstdarg>
-#include <cstdio>
+#include <charconv>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,8 +64,10 @@ bool append_path(std::string &out, const PathNode *node, const char *root, const
       out += '.';
       if (!append_utf8(out, p->key)) return false;
     } else if (p->index >= 0) {
-      int len = snprintf(digits, sizeof digits, "[%zd]", p->index);
-      out.append(digits, static_cast<size_t>(len));
+      auto written = std::to_chars(digits, digits + sizeof digits, p->index);
+      out += '[';
+      out.append(digits, written.ptr);
+      out += ']';
     }
   }
   return true;
