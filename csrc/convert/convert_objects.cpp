@@ -125,7 +125,12 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
       ok = check_tag(value, op, &tag_node);
     } else if (op->extra_index >= 0) {
       PathNode node{path, key, 0};
-      ok = structs::keep_unknown_field(self, op->extra_index, key, convert_value(value, op->extra_plan, o, &node));
+      PyObject *kept = convert_value(value, op->extra_plan, o, &node);
+      ok = kept != nullptr;
+      if (ok && !structs::keep_unknown_field(self, op->extra_index, key, kept)) {
+        Py_DECREF(self);
+        return nullptr;
+      }
       track = true;
     } else if (op->forbid_unknown_fields) {
       schema::raise_error(schema::ErrorType::kUnknownField, schema::ErrorInput{value}, path,
