@@ -8,6 +8,11 @@ own encoding. Timing is timeit best-of, as the seed; the printed ratio is to the
 targets use the median over rounds of boltwire's time / msgspec's time in the same round (rounds interleave
 the peers, so drift hits all of them alike).
 
+All errors at once (collect_errors=True, issue 16): the 500 orders as one document {"orders": [...]}. Valid:
+boltwire's collect mode against its fail-fast decoder (target <= 1.10x). Invalid, every tenth field of the
+orders and their items of the wrong type (fixed seed): boltwire collecting every error against pydantic's
+model_validate_json on the same bytes (target: at least 3x faster); both must report the same error count.
+
 A boltwire operation whose function is not there yet (to_builtins, convert, json.decode come from other
 branches) prints "not available" instead of failing, and fills in once it exists.
 """
@@ -60,6 +65,9 @@ class Case:
 
 def run(args) -> Section:
     typed_tables, typed_targets, typed_raw = run_typed(args)
+    collect_tables, collect_targets, collect_raw = run_collect(args)
+    typed_tables, typed_targets = typed_tables + collect_tables, typed_targets + collect_targets
+    typed_raw.update(collect_raw)
     untyped_tables, untyped_targets, untyped_raw = run_untyped(args)
     min_time, repeat = timing_params(args)
     notes = [
@@ -128,6 +136,115 @@ def run_typed(args):
         note = "" if ratio is not None else notes.get(("boltwire", op)) or notes.get(("msgspec", op), "")
         targets.append(Target(f"{title}: boltwire / msgspec <= {limit}", ratio, limit, note=note))
     raw = {f"{peer} {op}": s for (peer, op), s in samples.items()}
+    return tables, targets, raw
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# All errors at once: collect_errors=True against fail-fast and against pydantic
+
+
+def corrupt_orders(raw_orders: list, rate: float = 0.1, seed: int = 16) -> tuple[list, int]:
+    """A copy of the orders with `rate` of their fields (and their items' fields) replaced by a value of the
+    wrong type; returns (orders, how many fields were replaced)."""
+    import random
+
+    rng = random.Random(seed)
+    wrong = {int: "not a number", float: "free", str: 12345}
+    bad = 0
+
+    def spoil(obj: dict, fields: dict) -> dict:
+        nonlocal bad
+        out = dict(obj)
+        for name, kind in fields.items():
+            if name in out and rng.random() < rate:
+                out[name] = wrong[kind]
+                bad += 1
+        return out
+
+    orders = []
+    for order in raw_orders:
+        spoiled = spoil(order, {"id": int, "customer": str, "created_at": str, "status": str})
+        spoiled["items"] = [spoil(item, {"name": str, "price": float}) for item in order["items"]]
+        orders.append(spoiled)
+    return orders, bad
+
+
+def error_count(fn: Callable[[], object]) -> int:
+    """Runs a decode that must fail and returns how many errors it reported (timed as such: raise and catch)."""
+    try:
+        fn()
+    except Exception as e:  # boltwire.ValidationError or pydantic.ValidationError
+        errors = getattr(e, "error_count", None)
+        return errors() if errors is not None else len(e.errors())
+    raise AssertionError("the invalid document decoded")
+
+
+def run_collect(args):
+    raw_orders = library_models.make_orders(500)
+    bad_orders, bad = corrupt_orders(raw_orders)
+    valid_doc = json.dumps({"orders": raw_orders}).encode()
+    invalid_doc = json.dumps({"orders": bad_orders}).encode()
+    cases: dict[tuple[str, str], Case] = {}
+    notes: dict[tuple[str, str], str] = {}
+    try:
+        import boltwire
+
+        m = library_models.load("boltwire")
+        Orders = boltwire.defstruct("Orders", [("orders", list[m.Order])])
+        fail_fast = boltwire.json.Decoder(Orders)
+        collect = boltwire.json.Decoder(Orders, collect_errors=True, max_errors=1_000_000)
+        expected = fail_fast.decode(valid_doc)
+        ns = {"fail_fast": fail_fast, "collect": collect, "valid": valid_doc, "invalid": invalid_doc,
+              "error_count": error_count}
+        cases["boltwire fail-fast", "valid"] = Case("fail_fast.decode(valid)", ns, lambda r: r == expected)
+        cases["boltwire collect_errors=True", "valid"] = Case("collect.decode(valid)", ns, lambda r: r == expected)
+        cases["boltwire collect_errors=True", "invalid"] = Case(
+            "error_count(lambda: collect.decode(invalid))", ns, lambda n: n == bad)
+    except Exception as e:
+        for row, op in [("boltwire fail-fast", "valid"), ("boltwire collect_errors=True", "valid"),
+                        ("boltwire collect_errors=True", "invalid")]:
+            notes[row, op] = describe(e)
+    try:
+        import pydantic
+
+        pm = library_models.load("pydantic")
+        for cls in (pm.Item, pm.Order):
+            cls.model_rebuild()
+        POrders = pydantic.create_model("Orders", orders=(list[pm.Order], ...))
+        ns = {"Orders": POrders, "invalid": invalid_doc, "error_count": error_count}
+        cases["pydantic model_validate_json", "invalid"] = Case(
+            "error_count(lambda: Orders.model_validate_json(invalid))", ns, lambda n: n == bad)
+    except ImportError:
+        notes["pydantic model_validate_json", "invalid"] = "not installed"
+    except Exception as e:
+        notes["pydantic model_validate_json", "invalid"] = describe(e)
+    keep_verified(cases, notes)
+
+    min_time, repeat = timing_params(args)
+    samples = sample_interleaved(cases, min_time, repeat, notes)
+    layout = [
+        ("valid", "Load JSON, 500 valid orders: collect_errors=True vs fail-fast",
+         ["boltwire fail-fast", "boltwire collect_errors=True"]),
+        ("invalid", f"Load JSON, 500 orders with {bad} invalid fields (10%), every error collected",
+         ["boltwire collect_errors=True", "pydantic model_validate_json"]),
+    ]
+    tables = []
+    for op, title, names in layout:
+        rows = []
+        for name in names:
+            if (name, op) in samples:
+                rows.append(Row(name, min(samples[name, op]) * 1e6, spread=spread(samples[name, op], 1e6)))
+            else:
+                rows.append(Row(name, None, notes.get((name, op), "N/A")))
+        measured = [r for r in rows if r.value is not None]
+        tables.append(Table(title, "μs", rows, baseline=min(measured, key=lambda r: r.value).name if measured else None))
+    valid_ratio = median_ratio(samples, ("boltwire collect_errors=True", "valid"), ("boltwire fail-fast", "valid"))
+    invalid_ratio = median_ratio(samples, ("boltwire collect_errors=True", "invalid"), ("pydantic model_validate_json", "invalid"))
+    targets = [
+        Target("Load JSON valid: collect_errors=True / fail-fast <= 1.10", valid_ratio, 1.10),
+        Target("Load JSON 10% invalid, all errors: boltwire / pydantic <= 0.33 (3x faster)", invalid_ratio, 0.33),
+    ]
+    raw = {f"{name} {op}": s for (name, op), s in samples.items()}
     return tables, targets, raw
 
 
@@ -278,12 +395,7 @@ def run_untyped(args):
             cases[peer, "decode"] = Case("decode(buf)", ns, lambda out, doc=doc: out == doc)
             if how:
                 notes[peer, "decode-how"] = how
-        for key, case in list(cases.items()):
-            try:
-                case.verify()
-            except Exception as e:
-                notes[key] = describe(e)
-                del cases[key]
+        keep_verified(cases, notes)
         samples = sample_interleaved(cases, min_time, repeat, notes)
         size_note = f"{actual_size / 1e6:.1f} MB" if actual_size else label
         for op, verb in (("decode", "decode (bytes → objects)"), ("encode", "encode (objects → bytes)")):
@@ -341,7 +453,11 @@ def sample_interleaved(cases: dict, min_time: float, repeat: int, notes: dict) -
     op_rank = {op: i for i, op in enumerate([op for op, *_ in OPS] + ["decode", "encode"])}
     peer_rank = {peer: i for i, peer in enumerate(PEERS + UNTYPED_PEERS)}  # boltwire next to its baseline
     loops = {}
-    for key, case in sorted(cases.items(), key=lambda kv: (op_rank[kv[0][1]], peer_rank[kv[0][0]])):
+    def rank(kv):  # the collect rows (run_collect) name their own operations and rows: they sort after
+        (peer, op) = kv[0]
+        return (op_rank.get(op, len(op_rank)), op, peer_rank.get(peer, len(peer_rank)), peer)
+
+    for key, case in sorted(cases.items(), key=rank):
         try:
             loops[key] = calibrate(case.timer, min_time)
         except Exception as e:  # it passed its check once; keep a later failure to its own row
@@ -356,6 +472,16 @@ def sample_interleaved(cases: dict, min_time: float, repeat: int, notes: dict) -
             samples[key].append(cases[key].timer.timeit(number) / number)
             progress.advance_to(j + 1)
     return samples
+
+
+def keep_verified(cases: dict, notes: dict) -> None:
+    """Drops the cases whose check fails, noting why (a wrong answer gets no number)."""
+    for key, case in list(cases.items()):
+        try:
+            case.verify()
+        except Exception as e:
+            notes[key] = describe(e)
+            del cases[key]
 
 
 def median_ratio(samples: dict, num: tuple, den: tuple) -> float | None:

@@ -39,6 +39,16 @@ CASES = {
         "data = {lib}.json.encode(library_models.build_tree(m, library_models.make_tree()))\n"
         "dec = {lib}.json.Decoder(m.Dir)",
         "dec.decode(data)", 3000, ["boltwire", "msgspec"]),
+    # collect_errors=True on valid input: the cost of being ready to collect (compare with load_json / load).
+    "load_json_collect": (
+        "import library_models, {lib}\nm = library_models.load('{lib}')\n"
+        "data = {lib}.json.encode(library_models.build_orders(m, library_models.make_orders()))\n"
+        "dec = {lib}.json.Decoder(list[m.Order], collect_errors=True)",
+        "dec.decode(data)", 10, ["boltwire"]),
+    "load_collect": (
+        "import library_models, {lib}\nm = library_models.load('{lib}')\norders = library_models.make_orders()\n"
+        "T = list[m.Order]",
+        "{lib}.convert(orders, T, collect_errors=True)", 10, ["boltwire"]),
     "dump_json": (
         "import library_models, {lib}\nm = library_models.load('{lib}')\n"
         "orders = library_models.build_orders(m, library_models.make_orders())\nenc = {lib}.json.Encoder()",

@@ -2,6 +2,8 @@
 #include "schema/error_path.hpp"
 #include "py/compat.hpp"
 #include <cstdarg>
+#include <charconv>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -20,96 +22,112 @@ PyObject *validation_error_type() {
 
 namespace {
 
-// Renders `$`, `$.a[0]`, `$[...]` for the chain ending at `node` (outermost first), starting with `root` and
-// stopping before `stop` (nodes from `stop` outwards are left out).
-PyObject *render_path(const PathNode *node, const char *root = "$", const PathNode *stop = nullptr) {
-  std::vector<const PathNode *> chain;
-  for (; node != stop; node = node->parent) chain.push_back(node);
-  PyObject *parts = PyList_New(0);
-  if (parts == nullptr) return nullptr;
-  bool ok = true;
-  auto add = [&](PyObject *s) {
-    ok = ok && s != nullptr && PyList_Append(parts, s) == 0;
-    Py_XDECREF(s);
-  };
-  add(PyUnicode_FromString(root));
-  for (auto it = chain.rbegin(); ok && it != chain.rend(); ++it) {
-    const PathNode *n = *it;
-    if (n->index == PathNode::kDictValue) {
-      add(PyUnicode_FromString("[...]"));
-    } else if (n->index == PathNode::kDictKey) {
+// Appends the UTF-8 of str `s` (lone surrogates, from "\ud800" escapes in keys, pass through; the result is
+// decoded with surrogatepass).
+bool append_utf8(std::string &out, PyObject *s) {
+  Py_ssize_t size;
+  const char *data = PyUnicode_AsUTF8AndSize(s, &size);
+  if (data != nullptr) {
+    out.append(data, static_cast<size_t>(size));
+    return true;
+  }
+  PyErr_Clear();
+  PyObject *bytes = PyUnicode_AsEncodedString(s, "utf-8", "surrogatepass");
+  if (bytes == nullptr) return false;
+  out.append(PyBytes_AS_STRING(bytes), static_cast<size_t>(PyBytes_GET_SIZE(bytes)));
+  Py_DECREF(bytes);
+  return true;
+}
+
+// Appends `$`, `$.a[0]`, `$[...]` for the chain from `node` up to (not including) `stop`, outermost first,
+// starting with `root`.
+bool append_path(std::string &out, const PathNode *node, const char *root, const PathNode *stop) {
+  const PathNode *chain[64];
+  std::vector<const PathNode *> deep;  // only for paths deeper than 64 levels
+  size_t n = 0;
+  for (const PathNode *p = node; p != stop; p = p->parent) {
+    if (n < 64) chain[n] = p;
+    else if (n == 64) deep.assign(chain, chain + 64), deep.push_back(p);
+    else deep.push_back(p);
+    n++;
+  }
+  const PathNode *const *nodes = n <= 64 ? chain : deep.data();
+  out += root;
+  char digits[32];
+  for (size_t i = n; i-- > 0;) {
+    const PathNode *p = nodes[i];
+    if (p->index == PathNode::kDictValue) {
+      out += "[...]";
+    } else if (p->index == PathNode::kDictKey) {
       continue;  // the split into "... in `...`" happens in render_message
-    } else if (n->key != nullptr) {
-      add(PyUnicode_FromFormat(".%U", n->key));
-    } else if (n->index >= 0) {
-      add(PyUnicode_FromFormat("[%zd]", n->index));
+    } else if (p->key != nullptr) {
+      out += '.';
+      if (!append_utf8(out, p->key)) return false;
+    } else if (p->index >= 0) {
+      auto written = std::to_chars(digits, digits + sizeof digits, p->index);
+      out += '[';
+      out.append(digits, written.ptr);
+      out += ']';
     }
   }
-  PyObject *result = nullptr;
-  if (ok) {
-    PyObject *empty = PyUnicode_FromString("");
-    if (empty != nullptr) result = PyUnicode_Join(empty, parts);
-    Py_XDECREF(empty);
-  }
-  Py_DECREF(parts);
-  return result;
+  return true;
 }
 
 // "<message> - at `<path>`" (msgspec's str(e)). The chain splits at each dict-key marker (MessagePack keys may
 // be arrays or maps): the part after the innermost marker first, "`key[1]` in `key` in `$`", as msgspec spells it.
 PyObject *render_message(const PathNode *path, PyObject *message) {
-  PyObject *full = path == nullptr ? Py_NewRef(message) : PyUnicode_FromFormat("%U - at ", message);
+  if (path == nullptr) return Py_NewRef(message);
+  std::string out;
+  out.reserve(96);
+  if (!append_utf8(out, message)) return nullptr;
+  out += " - at ";
   const PathNode *end = path;
-  while (full != nullptr && end != nullptr) {
+  while (end != nullptr) {
     const PathNode *marker = end;
     while (marker != nullptr && marker->index != PathNode::kDictKey) marker = marker->parent;
-    PyObject *part = marker == nullptr ? render_path(end) : render_path(end, "key", marker);
-    if (part != nullptr) {
-      PyObject *next = PyUnicode_FromFormat(marker == nullptr ? "%U`%U`" : "%U`%U` in ", full, part);
-      Py_DECREF(part);
-      Py_SETREF(full, next);
-    } else {
-      Py_CLEAR(full);
-    }
+    out += '`';
+    if (!(marker == nullptr ? append_path(out, end, "$", nullptr) : append_path(out, end, "key", marker))) return nullptr;
+    out += marker == nullptr ? "`" : "` in ";
     end = marker == nullptr ? nullptr : marker->parent;
-    if (marker != nullptr && end == nullptr && full != nullptr) {  // a key marker at the root
-      Py_SETREF(full, PyUnicode_FromFormat("%U`$`", full));
-    }
+    if (marker != nullptr && end == nullptr) out += "`$`";  // a key marker at the root
   }
-  return full;
+  return PyUnicode_DecodeUTF8(out.data(), static_cast<Py_ssize_t>(out.size()), "surrogatepass");
 }
 
 // The error's `loc`: field names and indices from the root; a dict value adds its key, a dict key adds the
 // key and "[key]" (pydantic's spelling); a marker without its key adds "[...]" / "[key]".
 PyObject *build_loc(const PathNode *path) {
-  std::vector<const PathNode *> chain;
-  for (const PathNode *n = path; n != nullptr; n = n->parent) chain.push_back(n);
-  PyObject *parts = PyList_New(0);
-  if (parts == nullptr) return nullptr;
-  bool ok = true;
-  auto add = [&](PyObject *item, bool owned) {
-    ok = ok && item != nullptr && PyList_Append(parts, item) == 0;
-    if (owned) Py_XDECREF(item);
-  };
-  for (auto it = chain.rbegin(); ok && it != chain.rend(); ++it) {
-    const PathNode *n = *it;
-    if (n->index == PathNode::kDictValue || n->index == PathNode::kDictKey) {
-      if (n->key != nullptr) add(n->key, false);
-      if (n->index == PathNode::kDictKey) add(PyUnicode_FromString("[key]"), true);
-      else if (n->key == nullptr) add(PyUnicode_FromString("[...]"), true);
-    } else if (n->key != nullptr) {
-      add(n->key, false);
-    } else {
-      add(PyLong_FromSsize_t(n->index), true);
-    }
+  Py_ssize_t n = 0;
+  for (const PathNode *p = path; p != nullptr; p = p->parent) n += (p->index == PathNode::kDictKey && p->key != nullptr) ? 2 : 1;
+  PyObject *loc = PyTuple_New(n);
+  if (loc == nullptr) return nullptr;
+  static PyObject *key_marker = PyUnicode_InternFromString("[key]");
+  static PyObject *value_marker = PyUnicode_InternFromString("[...]");
+  if (key_marker == nullptr || value_marker == nullptr) {
+    Py_DECREF(loc);
+    return nullptr;
   }
-  PyObject *loc = ok ? PyList_AsTuple(parts) : nullptr;
-  Py_DECREF(parts);
+  Py_ssize_t i = n;  // filled from the innermost node outwards
+  for (const PathNode *p = path; p != nullptr; p = p->parent) {
+    PyObject *item;
+    if (p->index == PathNode::kDictKey) {
+      item = Py_NewRef(key_marker);
+      if (p->key != nullptr) PyTuple_SET_ITEM(loc, --i, item), item = Py_NewRef(p->key);
+    } else if (p->index == PathNode::kDictValue) {
+      item = Py_NewRef(p->key != nullptr ? p->key : value_marker);
+    } else if (p->key != nullptr) {
+      item = Py_NewRef(p->key);
+    } else if ((item = PyLong_FromSsize_t(p->index)) == nullptr) {
+      Py_DECREF(loc);
+      return nullptr;
+    }
+    PyTuple_SET_ITEM(loc, --i, item);
+  }
   return loc;
 }
 
-// The type of an error raised by message alone, read from msgspec's wording (the one catalogue of messages
-// is the set of raise sites; tests/source/test_error_types.py checks every one is classified).
+// The type of an error raised by message alone, read from msgspec's wording. Raise sites whose wording is
+// ambiguous (tag errors, validators, hooks) name their type with raise_error instead.
 ErrorType classify_message(PyObject *message) {
   Py_ssize_t size;
   const char *m = PyUnicode_AsUTF8AndSize(message, &size);

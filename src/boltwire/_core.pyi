@@ -131,6 +131,8 @@ def convert(
     dec_hook: Callable[[type, Any], Any] | None = None,
     builtin_types: Iterable[type] | None = None,
     str_keys: bool = False,
+    collect_errors: bool = False,
+    max_errors: int = 100,
 ) -> _T: ...
 @overload
 def convert(
@@ -142,6 +144,8 @@ def convert(
     dec_hook: Callable[[type, Any], Any] | None = None,
     builtin_types: Iterable[type] | None = None,
     str_keys: bool = False,
+    collect_errors: bool = False,
+    max_errors: int = 100,
 ) -> Any: ...
 
 class UnsetType:

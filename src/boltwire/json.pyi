@@ -42,6 +42,9 @@ class Decoder(Generic[T]):
         strict: bool = True,
         dec_hook: Callable[[type, Any], Any] | None = None,
         float_hook: Callable[[str], Any] | None = None,
+        forbid_unknown_fields: bool = False,
+        collect_errors: bool = False,
+        max_errors: int = 100,
     ) -> None: ...
     @overload
     def __init__(
@@ -51,6 +54,9 @@ class Decoder(Generic[T]):
         strict: bool = True,
         dec_hook: Callable[[type, Any], Any] | None = None,
         float_hook: Callable[[str], Any] | None = None,
+        forbid_unknown_fields: bool = False,
+        collect_errors: bool = False,
+        max_errors: int = 100,
     ) -> None: ...
     @overload
     def __init__(
@@ -60,6 +66,9 @@ class Decoder(Generic[T]):
         strict: bool = True,
         dec_hook: Callable[[type, Any], Any] | None = None,
         float_hook: Callable[[str], Any] | None = None,
+        forbid_unknown_fields: bool = False,
+        collect_errors: bool = False,
+        max_errors: int = 100,
     ) -> None: ...
     @property
     def type(self) -> Any: ...
@@ -69,6 +78,12 @@ class Decoder(Generic[T]):
     def dec_hook(self) -> Callable[[type, Any], Any] | None: ...
     @property
     def float_hook(self) -> Callable[[str], Any] | None: ...
+    @property
+    def forbid_unknown_fields(self) -> bool: ...
+    @property
+    def collect_errors(self) -> bool: ...
+    @property
+    def max_errors(self) -> int: ...
     def decode(self, buf: bytes | bytearray | memoryview | str, /) -> T: ...
     def decode_lines(self, buf: bytes | bytearray | memoryview | str, /) -> list[T]: ...
 
@@ -79,6 +94,8 @@ def decode(
     *,
     strict: bool = True,
     dec_hook: Callable[[type, Any], Any] | None = None,
+    collect_errors: bool = False,
+    max_errors: int = 100,
 ) -> Any: ...
 @overload
 def decode(
@@ -88,6 +105,8 @@ def decode(
     type: type[T],
     strict: bool = True,
     dec_hook: Callable[[type, Any], Any] | None = None,
+    collect_errors: bool = False,
+    max_errors: int = 100,
 ) -> T: ...
 @overload
 def decode(
@@ -97,6 +116,8 @@ def decode(
     type: Any,
     strict: bool = True,
     dec_hook: Callable[[type, Any], Any] | None = None,
+    collect_errors: bool = False,
+    max_errors: int = 100,
 ) -> Any: ...
 
 def schema(

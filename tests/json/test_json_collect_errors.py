@@ -445,3 +445,30 @@ def test_single_error_messages_match_msgspec(doc, collect_errors):
         bj.decode(doc, type=list[Item], collect_errors=collect_errors)
     assert str(ours.value) == str(theirs.value)
     assert isinstance(ours.value, bw.ValidationError) == isinstance(theirs.value, msgspec.ValidationError)
+
+
+# ---- with the other "beyond msgspec" options: kept unknown fields, tag fallback --------------------------------
+
+
+class Kept(bw.Struct):
+    id: int
+    rest: dict[str, int] = bw.field(extra=True)
+
+
+class Click(bw.Struct, tag="click"):
+    x: int
+
+
+class Other(bw.Struct, tag_fallback=True):
+    type: Union[str, None] = None
+
+
+@BOTH
+def test_kept_unknown_fields_and_tag_fallback_in_collect_mode(collect, fail_fast):
+    _, errors = errors_of(collect, {"id": "x", "a": 1, "b": "two", "c": 3}, Kept)
+    assert [(e.type, e.loc) for e in errors] == [("wrong_type", ("id",)), ("wrong_type", ("b",))]
+    assert collect({"id": 1, "a": 1}, Kept) == Kept(1, {"a": 1})
+    events = [{"type": "click", "x": "no"}, {"type": "scroll"}, {"type": "click", "x": 2}]
+    _, errors = errors_of(collect, events, list[Union[Click, Other]])
+    assert [(e.type, e.loc) for e in errors] == [("wrong_type", (0, "x"))]
+    assert collect(events[1:], list[Union[Click, Other]]) == [Other("scroll"), Click(2)]
