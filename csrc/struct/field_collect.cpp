@@ -65,6 +65,10 @@ bool is_classvar(PyObject *annotation) {
     if (classvar == nullptr) return false;
   }
   if (annotation == classvar) return true;
+  // A plain class (`int`, a Struct) answers from its own MRO: getattr would raise and clear an AttributeError
+  // per field, most of a small class's definition cost.
+  if (Py_TYPE(annotation) == &PyType_Type)
+    return _PyType_Lookup(reinterpret_cast<PyTypeObject *>(annotation), py::names.origin) == classvar;
   PyObject *origin = nullptr;
   if (PyObject_GetOptionalAttr(annotation, py::names.origin, &origin) < 0) {
     PyErr_Clear();
