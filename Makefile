@@ -13,12 +13,21 @@ APT_COMMANDS := g++ make nginx wrk h2load tinyproxy microsocks
 APT_HEADERS := /usr/include/openssl/ssl.h /usr/include/zlib.h /usr/include/brotli/decode.h /usr/include/zstd.h \
   /usr/include/nghttp2/nghttp2.h
 
-.PHONY: test bench build system-deps clean fuzz fuzz-build fuzz-deps sanitize soak
+# Optional: nginx's brotli filter (Debian libnginx-mod-http-brotli-filter) for the nginx brotli tests. Where this
+# Debian has no such package (or it will not install), those tests skip and say why; nothing else depends on it.
+NGINX_BROTLI_PACKAGE := libnginx-mod-http-brotli-filter
+NGINX_BROTLI_MODULE := /usr/lib/nginx/modules/ngx_http_brotli_filter_module.so
+
+.PHONY: test bench build system-deps clean fuzz fuzz-build fuzz-deps sanitize soak msgspec-suite
 test: system-deps build
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: system-deps build $(STAMPS)/bench-deps $(STAMPS)/bench-lothc
 	$(PY) bench/run.py $(BENCH_ARGS)
+
+# msgspec's own unit tests against boltwire (tools/msgspec_suite/README.md); needs network to PyPI, not in `make test`.
+msgspec-suite: build
+	$(PY) tools/msgspec_suite/run.py --list build/msgspec_suite/fails.txt $(SUITE_ARGS)
 
 build: $(STAMPS)/test-deps
 	$(PIP) install --no-build-isolation --no-deps -q .
@@ -30,6 +39,13 @@ system-deps:
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" != 0 ]; then echo "missing:$$missing; run as root or install: $(APT_PACKAGES)"; exit 1; fi; \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(APT_PACKAGES); \
+	fi
+	@if [ ! -f $(NGINX_BROTLI_MODULE) ] && [ "$$(id -u)" = 0 ]; then \
+	  apt-cache show $(NGINX_BROTLI_PACKAGE) >/dev/null 2>&1 || apt-get update -q >/dev/null 2>&1; \
+	  if apt-cache show $(NGINX_BROTLI_PACKAGE) >/dev/null 2>&1; then \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(NGINX_BROTLI_PACKAGE) \
+	      || echo "note: $(NGINX_BROTLI_PACKAGE) did not install: the nginx brotli tests will skip"; \
+	  else echo "note: this Debian has no package $(NGINX_BROTLI_PACKAGE): the nginx brotli tests will skip"; fi; \
 	fi
 
 $(VENV)/bin/python: | system-deps

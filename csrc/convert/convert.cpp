@@ -76,7 +76,8 @@ PyObject *check_validator(PyObject *value, const TypePlan *plan, const PathNode 
 
 PyObject *raise_expected_named(const TypePlan *plan, const char *got, const PathNode *path) {
   std::string expected = schema::describe_expected(plan);
-  return raise_validation(path, "Expected `%s`, got `%s`", expected.c_str(), got);
+  return schema::raise_error(schema::ErrorType::kWrongType, schema::ErrorInput{nullptr, got}, path,
+                             "Expected `%s`, got `%s`", expected.c_str(), got);
 }
 
 // A float that is an integer and fits a double exactly (|x| <= 2**53) converts to int in lax mode.
@@ -268,10 +269,16 @@ PyObject *convert_seq(PyObject *seq, const TypePlan *plan, ConvertOptions &o, co
     bool is_set = (k & (sk::kList | sk::kSet | sk::kFrozenSet)) && !(k & sk::kList);
     Object out = Object::steal(!is_set ? PyList_New(n) : (k & sk::kSet) ? PySet_New(nullptr) : PyFrozenSet_New(nullptr));
     if (!out) return nullptr;
+    bool failed = false;  // collect mode: an item failed (its errors are collected); the result is dropped
     for (Py_ssize_t i = 0; i < n; i++) {
       node.index = i;
       PyObject *item = convert_item(src, i, plan->item, o, &node);
-      if (item == nullptr) return nullptr;
+      if (item == nullptr) {
+        if (!keep_going(o)) return nullptr;
+        failed = true;
+        if (!is_set) PyList_SET_ITEM(out.get(), i, Py_NewRef(Py_None));  // a placeholder: the list is dropped
+        continue;
+      }
       if (!is_set) {
         PyList_SET_ITEM(out.get(), i, item);
       } else {
@@ -281,9 +288,13 @@ PyObject *convert_seq(PyObject *seq, const TypePlan *plan, ConvertOptions &o, co
           raise_validation(&node, "Expected a hashable value, got `%s`", Py_TYPE(item)->tp_name);
         }
         Py_DECREF(item);
-        if (rc < 0) return nullptr;
+        if (rc < 0) {
+          if (!keep_going(o)) return nullptr;
+          failed = true;
+        }
       }
     }
+    if (BW_UNLIKELY(failed)) return nullptr;
     if (k & sk::kList) return out.release();
     if (k & sk::kVarTuple) return PyList_AsTuple(out.get());
     return out.release();
@@ -293,12 +304,18 @@ PyObject *convert_seq(PyObject *seq, const TypePlan *plan, ConvertOptions &o, co
     if (n != expected) return raise_validation(path, "Expected `array` of length %zd, got %zd", expected, n);
     Object out = Object::steal(PyTuple_New(n));
     if (!out) return nullptr;
+    bool failed = false;
     for (Py_ssize_t i = 0; i < n; i++) {
       node.index = i;
       PyObject *item = convert_item(src, i, plan->items[i], o, &node);
-      if (item == nullptr) return nullptr;
+      if (item == nullptr) {
+        if (!keep_going(o)) return nullptr;
+        failed = true;
+        item = Py_NewRef(Py_None);  // a placeholder: the tuple is dropped
+      }
       PyTuple_SET_ITEM(out.get(), i, item);
     }
+    if (BW_UNLIKELY(failed)) return nullptr;
     return out.release();
   }
   if (k & (sk::kNamedTuple | sk::kStructArray)) return convert_sequence_object(seq, plan, o, path);
@@ -320,10 +337,12 @@ PyObject *convert_dict(PyObject *obj, const TypePlan *plan, ConvertOptions &o, c
   PathNode value_node{path, nullptr, PathNode::kDictValue};
   Py_ssize_t pos = 0;
   PyObject *key_ref, *value_ref;
+  bool failed = false;  // collect mode: a key or value failed (its errors are collected); the dict is dropped
   while (py::dict_next(obj, &pos, &key_ref, &value_ref)) {
     // Strong references: a hook or validator may mutate the source dict while its entries are converted.
     Object key = Object::steal(Py_NewRef(key_ref));
     Object value = Object::steal(Py_NewRef(value_ref));
+    key_node.key = value_node.key = key.get();
     Object k;
     if (PyUnicode_CheckExact(key.get()) && !(plan->key->kinds & (sk::kAny | sk::kCustom))) {
       if (++o.depth > kMaxDepth) {
@@ -336,15 +355,26 @@ PyObject *convert_dict(PyObject *obj, const TypePlan *plan, ConvertOptions &o, c
     } else {
       k = Object::steal(convert_value(key.get(), plan->key, o, &key_node));
     }
-    if (!k) return nullptr;
-    if (PyObject_Hash(k.get()) == -1) {  // list[int] keys: a validation error with the path, not a TypeError
+    if (k && PyObject_Hash(k.get()) == -1) {  // list[int] keys: a validation error with the path, not a TypeError
       if (!PyErr_ExceptionMatches(PyExc_TypeError)) return nullptr;
       PyErr_Clear();
-      return raise_validation(&key_node, "Expected a hashable value, got `%s`", Py_TYPE(k.get())->tp_name);
+      raise_validation(&key_node, "Expected a hashable value, got `%s`", Py_TYPE(k.get())->tp_name);
+      k.reset();
+    }
+    if (!k) {
+      if (!keep_going(o)) return nullptr;
+      failed = true;
+      continue;
     }
     Object v = Object::steal(convert_value(value.get(), plan->value, o, &value_node));
-    if (!v || PyDict_SetItem(out.get(), k.get(), v.get()) < 0) return nullptr;
+    if (!v) {
+      if (!keep_going(o)) return nullptr;
+      failed = true;
+      continue;
+    }
+    if (PyDict_SetItem(out.get(), k.get(), v.get()) < 0) return nullptr;
   }
+  if (BW_UNLIKELY(failed)) return nullptr;
   return out.release();
 }
 
@@ -424,6 +454,11 @@ PyObject *convert_tuple_subclass(PyObject *obj, const TypePlan *plan, ConvertOpt
   return convert_seq(obj, plan, o, path);
 }
 
+bool keep_going(ConvertOptions &o) {
+  bool consumed;
+  return o.collect != nullptr && schema::collect_failure(*o.collect, consumed);
+}
+
 PyObject *convert_value(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
   uint64_t k = plan->kinds;
   if (BW_LIKELY(plan->constraints.flags == 0)) {
@@ -487,7 +522,7 @@ PyObject *convert_entry(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyO
     return nullptr;
   }
   ConvertOptions o;
-  PyObject *builtin_types = nullptr;
+  PyObject *builtin_types = nullptr, *collect_errors = nullptr, *max_errors = nullptr;
   Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t i = 0; i < nkw; i++) {
     const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i));
@@ -516,6 +551,10 @@ PyObject *convert_entry(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyO
       o.dec_hook = value == Py_None ? nullptr : value;
     } else if (strcmp(name, "builtin_types") == 0) {
       builtin_types = value;
+    } else if (strcmp(name, "collect_errors") == 0) {
+      collect_errors = value;
+    } else if (strcmp(name, "max_errors") == 0) {
+      max_errors = value;
     } else {
       PyErr_Format(PyExc_TypeError, "convert() got an unexpected keyword argument '%s'", name);
       return nullptr;
@@ -529,6 +568,15 @@ PyObject *convert_entry(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyO
   if (builtin_types != nullptr && builtin_types != Py_None && !parse_builtin_types(builtin_types, o)) return nullptr;
   const TypePlan *plan = schema::plan_for(type);
   if (plan == nullptr) return nullptr;
+  if (BW_UNLIKELY(collect_errors != nullptr || max_errors != nullptr)) {
+    bool collect = false;
+    schema::ErrorCollector collector;
+    if (!schema::parse_collect_options(collect_errors, max_errors, collect, collector.max_errors)) return nullptr;
+    if (collect) {
+      o.collect = &collector;
+      return schema::finish_collect(collector, convert_value(obj, plan, o, nullptr));
+    }
+  }
   return convert_value(obj, plan, o, nullptr);
 }
 
@@ -536,7 +584,7 @@ PyObject *convert_entry(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyO
 
 PyMethodDef convert_function_defs[] = {
     {"convert", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(convert_entry)), METH_FASTCALL | METH_KEYWORDS,
-     "convert(obj, type, *, strict=True, from_attributes=False, dec_hook=None, builtin_types=None, str_keys=False)\n--\n\nConvert builtin objects into `type`, validating on the way."},
+     "convert(obj, type, *, strict=True, from_attributes=False, dec_hook=None, builtin_types=None, str_keys=False, collect_errors=False, max_errors=100)\n--\n\nConvert builtin objects into `type`, validating on the way."},
     {},
 };
 

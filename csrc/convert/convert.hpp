@@ -2,6 +2,7 @@
 // TypePlan describes, with the same validation and error paths as the JSON decoder.
 #pragma once
 #include "py/python.hpp"
+#include "schema/error_collector.hpp"
 #include "schema/error_path.hpp"
 #include "schema/type_plan.hpp"
 
@@ -14,7 +15,12 @@ struct ConvertOptions {
   PyObject *dec_hook = nullptr;
   uint64_t builtin_kinds = 0;         // kinds (bytes, datetime, uuid...) listed in builtin_types: never read from str
   int depth = 0;
+  schema::ErrorCollector *collect = nullptr;  // collect_errors=True: where errors go (schema/error_collector.hpp)
 };
+
+// Collect mode: a value failed (its ValidationError pending, or collected already when nothing is pending).
+// True when the conversion goes on past it; false when it stops (not collecting, another error, max_errors).
+[[gnu::cold]] bool keep_going(ConvertOptions &o);
 
 // Converts `obj` to `plan`'s type. New reference, or nullptr with ValidationError / TypeError set.
 PyObject *convert_value(PyObject *obj, const schema::TypePlan *plan, ConvertOptions &o, const schema::PathNode *path);
@@ -37,7 +43,7 @@ bool validate_struct_fields(PyObject *self);
 [[gnu::cold]] PyObject *raise_convert_expected(const schema::TypePlan *plan, PyObject *obj, const schema::PathNode *path);
 
 // boltwire.convert(obj, type, *, strict=True, from_attributes=False, dec_hook=None, builtin_types=None,
-// str_keys=False)
+// str_keys=False, collect_errors=False, max_errors=100)
 extern PyMethodDef convert_function_defs[];
 
 }  // namespace boltwire::convert

@@ -7,6 +7,7 @@
 #include "py/dict_iter.hpp"
 #include "py/ref.hpp"
 #include "py/utf8.hpp"
+#include "struct/extra_fields.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/finish_decoded.hpp"
 #include "struct/struct_meta.hpp"
@@ -47,13 +48,13 @@ Py_ssize_t find_name(const ObjectPlan *op, const char *key, size_t size) {
 // The class a tagged union picks for a mapping (its tag member) or a sequence (its first item).
 const ObjectPlan *select_member(PyObject *tag, const sk::StructUnion *u, const PathNode *tag_node) {
   if (!((u->str_tags && PyUnicode_CheckExact(tag)) || (u->int_tags && PyLong_CheckExact(tag)))) {
-    raise_validation(tag_node, "Expected `%s`, got `%s`", u->str_tags && u->int_tags ? "int | str" : u->str_tags ? "str" : "int",
-                     Py_TYPE(tag)->tp_name);
+    schema::raise_error(schema::ErrorType::kInvalidTag, schema::ErrorInput{tag}, tag_node, "Expected `%s`, got `%s`",
+                        u->str_tags && u->int_tags ? "int | str" : u->str_tags ? "str" : "int", Py_TYPE(tag)->tp_name);
     return nullptr;
   }
   PyObject *index = PyDict_GetItemWithError(u->by_tag, tag);
   if (index == nullptr) {
-    if (!PyErr_Occurred()) raise_validation(tag_node, "Invalid value %R", tag);
+    if (!PyErr_Occurred()) schema::raise_error(schema::ErrorType::kInvalidTag, schema::ErrorInput{tag}, tag_node, "Invalid value %R", tag);
     return nullptr;
   }
   return u->members[PyLong_AsSsize_t(index)];
@@ -62,12 +63,13 @@ const ObjectPlan *select_member(PyObject *tag, const sk::StructUnion *u, const P
 bool check_tag(PyObject *tag, const ObjectPlan *op, const PathNode *tag_node) {
   bool is_str = PyUnicode_Check(op->tag_value);
   if (is_str ? !PyUnicode_CheckExact(tag) : !PyLong_CheckExact(tag)) {
-    raise_validation(tag_node, "Expected `%s`, got `%s`", is_str ? "str" : "int", Py_TYPE(tag)->tp_name);
+    schema::raise_error(schema::ErrorType::kInvalidTag, schema::ErrorInput{tag}, tag_node, "Expected `%s`, got `%s`",
+                        is_str ? "str" : "int", Py_TYPE(tag)->tp_name);
     return false;
   }
   int eq = PyObject_RichCompareBool(tag, op->tag_value, Py_EQ);
   if (eq < 0) return false;
-  if (!eq) raise_validation(tag_node, "Invalid value %R", tag);
+  if (!eq) schema::raise_error(schema::ErrorType::kInvalidTag, schema::ErrorInput{tag}, tag_node, "Invalid value %R", tag);
   return eq == 1;
 }
 
@@ -82,6 +84,7 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
   PyObject *key_ref, *value_ref;
   PathNode key_node{path, nullptr, PathNode::kDictKey};
   Py_ssize_t hint = 0;
+  bool failed = false;  // collect mode: a member failed (its errors are collected); the instance is dropped
   while (py::dict_next(obj, &pos, &key_ref, &value_ref)) {
     // Strong references: hooks and validators run while the entry is converted and may mutate the dict.
     Object key_held = Object::steal(Py_NewRef(key_ref)), value_held = Object::steal(Py_NewRef(value_ref));
@@ -89,47 +92,64 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
     // Keys written in source are interned, like the encoded names: a pointer comparison, trying the field
     // after the previous match first (keys usually arrive in declared order), settles most of them.
     Py_ssize_t index = find_interned_name(op, key, hint);
-    if (index >= 0) {
-      PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
-      PyObject *converted = convert_value(value, op->field_plans[index], o, &node);
-      if (converted == nullptr) {
+    if (index < 0 && !PyUnicode_CheckExact(key)) {
+      key_node.key = key;
+      schema::raise_error(schema::ErrorType::kWrongType, schema::ErrorInput{key}, &key_node, "Expected `str`");
+      if (!keep_going(o)) {
         Py_DECREF(self);
         return nullptr;
       }
-      Py_XSETREF(*structs::field_slot(self, meta, index), converted);
-      track |= structs::may_be_tracked(converted);
+      failed = true;
       continue;
     }
-    if (!PyUnicode_CheckExact(key)) {
-      Py_DECREF(self);
-      return raise_validation(&key_node, "Expected `str`");
-    }
-    Py_ssize_t size;
-    Object holder;
-    const char *text = py::utf8_with_surrogates(key, size, holder);  // lone surrogates match no field
-    if (text == nullptr) {
-      Py_DECREF(self);
-      return nullptr;
-    }
-    index = find_name(op, text, static_cast<size_t>(size));
-    if (index >= 0) {
-      PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
-      PyObject *converted = convert_value(value, op->field_plans[index], o, &node);
-      if (converted == nullptr) {
+    if (index < 0) {
+      Py_ssize_t size;
+      Object holder;
+      const char *text = py::utf8_with_surrogates(key, size, holder);  // lone surrogates match no field
+      if (text == nullptr) {
         Py_DECREF(self);
         return nullptr;
       }
+      index = find_name(op, text, static_cast<size_t>(size));
+    }
+    bool ok = true;
+    if (index >= 0) {
+      PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
+      PyObject *converted = convert_value(value, op->field_plans[index], o, &node);
+      ok = converted != nullptr;
+      if (!ok) converted = Py_NewRef(Py_None);  // collect mode: a placeholder, so that it is not reported missing
       Py_XSETREF(*structs::field_slot(self, meta, index), converted);
       track |= structs::may_be_tracked(converted);
     } else if (op->tag_field != nullptr && PyUnicode_Compare(key, op->tag_field) == 0) {
       PathNode tag_node{path, op->tag_field, 0};
-      if (!check_tag(value, op, &tag_node)) {
+      ok = check_tag(value, op, &tag_node);
+    } else if (op->extra_index >= 0) {
+      PathNode node{path, key, 0};
+      PyObject *kept = convert_value(value, op->extra_plan, o, &node);
+      ok = kept != nullptr;
+      if (ok && !structs::keep_unknown_field(self, op->extra_index, key, kept)) {
         Py_DECREF(self);
         return nullptr;
       }
+      track = true;
     } else if (op->forbid_unknown_fields) {
+      schema::raise_error(schema::ErrorType::kUnknownField, schema::ErrorInput{value}, path,
+                          "Object contains unknown field `%U`", key);
+      ok = false;
+    }
+    if (!ok) {
+      if (!keep_going(o)) {
+        Py_DECREF(self);
+        return nullptr;
+      }
+      failed = true;
+    }
+  }
+  if (BW_UNLIKELY(o.collect != nullptr)) {
+    Py_ssize_t missing = structs::collect_missing_fields(self, *o.collect, path);
+    if (missing != 0 || failed) {
       Py_DECREF(self);
-      return raise_validation(path, "Object contains unknown field `%U`", key);
+      return nullptr;
     }
   }
   return structs::finish_decoded_struct(self, track, path);
@@ -164,6 +184,7 @@ PyObject *values_from_attributes(PyObject *obj, const ObjectPlan *op, ConvertOpt
   values.resize(static_cast<size_t>(op->n_fields));
   bool is_mapping = PyMapping_Check(obj) && !PyUnicode_Check(obj);
   PyObject *locked = op->field_names == op->encode_names ? op->field_names : nullptr;
+  bool failed = false;  // collect mode: a field failed (its errors are collected)
   for (Py_ssize_t i = 0; i < op->n_fields; i++) {
     bool failed;
     PyObject *name;
@@ -193,15 +214,22 @@ PyObject *values_from_attributes(PyObject *obj, const ObjectPlan *op, ConvertOpt
     }
     if (!attr) {
       PyObject *defaults = op->defaults != nullptr ? op->defaults : structs::as_meta(reinterpret_cast<PyTypeObject *>(op->cls))->defaults;
-      if (PyTuple_GET_ITEM(defaults, i) == structs::NoDefault)
-        return raise_validation(path, "Object missing required field `%U`", name);
+      if (PyTuple_GET_ITEM(defaults, i) == structs::NoDefault) {
+        schema::raise_error(schema::ErrorType::kMissing, schema::ErrorInput{}, path,
+                            "Object missing required field `%U`", name);
+        if (!keep_going(o)) return nullptr;
+        failed = true;
+      }
       continue;
     }
     PathNode node{path, name, 0};
     values[i] = Object::steal(convert_value(attr.get(), op->field_plans[i], o, &node));
-    if (!values[i]) return nullptr;
+    if (!values[i]) {
+      if (!keep_going(o)) return nullptr;
+      failed = true;
+    }
   }
-  return Py_None;
+  return failed ? nullptr : Py_None;
 }
 
 PyObject *struct_from_values(std::vector<Object> &values, const ObjectPlan *op, const PathNode *path) {
@@ -226,10 +254,17 @@ PyObject *class_from(PyObject *obj, const TypePlan *plan, ConvertOptions &o, con
     Py_ssize_t pos = 0;
     PyObject *key_ref, *value_ref;
     PathNode key_node{path, nullptr, PathNode::kDictKey};
+    bool failed = false;  // collect mode: a member failed (its errors are collected); the object is dropped
     while (py::dict_next(obj, &pos, &key_ref, &value_ref)) {
       Object key_held = Object::steal(Py_NewRef(key_ref)), value_held = Object::steal(Py_NewRef(value_ref));
       PyObject *key = key_held.get(), *value = value_held.get();
-      if (!PyUnicode_CheckExact(key)) return raise_validation(&key_node, "Expected `str`");
+      if (!PyUnicode_CheckExact(key)) {
+        key_node.key = key;
+        schema::raise_error(schema::ErrorType::kWrongType, schema::ErrorInput{key}, &key_node, "Expected `str`");
+        if (!keep_going(o)) return nullptr;
+        failed = true;
+        continue;
+      }
       Py_ssize_t size;
       Object holder;
       const char *text = py::utf8_with_surrogates(key, size, holder);  // lone surrogates match no field
@@ -238,7 +273,30 @@ PyObject *class_from(PyObject *obj, const TypePlan *plan, ConvertOptions &o, con
       if (index < 0) continue;
       PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
       values[index] = Object::steal(convert_value(value, op->field_plans[index], o, &node));
-      if (!values[index]) return nullptr;
+      if (!values[index]) {
+        if (!keep_going(o)) return nullptr;
+        failed = true;
+        values[index] = Object::steal(Py_NewRef(Py_None));  // a placeholder, so that it is not reported missing
+      }
+    }
+    if (BW_UNLIKELY(o.collect != nullptr)) {
+      Py_ssize_t missing = structs::collect_missing_values(plan, values, *o.collect, path);
+      if (missing != 0 || failed) return nullptr;
+    }
+  } else if (plan->kinds & sk::kTypedDict) {
+    // A TypedDict from another mapping reads items only, so a field named like a mapping method (`keys`,
+    // `items`) is not found as that method (msgspec). KeyError means absent; other errors propagate.
+    for (Py_ssize_t i = 0; i < op->n_fields; i++) {
+      PyObject *name = PyTuple_GET_ITEM(op->encode_names, i);
+      Object item = Object::steal(PyObject_GetItem(obj, name));
+      if (!item) {
+        if (!PyErr_ExceptionMatches(PyExc_KeyError)) return nullptr;
+        PyErr_Clear();
+        continue;
+      }
+      PathNode node{path, name, 0};
+      values[i] = Object::steal(convert_value(item.get(), op->field_plans[i], o, &node));
+      if (!values[i]) return nullptr;
     }
   } else if (values_from_attributes(obj, op, o, path, values) == nullptr) {
     return nullptr;
@@ -264,13 +322,19 @@ PyObject *from_sequence(PyObject *obj, const TypePlan *plan, ConvertOptions &o, 
     }
     Object args = Object::steal(PyTuple_New(op->n_fields));
     if (!args) return nullptr;
+    bool failed = false;
     for (Py_ssize_t i = 0; i < op->n_fields; i++) {
       node.index = i;
       PyObject *v = i < n ? convert_value(items[i], op->field_plans[i], o, &node)
                           : Py_NewRef(PyTuple_GET_ITEM(op->defaults, i));
-      if (v == nullptr) return nullptr;
+      if (v == nullptr) {
+        if (!keep_going(o)) return nullptr;
+        failed = true;
+        v = Py_NewRef(Py_None);  // a placeholder: the tuple is dropped
+      }
       PyTuple_SET_ITEM(args.get(), i, v);
     }
+    if (BW_UNLIKELY(failed)) return nullptr;
     return PyObject_Call(op->cls, args.get(), nullptr);
   }
   const ObjectPlan *op = plan->struct_plan;
@@ -292,11 +356,16 @@ PyObject *from_sequence(PyObject *obj, const TypePlan *plan, ConvertOptions &o, 
     offset = 1;
   }
   std::vector<Object> values(static_cast<size_t>(meta->n_fields));
+  bool failed = false;
   for (Py_ssize_t i = 0; i < meta->n_fields && i + offset < n; i++) {
     node.index = i + offset;
     values[i] = Object::steal(convert_value(items[i + offset], op->field_plans[i], o, &node));
-    if (!values[i]) return nullptr;
+    if (!values[i]) {
+      if (!keep_going(o)) return nullptr;
+      failed = true;
+    }
   }
+  if (BW_UNLIKELY(failed)) return nullptr;
   Py_ssize_t extra = n - offset - meta->n_fields;
   if (extra > 0 && op->forbid_unknown_fields)
     return raise_validation(path, "Expected `array` of at most length %zd, got %zd", meta->n_fields, meta->n_fields + extra);
@@ -362,12 +431,15 @@ PyObject *convert_object(PyObject *obj, const TypePlan *plan, ConvertOptions &o,
         PyObject *tag = PyDict_GetItemWithError(obj, plan->struct_union->tag_field);
         if (tag == nullptr) {
           if (PyErr_Occurred()) return nullptr;
-          return raise_validation(path, "Object missing required field `%U`", plan->struct_union->tag_field);
+          schema::raise_error(schema::ErrorType::kInvalidTag, schema::ErrorInput{obj}, path,
+                              "Object missing required field `%U`", plan->struct_union->tag_field);
+          if ((op = sk::union_fallback(plan->struct_union)) == nullptr) return nullptr;
+        } else {
+          Object tag_held = Object::steal(Py_NewRef(tag));
+          PathNode tag_node{path, plan->struct_union->tag_field, 0};
+          op = select_member(tag_held.get(), plan->struct_union, &tag_node);
+          if (op == nullptr && (op = sk::union_fallback(plan->struct_union)) == nullptr) return nullptr;
         }
-        Object tag_held = Object::steal(Py_NewRef(tag));
-        PathNode tag_node{path, plan->struct_union->tag_field, 0};
-        op = select_member(tag_held.get(), plan->struct_union, &tag_node);
-        if (op == nullptr) return nullptr;
       }
       return struct_from_mapping(obj, op, o, path);
     }
@@ -378,6 +450,8 @@ PyObject *convert_object(PyObject *obj, const TypePlan *plan, ConvertOptions &o,
     if (plan->struct_union != nullptr) {
       for (const ObjectPlan *m : plan->struct_union->members)
         if (tp == reinterpret_cast<PyTypeObject *>(m->cls)) return Py_NewRef(obj);
+      const ObjectPlan *fallback = plan->struct_union->fallback;
+      if (fallback != nullptr && tp == reinterpret_cast<PyTypeObject *>(fallback->cls)) return Py_NewRef(obj);
     } else if (tp == reinterpret_cast<PyTypeObject *>(plan->struct_plan->cls)) {
       return Py_NewRef(obj);
     }
@@ -402,10 +476,16 @@ PyObject *convert_object(PyObject *obj, const TypePlan *plan, ConvertOptions &o,
         bool failed;
         Object tag = Object::steal(get_field(obj, plan->struct_union->tag_field, is_mapping, failed));
         if (failed) return nullptr;
-        if (!tag) return raise_validation(path, "Object missing required field `%U`", plan->struct_union->tag_field);
-        PathNode tag_node{path, plan->struct_union->tag_field, 0};
-        op = select_member(tag.get(), plan->struct_union, &tag_node);
-        if (op == nullptr) return nullptr;
+        if (!tag) {
+          schema::raise_error(schema::ErrorType::kInvalidTag, schema::ErrorInput{obj}, path,
+                              "Object missing required field `%U`", plan->struct_union->tag_field);
+        } else {
+          PathNode tag_node{path, plan->struct_union->tag_field, 0};
+          op = select_member(tag.get(), plan->struct_union, &tag_node);
+        }
+        if (!tag || op == nullptr) {
+          if ((op = sk::union_fallback(plan->struct_union)) == nullptr) return nullptr;
+        }
       } else if (op->tag_value != nullptr) {
         bool failed;
         Object tag = Object::steal(get_field(obj, op->tag_field, is_mapping, failed));
@@ -413,11 +493,17 @@ PyObject *convert_object(PyObject *obj, const TypePlan *plan, ConvertOptions &o,
         PathNode tag_node{path, op->tag_field, 0};
         if (tag && !check_tag(tag.get(), op, &tag_node)) return nullptr;
       }
+      if (is_mapping && op->extra_index >= 0) {  // its unknown keys are kept: read it by its keys, as a dict
+        Object copy = Object::steal(PyDict_New());
+        if (!copy || PyDict_Merge(copy.get(), obj, 1) < 0) return nullptr;
+        return struct_from_mapping(copy.get(), op, o, path);
+      }
       std::vector<Object> values;
       if (values_from_attributes(obj, op, o, path, values) == nullptr) return nullptr;
       return struct_from_values(values, op, path);
     }
     if (k & sk::kDataclass) return class_from(obj, plan, o, path);
+    if (is_mapping && (k & sk::kTypedDict)) return class_from(obj, plan, o, path);
   }
   return raise_convert_expected(plan, obj, path);
 }

@@ -12,6 +12,7 @@
 #include "py/recursion.hpp"
 #include "py/ref.hpp"
 #include "py/unset.hpp"
+#include "struct/extra_fields.hpp"
 #include "struct/struct_meta.hpp"
 
 #include <vector>
@@ -145,6 +146,12 @@ PyObject *convert_dict(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
     Py_DECREF(out);
     return nullptr;
   }
+  // With str_keys a key must end as a str, so builtin_types do not keep keys as they are (msgspec).
+  ToBuiltinsOptions key_opt = opt;
+  if (opt.str_keys) {
+    key_opt.passthrough = 0;
+    key_opt.custom_types = nullptr;
+  }
   Py_ssize_t pos = 0;
   PyObject *key, *value;
   while (py::dict_next(obj, &pos, &key, &value)) {
@@ -154,7 +161,7 @@ PyObject *convert_dict(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
     if (Py_IS_TYPE(key, &PyUnicode_Type)) {
       new_key = Py_NewRef(key);
     } else {
-      new_key = to_builtins_value(opt, key, true);
+      new_key = to_builtins_value(key_opt, key, true);
       if (new_key != nullptr && opt.str_keys) Py_SETREF(new_key, key_to_str(new_key));
     }
     PyObject *new_value = new_key == nullptr ? nullptr : convert_item(opt, value);
@@ -174,24 +181,22 @@ PyObject *convert_dict(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
   return sorted;
 }
 
-PyObject *convert_struct_array(const ToBuiltinsOptions &opt, PyObject *obj, StructMetaObject *meta) noexcept {
+// An array_like Struct becomes a list, or a tuple (items converted as keys) when it is a dict key (msgspec).
+PyObject *convert_struct_array(const ToBuiltinsOptions &opt, PyObject *obj, StructMetaObject *meta,
+                               bool is_key) noexcept {
   Py_ssize_t tag = meta->tag != nullptr ? 1 : 0;
-  PyObject *out = PyList_New(meta->n_fields + tag);
-  if (out == nullptr) return nullptr;
-  if (tag) PyList_SET_ITEM(out, 0, Py_NewRef(meta->tag));
+  py::Object out = py::Object::steal(is_key ? PyTuple_New(meta->n_fields + tag) : PyList_New(meta->n_fields + tag));
+  if (!out) return nullptr;
+  auto set = is_key ? PyTuple_SetItem : PyList_SetItem;
+  if (tag && set(out.get(), 0, Py_NewRef(meta->tag)) < 0) return nullptr;
   for (Py_ssize_t i = 0; i < meta->n_fields; ++i) {
     PyObject *value = *structs::field_slot(obj, meta, i);
     PyObject *item = nullptr;
     if (value == nullptr) json::struct_field_unset(structs::field_name(meta, i));
-    else item = to_builtins_value(opt, value, false);
-    if (item == nullptr) {
-      Py_SET_SIZE(out, tag + i);
-      Py_DECREF(out);
-      return nullptr;
-    }
-    PyList_SET_ITEM(out, tag + i, item);
+    else item = to_builtins_value(opt, value, is_key);
+    if (item == nullptr || set(out.get(), tag + i, item) < 0) return nullptr;  // the unfilled slots are NULL
   }
-  return out;
+  return out.release();
 }
 
 // A Struct class's template entry: (dict {tag_field: tag, name: None, ...}, its keys tuple, index of the
@@ -262,12 +267,29 @@ PyObject *convert_struct_by_template(const ToBuiltinsOptions &opt, PyObject *obj
                                 PyLong_AsSsize_t(PyTuple_GET_ITEM(entry, 2)), values, n);
 }
 
-PyObject *convert_struct(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
+// The kept unknown keys of a field(extra=True) field, after the known fields (a snapshot: converting a value
+// may run code that changes the dict).
+bool add_extra_items(const ToBuiltinsOptions &opt, PyObject *obj, const StructMetaObject *meta, PyObject *out) noexcept {
+  PyObject *extra = structs::extra_items(obj, meta);
+  if (extra == nullptr) return false;
+  py::Object snapshot = py::Object::steal(PyDict_Items(extra));
+  if (!snapshot) return false;
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(snapshot.get()); ++i) {
+    PyObject *pair = PyList_GET_ITEM(snapshot.get(), i);
+    PyObject *key = PyTuple_GET_ITEM(pair, 0);
+    if (!structs::check_extra_key(meta, key)) return false;
+    py::Object item = py::Object::steal(convert_item(opt, PyTuple_GET_ITEM(pair, 1)));
+    if (!item || PyDict_SetItem(out, key, item.get()) < 0) return false;
+  }
+  return true;
+}
+
+PyObject *convert_struct(const ToBuiltinsOptions &opt, PyObject *obj, bool is_key) noexcept {
   StructMetaObject *meta = structs::as_meta(Py_TYPE(obj));
   py::RecursionGuard scope;
   if (!scope.entered) return nullptr;
-  if (meta->flags & structs::kArrayLike) return convert_struct_array(opt, obj, meta);
-  if (!(meta->flags & structs::kOmitDefaults) && opt.order != json::Order::kSorted) {
+  if (meta->flags & structs::kArrayLike) return convert_struct_array(opt, obj, meta, is_key);
+  if (!(meta->flags & (structs::kOmitDefaults | structs::kExtraField)) && opt.order != json::Order::kSorted) {
     bool fallback = false;
     PyObject *out = convert_struct_by_template(opt, obj, meta, &fallback);
     if (out != nullptr || !fallback) return out;
@@ -281,6 +303,7 @@ PyObject *convert_struct(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
   bool omit = (meta->flags & structs::kOmitDefaults) != 0;
   PyObject *names = meta->encode_fields;
   for (Py_ssize_t i = 0; i < meta->n_fields; ++i) {
+    if (i == meta->extra_index) continue;  // its items follow the known fields
     PyObject *value;
     int omitted = structs::read_field_omitting_default(obj, meta, i, omit, value);
     if (BW_UNLIKELY(omitted != 0)) {
@@ -303,6 +326,10 @@ PyObject *convert_struct(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
       Py_DECREF(out);
       return nullptr;
     }
+  }
+  if ((meta->flags & structs::kExtraField) && !add_extra_items(opt, obj, meta, out)) {
+    Py_DECREF(out);
+    return nullptr;
   }
   if (opt.order != json::Order::kSorted) return out;
   PyObject *sorted = sorted_dict(out);
@@ -399,6 +426,7 @@ PyObject *convert_enum(PyObject *obj) noexcept { return PyObject_GetAttr(obj, ty
     return (pass & kPassUuid) ? Py_NewRef(obj) : PyObject_Str(obj);
   if (tp == types.decimal) return (pass & kPassDecimal) ? Py_NewRef(obj) : PyObject_Str(obj);
   if (PyType_IsSubtype(Py_TYPE(tp), types.enum_meta)) return convert_enum(obj);
+  if (is_key && PyUnicode_Check(obj)) return PyObject_Str(obj);  // a str subclass key becomes a plain str
   if (PyList_Check(obj)) return convert_list(opt, obj);
   if (PyTuple_Check(obj)) return convert_tuple(opt, obj, is_key);
   if (PyDict_Check(obj)) return convert_dict(opt, obj);
@@ -413,6 +441,10 @@ PyObject *convert_enum(PyObject *obj) noexcept { return PyObject_GetAttr(obj, ty
   if (rc != 0) return rc > 0 ? out : nullptr;
   rc = convert_foreign(opt, obj, &out);
   if (rc != 0) return rc > 0 ? out : nullptr;
+  if (opt.custom_types != nullptr) {  // other classes listed in builtin_types: exact type, as msgspec
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(opt.custom_types); ++i)
+      if (PyTuple_GET_ITEM(opt.custom_types, i) == reinterpret_cast<PyObject *>(tp)) return Py_NewRef(obj);
+  }
   if (opt.enc_hook != nullptr) return call_enc_hook(opt, obj, is_key);
   json::unsupported_type(obj);
   return nullptr;
@@ -426,7 +458,7 @@ PyObject *to_builtins_value(const ToBuiltinsOptions &opt, PyObject *obj, bool is
     return Py_NewRef(obj);
   if (tp == &PyList_Type) return convert_list(opt, obj);
   if (tp == &PyDict_Type) return convert_dict(opt, obj);
-  if (is_struct(tp)) return convert_struct(opt, obj);
+  if (is_struct(tp)) return convert_struct(opt, obj, is_key);
   if (tp == &PyTuple_Type) return convert_tuple(opt, obj, is_key);
   return convert_other(opt, obj, is_key);
 }

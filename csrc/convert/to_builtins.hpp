@@ -27,6 +27,7 @@ struct ToBuiltinsOptions {
   PyObject *enc_hook = nullptr;  // borrowed, or nullptr
   json::Order order = json::Order::kInsertion;
   uint32_t passthrough = 0;
+  PyObject *custom_types = nullptr;  // borrowed tuple of other classes in builtin_types (exact type), or nullptr
   bool str_keys = false;
 };
 

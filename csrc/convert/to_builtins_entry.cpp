@@ -3,6 +3,7 @@
 #include "convert/to_builtins.hpp"
 #include "json/encode_errors.hpp"
 #include "json/encode_types.hpp"
+#include "py/ref.hpp"
 
 namespace boltwire::convert {
 
@@ -17,9 +18,9 @@ bool bad_builtin_types() noexcept {
   return false;
 }
 
-// builtin_types -> passthrough bits. Types other than the ones to_builtins would convert are accepted and
-// ignored (as msgspec does).
-bool parse_builtin_types(PyObject *value, uint32_t *out) noexcept {
+// builtin_types -> passthrough bits for the types to_builtins would convert; any other class goes into
+// `custom` (a new list, or left nullptr): its instances pass through unchanged (msgspec).
+bool parse_builtin_types(PyObject *value, uint32_t *out, py::Object &custom) noexcept {
   *out = 0;
   if (value == nullptr || value == Py_None) return true;
   PyObject *it = PyObject_GetIter(value);
@@ -48,6 +49,8 @@ bool parse_builtin_types(PyObject *value, uint32_t *out) noexcept {
       else if (tp == types.timedelta) *out |= kPassTimeDelta;
       else if (tp == types.uuid) *out |= kPassUuid;
       else if (tp == types.decimal) *out |= kPassDecimal;
+      else if (!custom && !(custom = py::Object::steal(PyList_New(0)))) ok = false;
+      else if (PyList_Append(custom.get(), item) < 0) ok = false;
     }
     Py_DECREF(item);
   }
@@ -87,7 +90,14 @@ PyObject *to_builtins_function(PyObject *, PyObject *const *args, Py_ssize_t nar
     return nullptr;
   }
   ToBuiltinsOptions opt;
-  if (!parse_builtin_types(slots[0], &opt.passthrough)) return nullptr;
+  py::Object custom_list;
+  if (!parse_builtin_types(slots[0], &opt.passthrough, custom_list)) return nullptr;
+  py::Object custom_types;
+  if (custom_list) {
+    custom_types = py::Object::steal(PyList_AsTuple(custom_list.get()));
+    if (!custom_types) return nullptr;
+    opt.custom_types = custom_types.get();
+  }
   if (slots[1] != nullptr) {
     int truth = PyObject_IsTrue(slots[1]);
     if (truth < 0) return nullptr;

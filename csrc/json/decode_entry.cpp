@@ -21,6 +21,8 @@ struct DecodeOptions {
   PyObject *dec_hook = nullptr;
   PyObject *float_hook = nullptr;
   bool forbid_unknown_fields = false;
+  bool collect_errors = false;  // raise every validation error at once (schema/error_collector.hpp)
+  Py_ssize_t max_errors = 100;
 };
 
 // Runs `fn(data, size)` over the bytes of `buf` (bytes, bytearray, memoryview or str).
@@ -58,7 +60,14 @@ PyObject *decode_with(const DecodeOptions &o, const unsigned char *data, size_t 
     p.kinds = schema::kAny;
     return p;
   }();
-  return decode_document_typed(r, o.plan != nullptr ? o.plan : &any_plan);
+  const TypePlan *plan = o.plan != nullptr ? o.plan : &any_plan;
+  if (BW_UNLIKELY(o.collect_errors)) {
+    schema::ErrorCollector collector;
+    collector.max_errors = o.max_errors;
+    r.collect = &collector;
+    return schema::finish_collect(collector, decode_document_typed(r, plan));
+  }
+  return decode_document_typed(r, plan);
 }
 
 // ---- json.decode(buf, *, type=Any, strict=True, dec_hook=None) -------------------------------------------------
@@ -68,7 +77,7 @@ PyObject *json_decode(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObj
     PyErr_Format(PyExc_TypeError, "decode() takes exactly 1 positional argument (%zd given)", nargs);
     return nullptr;
   }
-  PyObject *type = nullptr, *strict = nullptr, *dec_hook = nullptr;
+  PyObject *type = nullptr, *strict = nullptr, *dec_hook = nullptr, *collect_errors = nullptr, *max_errors = nullptr;
   Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t i = 0; i < nkw; i++) {
     const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i));
@@ -80,6 +89,10 @@ PyObject *json_decode(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObj
       strict = value;
     } else if (strcmp(name, "dec_hook") == 0) {
       dec_hook = value;
+    } else if (strcmp(name, "collect_errors") == 0) {
+      collect_errors = value;
+    } else if (strcmp(name, "max_errors") == 0) {
+      max_errors = value;
     } else {
       PyErr_Format(PyExc_TypeError, "decode() got an unexpected keyword argument '%s'", name);
       return nullptr;
@@ -96,6 +109,9 @@ PyObject *json_decode(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObj
     o.strict = truth;
   }
   o.dec_hook = dec_hook == Py_None ? nullptr : dec_hook;
+  if ((collect_errors != nullptr || max_errors != nullptr) &&
+      !schema::parse_collect_options(collect_errors, max_errors, o.collect_errors, o.max_errors))
+    return nullptr;
   return with_buffer(args[0], [&](const unsigned char *d, size_t n) { return decode_with(o, d, n); });
 }
 
@@ -115,12 +131,16 @@ struct DecoderObject {
 
 int Decoder_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
   auto *self = reinterpret_cast<DecoderObject *>(self_obj);
-  static const char *keywords[] = {"type", "strict", "dec_hook", "float_hook", "forbid_unknown_fields", nullptr};
-  PyObject *type = nullptr, *dec_hook = Py_None, *float_hook = Py_None;
-  int strict = 1, forbid_unknown_fields = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$pOOp:Decoder", const_cast<char **>(keywords), &type, &strict,
-                                   &dec_hook, &float_hook, &forbid_unknown_fields))
+  static const char *keywords[] = {"type",           "strict",     "dec_hook", "float_hook", "forbid_unknown_fields",
+                                   "collect_errors", "max_errors", nullptr};
+  PyObject *type = nullptr, *dec_hook = Py_None, *float_hook = Py_None, *max_errors = nullptr;
+  int strict = 1, forbid_unknown_fields = 0, collect_errors = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$pOOppO:Decoder", const_cast<char **>(keywords), &type, &strict,
+                                   &dec_hook, &float_hook, &forbid_unknown_fields, &collect_errors, &max_errors))
     return -1;
+  bool collect = collect_errors;
+  Py_ssize_t max = 100;
+  if (max_errors != nullptr && !schema::parse_collect_options(nullptr, max_errors, collect, max)) return -1;
   if (!check_hook(dec_hook, "dec_hook") || !check_hook(float_hook, "float_hook")) return -1;
   bool ok;
   const TypePlan *plan = resolve_decode_plan(type, ok);
@@ -141,6 +161,8 @@ int Decoder_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
   self->options.dec_hook = dec_hook == Py_None ? nullptr : dec_hook;
   self->options.float_hook = float_hook == Py_None ? nullptr : float_hook;
   self->options.forbid_unknown_fields = forbid_unknown_fields;
+  self->options.collect_errors = collect;
+  self->options.max_errors = max;
   return 0;
 }
 
@@ -238,7 +260,17 @@ PyMemberDef Decoder_members[] = {
     {},
 };
 
+PyObject *Decoder_get_collect_errors(PyObject *self, void *) {
+  return PyBool_FromLong(reinterpret_cast<DecoderObject *>(self)->options.collect_errors);
+}
+
+PyObject *Decoder_get_max_errors(PyObject *self, void *) {
+  return PyLong_FromSsize_t(reinterpret_cast<DecoderObject *>(self)->options.max_errors);
+}
+
 PyGetSetDef Decoder_getset[] = {
+    {"collect_errors", Decoder_get_collect_errors, nullptr, "Whether every validation error is raised at once.", nullptr},
+    {"max_errors", Decoder_get_max_errors, nullptr, "The most errors collect_errors=True gathers.", nullptr},
     {"strict", Decoder_get_strict, nullptr, "Whether lax conversions are refused.", nullptr},
     {"forbid_unknown_fields", Decoder_get_forbid_unknown_fields, nullptr,
      "Whether unknown object keys are errors for every Struct, dataclass and TypedDict.", nullptr},
@@ -251,7 +283,8 @@ PyTypeObject DecoderType = {
     .tp_dealloc = Decoder_dealloc,
     .tp_repr = Decoder_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "Decoder(type='Any', *, strict=True, dec_hook=None, float_hook=None, forbid_unknown_fields=False)\n--\n\n"
+    .tp_doc = "Decoder(type='Any', *, strict=True, dec_hook=None, float_hook=None, forbid_unknown_fields=False, "
+              "collect_errors=False, max_errors=100)\n--\n\n"
               "A reusable JSON decoder into `type`.",
     .tp_traverse = Decoder_traverse,
     .tp_clear = Decoder_clear,
@@ -268,7 +301,7 @@ PyMethodDef decoder_functions[] = {
 };
 PyMethodDef json_functions[] = {
     {"decode", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(json_decode)), METH_FASTCALL | METH_KEYWORDS,
-     "decode(buf, /, *, type='Any', strict=True, dec_hook=None)\n--\n\nDecode one JSON document as `type`."},
+     "decode(buf, /, *, type='Any', strict=True, dec_hook=None, collect_errors=False, max_errors=100)\n--\n\nDecode one JSON document as `type`."},
     {},
 };
 

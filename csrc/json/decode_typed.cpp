@@ -23,10 +23,9 @@ namespace sk = schema;
 
 PyObject *raise_expected(const TypePlan *plan, const char *got, const PathNode *path) {
   std::string expected = schema::describe_expected(plan);
-  return raise_validation(path, "Expected `%s`, got `%s`", expected.c_str(), got);
+  return schema::raise_error(schema::ErrorType::kWrongType, schema::ErrorInput{nullptr, got}, path,
+                             "Expected `%s`, got `%s`", expected.c_str(), got);
 }
-
-namespace {
 
 PyObject *custom_from(TypedReader &r, const TypePlan *plan, PyObject *value, const char *got, const PathNode *path) {
   // msgspec's rule: the hook's result (or the raw value when there is no hook) must be an instance.
@@ -35,7 +34,7 @@ PyObject *custom_from(TypedReader &r, const TypePlan *plan, PyObject *value, con
   if (r.dec_hook != nullptr) {
     PyObject *args[2] = {plan->custom_type, value};
     owned = Object::steal(PyObject_Vectorcall(r.dec_hook, args, 2, nullptr));
-    if (!owned) return schema::reraise_as_validation(path);
+    if (!owned) return schema::reraise_as_validation(path, schema::ErrorInput{value});
   }
   int ok = PyObject_IsInstance(owned.get(), plan->custom_type);
   if (ok < 0) return nullptr;
@@ -45,6 +44,8 @@ PyObject *custom_from(TypedReader &r, const TypePlan *plan, PyObject *value, con
   }
   return owned.release();
 }
+
+namespace {
 
 PyObject *decode_typed_string(TypedReader &r, const TypePlan *plan, const PathNode *path) {
   uint64_t k = plan->kinds;
@@ -145,17 +146,25 @@ PyObject *decode_typed_sequence(TypedReader &r, const TypePlan *plan, const Path
   py::ItemBuffer items;
   const TypePlan *item_plan = plan->item;
   PathNode node{path, nullptr, 0};
+  const int depth = r.depth;
+  bool failed = false;  // collect mode: an item failed (its errors are collected); the result is dropped
   while (!done) {
+    const unsigned char *begin = r.pos;
     PyObject *item = decode_typed(r, item_plan, &node);
-    if (item == nullptr) return nullptr;
-    if (is_set) {
+    if (item == nullptr) {
+      if (r.collect == nullptr || !step_over_failed(r, begin, depth)) return nullptr;
+      failed = true;
+    } else if (is_set) {
       int rc = PySet_Add(set.get(), item);
       if (rc < 0 && PyErr_ExceptionMatches(PyExc_TypeError)) {
         PyErr_Clear();
         raise_validation(&node, "Expected a hashable value, got `%s`", Py_TYPE(item)->tp_name);
       }
       Py_DECREF(item);
-      if (rc < 0) return nullptr;
+      if (rc < 0) {  // the item was read whole: only its error is collected
+        if (r.collect == nullptr || !schema::collect_pending(*r.collect) || r.collect->full()) return nullptr;
+        failed = true;
+      }
     } else if (!items.push(item)) {
       return nullptr;
     }
@@ -164,6 +173,7 @@ PyObject *decode_typed_sequence(TypedReader &r, const TypePlan *plan, const Path
     if (more < 0) return nullptr;
     done = more == 0;
   }
+  if (BW_UNLIKELY(failed)) return nullptr;
   const Constraints &c = plan->constraints;
   // Sets are measured after duplicates collapse, as msgspec measures them.
   Py_ssize_t length = is_set ? PySet_GET_SIZE(set.get()) : node.index;
@@ -192,12 +202,19 @@ PyObject *decode_fixed_array(TypedReader &r, const TypePlan *plan, const PathNod
   Object out = Object::steal(PyTuple_New(max));
   if (!out) return nullptr;
   PathNode node{path, nullptr, 0};
+  const int depth = r.depth;
+  bool failed = false;  // collect mode: an item failed (its errors are collected); the result is dropped
   while (!done) {
     if (r.at_end()) return raise_malformed(r, msg::kExpectedValue);  // truncation wins over the length error
     if (node.index >= max) return length_error();
     const TypePlan *ip = named ? op->field_plans[node.index] : plan->items[node.index];
+    const unsigned char *begin = r.pos;
     PyObject *item = decode_typed(r, ip, &node);
-    if (item == nullptr) return nullptr;
+    if (item == nullptr) {
+      if (r.collect == nullptr || !step_over_failed(r, begin, depth)) return nullptr;
+      failed = true;
+      item = Py_NewRef(Py_None);  // a placeholder: the tuple is dropped
+    }
     PyTuple_SET_ITEM(out.get(), node.index, item);
     node.index++;
     int more = next_element(r);
@@ -205,6 +222,7 @@ PyObject *decode_fixed_array(TypedReader &r, const TypePlan *plan, const PathNod
     done = more == 0;
   }
   if (node.index < min) return length_error();
+  if (BW_UNLIKELY(failed)) return nullptr;
   if (!named) return out.release();
   for (Py_ssize_t i = node.index; i < max; i++) PyTuple_SET_ITEM(out.get(), i, Py_NewRef(PyTuple_GET_ITEM(op->defaults, i)));
   return PyObject_Call(op->cls, out.get(), nullptr);
@@ -315,6 +333,15 @@ PyObject *decode_typed(TypedReader &r, const TypePlan *plan, const PathNode *pat
     Py_CLEAR(result);
   }
   return result;
+}
+
+bool step_over_failed(TypedReader &r, const unsigned char *begin, int depth) {
+  bool consumed;
+  if (!schema::collect_failure(*r.collect, consumed)) return false;
+  if (consumed) return true;
+  r.pos = begin;
+  r.depth = depth;
+  return skip_any(r);
 }
 
 PyObject *decode_document_typed(TypedReader &r, const TypePlan *plan) {

@@ -9,6 +9,7 @@
 #include "py/ref.hpp"
 #include "py/same_bytes.hpp"
 #include "py/utf8.hpp"
+#include "struct/extra_fields.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/finish_decoded.hpp"
 #include "struct/struct_meta.hpp"
@@ -95,6 +96,33 @@ PyObject *key_str(const KeyView &key) {
                    : PyUnicode_DecodeUTF8(key.data, static_cast<Py_ssize_t>(key.size), "replace");
 }
 
+// The JSON type name of the value starting at r.pos (for an error's input, without reading the value).
+const char *json_type_at(const Reader &r) {
+  if (r.pos >= r.end) return nullptr;
+  switch (*r.pos) {
+    case '"': return "str";
+    case '{': return "object";
+    case '[': return "array";
+    case 't': case 'f': return "bool";
+    case 'n': return "null";
+    default: return "number";
+  }
+}
+
+// "Object contains unknown field `key`" at `path`, r.pos at the field's value (left unread).
+void raise_unknown_field(const Reader &r, const KeyView &key, const PathNode *path) {
+  Object name = Object::steal(key_str(key));
+  if (name) {
+    schema::raise_error(schema::ErrorType::kUnknownField, schema::ErrorInput{nullptr, json_type_at(r)}, path,
+                        "Object contains unknown field `%U`", name.get());
+  }
+}
+
+// A tag value that names no variant (or is not this class's own tag).
+PyObject *raise_invalid_tag(const PathNode *tag_node, PyObject *value) {
+  return schema::raise_error(schema::ErrorType::kInvalidTag, schema::ErrorInput{value}, tag_node, "Invalid value %R", value);
+}
+
 // Reads a tag value (a str or an int, as the tags in play allow) at r.pos. `tag_node` is its path.
 PyObject *read_tag_value(Reader &r, bool str_tags, bool int_tags, const PathNode *tag_node) {
   if (r.pos < r.end && *r.pos == '"' && str_tags) return decode_string(r);
@@ -106,7 +134,8 @@ PyObject *read_tag_value(Reader &r, bool str_tags, bool int_tags, const PathNode
     if (r.pos >= r.end) return raise_malformed(r, msg::kExpectedValue);
     if (!skip_any(r)) return nullptr;
   }
-  return raise_validation(tag_node, "Expected `%s`", str_tags && int_tags ? "int | str" : str_tags ? "str" : "int");
+  return schema::raise_error(schema::ErrorType::kInvalidTag, schema::ErrorInput{}, tag_node, "Expected `%s`",
+                             str_tags && int_tags ? "int | str" : str_tags ? "str" : "int");
 }
 
 // A str tag without escapes, read in place: true and the bytes in `view` when the value at r.pos is such a
@@ -138,13 +167,31 @@ bool check_own_tag(Reader &r, const ObjectPlan *op, const PathNode *path) {
   int eq = PyObject_RichCompareBool(value.get(), op->tag_value, Py_EQ);
   if (eq < 0) return false;
   if (!eq) {
-    raise_validation(&tag_node, "Invalid value %R", value.get());
+    raise_invalid_tag(&tag_node, value.get());
     return false;
   }
   return true;
 }
 
 // ---- Structs ------------------------------------------------------------------------------------------------
+
+// An unknown member of a Struct with a field(extra=True) field: its value, decoded with the extras' value
+// plan, is kept under its key (validated UTF-8, as a dict key is).
+[[gnu::noinline]] bool keep_unknown_member(TypedReader &r, const ObjectPlan *op, const KeyView &key, PyObject *self,
+                                           const PathNode *path) {
+  Object name = Object::steal(key.owned ? Py_NewRef(key.owned.get())
+                                        : PyUnicode_DecodeUTF8(key.data, static_cast<Py_ssize_t>(key.size), nullptr));
+  if (!name) {
+    if (PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
+      PyErr_Clear();
+      raise_invalid_utf8();
+    }
+    return false;
+  }
+  PathNode node{path, name.get(), 0};
+  PyObject *value = decode_typed(r, op->extra_plan, &node);
+  return value != nullptr && structs::keep_unknown_field(self, op->extra_index, name.get(), value);
+}
 
 PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const PathNode *path, bool done);
 
@@ -167,6 +214,8 @@ PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const Path
   bool track = false;
   size_t hint = 0;
   KeyView key;
+  const int depth = r.depth;
+  bool failed = false;  // collect mode: a member failed (its errors are collected); the instance is dropped
   while (!done) {
     Py_ssize_t index;
     // Fast path: the key is the next declared field, spelled without escapes; no scan for the closing quote.
@@ -178,24 +227,43 @@ PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const Path
       index = find_field(op, key, hint);
     }
     {
+      const unsigned char *begin = r.pos;
       if (index >= 0) {
         PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
         PyObject *value = decode_typed(r, op->field_plans[index], &node);
-        if (value == nullptr) goto error;
+        if (value == nullptr) {
+          if (r.collect == nullptr || !step_over_failed(r, begin, depth)) goto error;
+          failed = true;
+          value = Py_NewRef(Py_None);  // a placeholder, so that the field is not reported missing too
+        }
         PyObject **slot = structs::field_slot(self, meta, index);
         Py_XSETREF(*slot, value);
         track |= structs::may_be_tracked(value);
       } else if (is_tag_key(op->tag_field_utf8, key)) {
-        if (!check_own_tag(r, op, path)) goto error;
+        if (!check_own_tag(r, op, path)) {
+          if (r.collect == nullptr || !step_over_failed(r, begin, depth)) goto error;
+          failed = true;
+        }
+      } else if (op->extra_index >= 0) {
+        if (!keep_unknown_member(r, op, key, self, path)) {
+          if (r.collect == nullptr || !step_over_failed(r, begin, depth)) goto error;
+          failed = true;
+        }
+        track = true;
       } else if (op->forbid_unknown_fields || r.forbid_unknown_fields) {
-        Object name = Object::steal(key_str(key));
-        if (name) raise_validation(path, "Object contains unknown field `%U`", name.get());
-        goto error;
+        raise_unknown_field(r, key, path);
+        if (r.collect == nullptr || !step_over_failed(r, begin, depth)) goto error;
+        failed = true;
       } else if (!skip_any(r)) {
         goto error;
       }
     }
     if (!next_member(r, done)) goto error;
+  }
+  if (BW_UNLIKELY(r.collect != nullptr)) {
+    // Every missing field is an error of its own; the instance is dropped when anything failed.
+    Py_ssize_t missing = structs::collect_missing_fields(self, *r.collect, path);
+    if (missing != 0 || failed) goto error;
   }
   return structs::finish_decoded_struct(self, track, path);
 error:
@@ -223,18 +291,19 @@ const ObjectPlan *select_tagged_member(TypedReader &r, const sk::StructUnion *u,
         scan.pos -= view.size + 2;
       }
       Object value = Object::steal(read_tag_value(scan, u->str_tags, u->int_tags, &tag_node));
-      if (!value) return nullptr;
+      if (!value) return sk::union_fallback(u);
       PyObject *index = PyDict_GetItemWithError(u->by_tag, value.get());
       if (index == nullptr) {
-        if (!PyErr_Occurred()) raise_validation(&tag_node, "Invalid value %R", value.get());
-        return nullptr;
+        if (!PyErr_Occurred()) raise_invalid_tag(&tag_node, value.get());
+        return sk::union_fallback(u);
       }
       return u->members[PyLong_AsSsize_t(index)];
     }
     if (!skip_any(scan) || !next_member(scan, done)) return nullptr;
   }
-  raise_validation(path, "Object missing required field `%U`", u->tag_field);
-  return nullptr;
+  schema::raise_error(schema::ErrorType::kInvalidTag, schema::ErrorInput{nullptr, "object"}, path,
+                      "Object missing required field `%U`", u->tag_field);
+  return sk::union_fallback(u);
 }
 
 // ---- dicts ---------------------------------------------------------------------------------------------------
@@ -247,6 +316,7 @@ PyObject *key_from_str(TypedReader &r, PyObject *s, const TypePlan *key_plan, co
       return nullptr;
     return Py_NewRef(s);
   }
+  if (k & sk::kCustom) return custom_from(r, key_plan, Py_NewRef(s), "str", key_node);  // dec_hook(type, str)
   if (k & (sk::kInt | sk::kIntLookup | sk::kFloat | sk::kDecimal)) {
     // JSON object keys are strings: numeric keys are read from their text (msgspec's rule).
     Py_ssize_t size;
@@ -258,6 +328,12 @@ PyObject *key_from_str(TypedReader &r, PyObject *s, const TypePlan *key_plan, co
     NumberToken t;
     bool numeric = size > 0 && (text[0] == '-' || (text[0] >= '0' && text[0] <= '9')) && scan_number(kr, t) &&
                    kr.at_end() && (!t.is_float || (k & (sk::kFloat | sk::kDecimal)));
+    double nonfinite;
+    if (!numeric && (k & sk::kFloat) && nonfinite_from_text(text, text + size, false, nonfinite)) {
+      PyErr_Clear();
+      if (key_plan->constraints.any() && !schema::check_float(key_plan->constraints, nonfinite, key_node)) return nullptr;
+      return PyFloat_FromDouble(nonfinite);
+    }
     if (!numeric) {
       PyErr_Clear();
       if (k & sk::kDecimal) return raise_expected(key_plan, "str", key_node);
@@ -285,18 +361,39 @@ PyObject *decode_typed_dict(TypedReader &r, const TypePlan *plan, const PathNode
   bool plain_keys = (key_plan->kinds & (sk::kStr | sk::kAny)) && !key_plan->constraints.any();
   PathNode key_node{path, nullptr, PathNode::kDictKey};
   PathNode value_node{path, nullptr, PathNode::kDictValue};
+  const int depth = r.depth;
+  bool failed = false;  // collect mode: a key or value failed (its errors are collected); the dict is dropped
   while (!done) {
     Object key = Object::steal(plain_keys ? decode_string_cached(r) : decode_string(r));
     if (!key) return nullptr;
+    bool key_failed = false;
     if (!plain_keys) {
-      key = Object::steal(key_from_str(r, key.get(), key_plan, &key_node));
-      if (!key) return nullptr;
+      key_node.key = key.get();
+      Object converted = Object::steal(key_from_str(r, key.get(), key_plan, &key_node));
+      if (!converted) {  // the key was read whole: only its error is collected, then the value is stepped over
+        if (r.collect == nullptr || !schema::collect_pending(*r.collect) || r.collect->full()) return nullptr;
+        key_failed = failed = true;
+      } else {
+        key = std::move(converted);
+      }
     }
     if (!read_colon(r)) return nullptr;
-    Object value = Object::steal(decode_typed(r, value_plan, &value_node));
-    if (!value || PyDict_SetItem(dict.get(), key.get(), value.get()) < 0) return nullptr;
+    if (BW_UNLIKELY(key_failed)) {
+      if (!skip_any(r)) return nullptr;
+    } else {
+      value_node.key = key.get();
+      const unsigned char *begin = r.pos;
+      Object value = Object::steal(decode_typed(r, value_plan, &value_node));
+      if (!value) {
+        if (r.collect == nullptr || !step_over_failed(r, begin, depth)) return nullptr;
+        failed = true;
+      } else if (PyDict_SetItem(dict.get(), key.get(), value.get()) < 0) {
+        return nullptr;
+      }
+    }
     if (!next_member(r, done)) return nullptr;
   }
+  if (BW_UNLIKELY(failed)) return nullptr;
   const Constraints &c = plan->constraints;
   if (c.any() && !schema::check_object_length(c, PyDict_GET_SIZE(dict.get()), path)) return nullptr;
   return dict.release();
@@ -311,23 +408,34 @@ PyObject *decode_class_object(TypedReader &r, const TypePlan *plan, const PathNo
   std::vector<Object> values(static_cast<size_t>(op->n_fields));
   size_t hint = 0;
   KeyView key;
+  const int depth = r.depth;
+  bool failed = false;  // collect mode: a member failed (its errors are collected); the object is dropped
   while (!done) {
     key.owned.reset();
     if (!read_key_and_colon(r, key)) return nullptr;
     Py_ssize_t index = find_field(op, key, hint);
+    const unsigned char *begin = r.pos;
     if (index >= 0) {
       PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
       PyObject *value = decode_typed(r, op->field_plans[index], &node);
-      if (value == nullptr) return nullptr;
+      if (value == nullptr) {
+        if (r.collect == nullptr || !step_over_failed(r, begin, depth)) return nullptr;
+        failed = true;
+        value = Py_NewRef(Py_None);  // a placeholder, so that the field is not reported missing too
+      }
       values[index] = Object::steal(value);
     } else if (r.forbid_unknown_fields) {
-      Object name = Object::steal(key_str(key));
-      if (name) raise_validation(path, "Object contains unknown field `%U`", name.get());
-      return nullptr;
+      raise_unknown_field(r, key, path);
+      if (r.collect == nullptr || !step_over_failed(r, begin, depth)) return nullptr;
+      failed = true;
     } else if (!skip_any(r)) {
       return nullptr;
     }
     if (!next_member(r, done)) return nullptr;
+  }
+  if (BW_UNLIKELY(r.collect != nullptr)) {
+    Py_ssize_t missing = structs::collect_missing_values(plan, values, *r.collect, path);
+    if (missing != 0 || failed) return nullptr;
   }
   return structs::finish_decoded_object(plan, values, path);
 }
@@ -393,11 +501,11 @@ PyObject *decode_struct_array(TypedReader &r, const TypePlan *plan, const PathNo
     if (!tag) return nullptr;
     if (plan->struct_union != nullptr) {
       PyObject *index = PyDict_GetItemWithError(plan->struct_union->by_tag, tag.get());
-      if (index == nullptr) return PyErr_Occurred() ? nullptr : raise_validation(&node, "Invalid value %R", tag.get());
+      if (index == nullptr) return PyErr_Occurred() ? nullptr : raise_invalid_tag(&node, tag.get());
       op = plan->struct_union->members[PyLong_AsSsize_t(index)];
     } else {
       int eq = PyObject_RichCompareBool(tag.get(), op->tag_value, Py_EQ);
-      if (eq <= 0) return eq < 0 ? nullptr : raise_validation(&node, "Invalid value %R", tag.get());
+      if (eq <= 0) return eq < 0 ? nullptr : raise_invalid_tag(&node, tag.get());
     }
     node.index = 1;
     int more = next_element(r);
@@ -413,6 +521,8 @@ PyObject *decode_struct_array(TypedReader &r, const TypePlan *plan, const PathNo
   PyObject *self = structs::alloc_instance(tp);
   if (self == nullptr) return nullptr;
   bool track = false;
+  const int depth = r.depth;
+  bool failed = false;  // collect mode: a field failed (its errors are collected); the instance is dropped
   {
     while (!done) {
       Py_ssize_t field = node.index - offset;
@@ -421,10 +531,15 @@ PyObject *decode_struct_array(TypedReader &r, const TypePlan *plan, const PathNo
         return raise_malformed(r, msg::kExpectedValue);
       }
       if (field < meta->n_fields) {
+        const unsigned char *begin = r.pos;
         PyObject *value = decode_typed(r, op->field_plans[field], &node);
         if (value == nullptr) {
-          Py_DECREF(self);
-          return nullptr;
+          if (r.collect == nullptr || !step_over_failed(r, begin, depth)) {
+            Py_DECREF(self);
+            return nullptr;
+          }
+          failed = true;
+          value = Py_NewRef(Py_None);  // a placeholder: the instance is dropped
         }
         *structs::field_slot(self, meta, field) = value;
         track |= structs::may_be_tracked(value);
@@ -448,6 +563,10 @@ PyObject *decode_struct_array(TypedReader &r, const TypePlan *plan, const PathNo
   if (node.index - offset < required) {
     Py_DECREF(self);
     return raise_validation(path, "Expected `array` of at least length %zd, got %zd", required + offset, node.index);
+  }
+  if (BW_UNLIKELY(failed)) {
+    Py_DECREF(self);
+    return nullptr;
   }
   return structs::finish_decoded_struct(self, track, path);
 }

@@ -37,6 +37,17 @@ bool encode_dict_key(EncodeState &state, PyObject *key) noexcept {
     Py_DECREF(value);
     return ok;
   }
+  if (state.options.enc_hook != nullptr) {  // the hook's result is written as a key (a hook returning its
+    PyObject *replaced = nullptr;          // argument recurses into RecursionError, as msgspec)
+    bool ok = false;
+    if (Py_EnterRecursiveCall(" while serializing an object") == 0) {
+      replaced = PyObject_CallOneArg(state.options.enc_hook, key);
+      ok = replaced != nullptr && encode_dict_key(state, replaced);
+      Py_LeaveRecursiveCall();
+    }
+    Py_XDECREF(replaced);
+    return ok;
+  }
   return unsupported_dict_key();
 }
 

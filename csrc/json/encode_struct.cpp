@@ -3,6 +3,7 @@
 // A Struct is read straight from its slots through the class layout (StructMetaObject): encode_fields gives
 // the JSON names, the tag (when tagged) comes first, omit_defaults skips fields equal to their default. With
 // order="sorted" the name/value pairs, tag included, are sorted by name. array_like writes [tag?, values...].
+// A field(extra=True) field is not written itself: its items follow the known fields (struct/extra_fields.hpp).
 #include <new>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "py/ref.hpp"
 #include "py/type_cache.hpp"
 #include "py/unset.hpp"
+#include "struct/extra_fields.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/struct_meta.hpp"
 
@@ -55,11 +57,12 @@ bool encode_struct_array(EncodeState &state, PyObject *obj, const StructMetaObje
   return true;
 }
 
-bool encode_struct_sorted(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
-  std::vector<KeyedItem> items;
+// The (name, value) pairs a Struct writes, tag first: omit_defaults and UNSET applied, the extras field left out.
+bool collect_struct_items(PyObject *obj, const StructMetaObject *meta, std::vector<KeyedItem> &items) noexcept {
   bool omit = (meta->flags & structs::kOmitDefaults) != 0;
   if (meta->tag != nullptr && !push_item(items, meta->tag_field, meta->tag)) return false;
   for (Py_ssize_t i = 0; i < meta->n_fields; ++i) {
+    if (i == meta->extra_index) continue;
     PyObject *value;
     int omitted = structs::read_field_omitting_default(obj, meta, i, omit, value);
     if (omitted < 0) return false;
@@ -67,7 +70,12 @@ bool encode_struct_sorted(EncodeState &state, PyObject *obj, const StructMetaObj
     if (omitted || py::is_unset(value)) continue;
     if (!push_item(items, PyTuple_GET_ITEM(meta->encode_fields, i), value)) return false;
   }
-  return write_object_sorted(state, items);
+  return true;
+}
+
+bool encode_struct_sorted(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
+  std::vector<KeyedItem> items;
+  return collect_struct_items(obj, meta, items) && write_object_sorted(state, items);
 }
 
 bool encode_struct_object(EncodeState &state, PyObject *obj, StructMetaObject *meta) noexcept {
@@ -97,6 +105,30 @@ bool encode_struct_object(EncodeState &state, PyObject *obj, StructMetaObject *m
   out.truncate(out.size() - 1);
   out.put_unchecked('}');
   return true;
+}
+
+// A Struct with a field(extra=True) field: the tag, the known fields (omit_defaults and UNSET applied), then
+// the kept unknown keys in dict order (a snapshot: encoding a value may run code that changes the dict).
+bool encode_struct_extra(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
+  PyObject *extra = structs::extra_items(obj, meta);
+  if (extra == nullptr) return false;
+  Object snapshot = Object::steal(PyDict_Items(extra));
+  if (!snapshot) return false;
+  std::vector<KeyedItem> items;
+  if (!collect_struct_items(obj, meta, items)) return false;
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(snapshot.get()); ++i) {
+    PyObject *pair = PyList_GET_ITEM(snapshot.get(), i);
+    PyObject *key = PyTuple_GET_ITEM(pair, 0);
+    if (!structs::check_extra_key(meta, key) || !push_item(items, key, PyTuple_GET_ITEM(pair, 1))) return false;
+  }
+  if (state.options.order == Order::kSorted) return write_object_sorted(state, items);
+  py::BytesWriter &out = state.out;
+  if (!out.put('{')) return false;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if ((i != 0 && !out.put(',')) || !write_str(out, items[i].name, ':') || !encode_value(state, items[i].value))
+      return false;
+  }
+  return out.put('}');
 }
 
 }  // namespace
@@ -135,7 +167,10 @@ bool encode_struct(EncodeState &state, PyObject *obj) noexcept {
   StructMetaObject *meta = structs::as_meta(Py_TYPE(obj));
   py::RecursionGuard scope;
   if (!scope.entered) return false;
-  if (meta->flags & structs::kArrayLike) return encode_struct_array(state, obj, meta);
+  if (BW_UNLIKELY(meta->flags & (structs::kArrayLike | structs::kExtraField))) {
+    if (meta->flags & structs::kArrayLike) return encode_struct_array(state, obj, meta);
+    return encode_struct_extra(state, obj, meta);
+  }
   if (state.options.order == Order::kSorted) return encode_struct_sorted(state, obj, meta);
   return encode_struct_object(state, obj, meta);
 }

@@ -355,13 +355,7 @@ PyObject *lax_from_str(const char *p, const char *end, const TypePlan *plan, con
     if (!number) PyErr_Clear();
     double d = 0;
     bool special = false;
-    if (!number) {  // nan / inf read as numbers for every numeric kind (msgspec)
-      const char *q = p;
-      bool negative = false;
-      if (q < end && (*q == '-' || *q == '+')) negative = *q++ == '-';
-      if (iequals(q, end - q, "nan")) d = std::nan(""), special = true;
-      if (iequals(q, end - q, "inf") || iequals(q, end - q, "infinity")) d = negative ? -INFINITY : INFINITY, special = true;
-    }
+    if (!number) special = nonfinite_from_text(p, end, true, d);  // for every numeric kind (msgspec)
     if (number && !t.is_float) {
       Object v = Object::steal(number_to_int(t));
       if (!v) return nullptr;
@@ -510,6 +504,22 @@ PyObject *timedelta_from_seconds(double seconds, const PathNode *path) {
     return raise_validation(path, "Duration is out of range");
   }
   return value;
+}
+
+bool nonfinite_from_text(const char *p, const char *end, bool plus, double &d) noexcept {
+  bool negative = p < end && *p == '-';
+  if (negative || (plus && p < end && *p == '+')) p++;
+  auto is = [&](const char *word) {
+    size_t n = strlen(word);
+    if (static_cast<size_t>(end - p) != n) return false;
+    for (size_t i = 0; i < n; i++)
+      if ((p[i] | 0x20) != word[i]) return false;
+    return true;
+  };
+  if (is("nan")) d = std::nan("");
+  else if (is("inf") || is("infinity")) d = negative ? -INFINITY : INFINITY;
+  else return false;
+  return true;
 }
 
 }  // namespace boltwire::json

@@ -17,4 +17,7 @@ PyObject *value_from_str(PyObject *text, const schema::TypePlan *plan, bool stri
 PyObject *datetime_from_timestamp(double seconds, const schema::TypePlan *plan, const schema::PathNode *path);
 PyObject *timedelta_from_seconds(double seconds, const schema::PathNode *path);
 
+// "nan" / "inf" / "infinity" in any case, after an optional '-' (or '+' when `plus`): true and `d` set.
+bool nonfinite_from_text(const char *p, const char *end, bool plus, double &d) noexcept;
+
 }  // namespace boltwire::json

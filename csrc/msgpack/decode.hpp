@@ -17,7 +17,12 @@ struct DecodeReader : Reader {
   bool strict = true;
   PyObject *dec_hook = nullptr;  // dec_hook(type, obj) for custom types
   PyObject *ext_hook = nullptr;  // ext_hook(code, memoryview) for extension values outside typed contexts
+  PyObject *input = nullptr;     // the object decoded from: memoryview results are views of it
 };
+
+// A memoryview of the input's bytes [data, data + size): a view, not a copy (writable when the input is), with
+// format "B" whatever the input's format and shape (msgspec).
+PyObject *view_of_input(const DecodeReader &r, const char *data, size_t size);
 
 // One value at r.pos, untyped. `is_key`: arrays become tuples (hashable map keys, as msgspec).
 PyObject *decode_any(DecodeReader &r, const schema::PathNode *path, bool is_key = false);

@@ -71,7 +71,7 @@ PyObject *decode_any(DecodeReader &r, const PathNode *path, bool is_key) {
     case Kind::kFloat: return PyFloat_FromDouble(t.f);
     case Kind::kStr: return cached_str_from(t.data, t.size);
     case Kind::kBin: return PyBytes_FromStringAndSize(t.data, static_cast<Py_ssize_t>(t.size));
-    case Kind::kExt: return decode_ext_value(t, r.ext_hook, path);
+    case Kind::kExt: return decode_ext_value(r, t, path);
     case Kind::kArray: return decode_array_any(r, t.size, path, is_key);
     case Kind::kMap: return decode_map_any(r, t.size, path);
   }

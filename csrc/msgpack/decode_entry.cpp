@@ -19,8 +19,9 @@ struct DecodeOptions {
   PyObject *ext_hook = nullptr;
 };
 
-PyObject *decode_with(const DecodeOptions &o, const unsigned char *data, size_t size) {
+PyObject *decode_with(const DecodeOptions &o, PyObject *input, const unsigned char *data, size_t size) {
   DecodeReader r;
+  r.input = input;
   r.start = r.pos = data;
   r.end = data + size;
   r.strict = o.strict;
@@ -35,15 +36,33 @@ PyObject *decode_with(const DecodeOptions &o, const unsigned char *data, size_t 
 // Runs the decoder over the bytes of `buf` (bytes or any contiguous buffer; CPython's own TypeError otherwise).
 PyObject *decode_buffer(const DecodeOptions &o, PyObject *buf) {
   if (PyBytes_CheckExact(buf)) {
-    return decode_with(o, reinterpret_cast<const unsigned char *>(PyBytes_AS_STRING(buf)),
+    return decode_with(o, buf, reinterpret_cast<const unsigned char *>(PyBytes_AS_STRING(buf)),
                        static_cast<size_t>(PyBytes_GET_SIZE(buf)));
   }
   Py_buffer view;
   if (PyObject_GetBuffer(buf, &view, PyBUF_CONTIG_RO) < 0) return nullptr;
-  PyObject *result = decode_with(o, static_cast<const unsigned char *>(view.buf), static_cast<size_t>(view.len));
+  PyObject *result = decode_with(o, buf, static_cast<const unsigned char *>(view.buf), static_cast<size_t>(view.len));
   PyBuffer_Release(&view);
   return result;
 }
+
+}  // namespace
+
+// The input was taken as a C-contiguous buffer (decode_buffer), so the cast to bytes is flat and its offsets are
+// the reader's.
+PyObject *view_of_input(const DecodeReader &r, const char *data, size_t size) {
+  Object whole = Object::steal(PyMemoryView_FromObject(r.input));
+  if (!whole) return nullptr;
+  const Py_buffer *b = PyMemoryView_GET_BUFFER(whole.get());
+  if (b->ndim != 1 || b->itemsize != 1 || b->format == nullptr || std::strcmp(b->format, "B") != 0) {
+    whole = Object::steal(PyObject_CallMethod(whole.get(), "cast", "s", "B"));
+    if (!whole) return nullptr;
+  }
+  auto start = static_cast<Py_ssize_t>(reinterpret_cast<const unsigned char *>(data) - r.start);
+  return PySequence_GetSlice(whole.get(), start, start + static_cast<Py_ssize_t>(size));
+}
+
+namespace {
 
 PyObject *none_to_null(PyObject *hook) { return hook == Py_None ? nullptr : hook; }
 

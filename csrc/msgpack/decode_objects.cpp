@@ -5,6 +5,7 @@
 #include "msgpack/decode.hpp"
 #include "py/ref.hpp"
 #include "py/same_bytes.hpp"
+#include "struct/extra_fields.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/finish_decoded.hpp"
 #include "struct/struct_meta.hpp"
@@ -118,12 +119,13 @@ const ObjectPlan *select_tagged_member(const DecodeReader &r, size_t n, const sk
       }
       PathNode tag_node{path, u->tag_field, 0};
       Object tag = Object::steal(read_tag(scan, u->str_tags, u->int_tags, &tag_node));
-      return tag ? member_for_tag(u, tag.get(), &tag_node) : nullptr;
+      const ObjectPlan *member = tag ? member_for_tag(u, tag.get(), &tag_node) : nullptr;
+      return member != nullptr ? member : sk::union_fallback(u);
     }
     if (!skip_value(scan)) return nullptr;
   }
   raise_validation(path, "Object missing required field `%U`", u->tag_field);
-  return nullptr;
+  return sk::union_fallback(u);
 }
 
 PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, const PathNode *path) {
@@ -158,6 +160,11 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
         Py_XSETREF(*structs::field_slot(self, meta, index), value);
         track = track || structs::may_be_tracked(value);
       }
+    } else if (op->extra_index >= 0) {
+      Object name = Object::steal(str_from(key.data, key.size));
+      PathNode node{path, name.get(), 0};
+      ok = name && structs::keep_unknown_field(self, op->extra_index, name.get(), decode_typed(r, op->extra_plan, &node));
+      track = true;
     } else if (op->forbid_unknown_fields) {
       Object name = Object::steal(str_from(key.data, key.size));
       if (name) raise_validation(path, "Object contains unknown field `%U`", name.get());

@@ -72,6 +72,11 @@ PyObject *decode_bin(DecodeReader &r, const Token &t, const TypePlan *plan, cons
   uint64_t k = plan->kinds;
   if ((k & sk::kBytes) && !plan->constraints.any()) return PyBytes_FromStringAndSize(t.data, static_cast<Py_ssize_t>(t.size));
   if (!(k & (sk::kBytes | sk::kByteArray | sk::kMemoryView | sk::kUuid | sk::kCustom))) return raise_expected(plan, "bytes", path);
+  if ((k & sk::kMemoryView) && !(k & (sk::kBytes | sk::kByteArray | sk::kUuid))) {
+    if (plan->constraints.any() && !schema::check_bytes_length(plan->constraints, static_cast<Py_ssize_t>(t.size), path))
+      return nullptr;
+    return view_of_input(r, t.data, t.size);
+  }
   return scalar_by_convert(r, plan, PyBytes_FromStringAndSize(t.data, static_cast<Py_ssize_t>(t.size)), path);
 }
 
@@ -84,7 +89,7 @@ PyObject *decode_ext(DecodeReader &r, const Token &t, const TypePlan *plan, cons
     return value;
   }
   if (k & sk::kExt) return ext_from(t.ext_code, t.data, t.size);
-  if (k & sk::kCustom) return custom_from(r, plan, decode_ext_value(t, r.ext_hook, path), path);
+  if (k & sk::kCustom) return custom_from(r, plan, decode_ext_value(r, t, path), path);
   return raise_expected(plan, "ext", path);
 }
 

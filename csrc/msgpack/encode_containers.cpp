@@ -110,7 +110,8 @@ bool encode_dict(EncodeState &state, PyObject *obj) noexcept {
   Py_ssize_t pos = 0, written = 0;
   PyObject *key, *value;
   while (py::dict_next(obj, &pos, &key, &value)) {
-    bool key_ok = Py_IS_TYPE(key, &PyUnicode_Type) ? write_str(state.out, key) : encode_value(state, key);
+    // A str subclass key is written as its str (msgspec); as a value it is unsupported like other subclasses.
+    bool key_ok = PyUnicode_Check(key) ? write_str(state.out, key) : encode_value(state, key);
     if (!key_ok || !encode_value(state, value)) return false;
     written++;
   }

@@ -10,6 +10,7 @@
 #include "py/recursion.hpp"
 #include "py/ref.hpp"
 #include "py/unset.hpp"
+#include "struct/extra_fields.hpp"
 #include "struct/struct_meta.hpp"
 #include <new>
 #include <vector>
@@ -46,6 +47,7 @@ bool collect_struct_pairs(PyObject *obj, const StructMetaObject *meta, std::vect
       values.push_back(meta->tag);
     }
     for (Py_ssize_t i = 0; i < meta->n_fields; ++i) {
+      if (i == meta->extra_index) continue;  // its items follow (append_extra_pairs)
       PyObject *value;
       int omitted = structs::read_field_omitting_default(obj, meta, i, omit, value);
       if (omitted < 0) return false;
@@ -53,6 +55,28 @@ bool collect_struct_pairs(PyObject *obj, const StructMetaObject *meta, std::vect
       if (omitted || py::is_unset(value)) continue;
       names.push_back(PyTuple_GET_ITEM(meta->encode_fields, i));
       values.push_back(value);
+    }
+  } catch (const std::bad_alloc &) {
+    PyErr_NoMemory();
+    return false;
+  }
+  return true;
+}
+
+// The kept unknown keys of a field(extra=True) field, after the known fields. `snapshot` (a list of pairs)
+// owns the references: encoding a value may run code that changes the dict.
+bool append_extra_pairs(PyObject *obj, const StructMetaObject *meta, py::Object &snapshot,
+                        std::vector<PyObject *> &names, std::vector<PyObject *> &values) noexcept {
+  PyObject *extra = structs::extra_items(obj, meta);
+  if (extra == nullptr) return false;
+  snapshot = py::Object::steal(PyDict_Items(extra));
+  if (!snapshot) return false;
+  try {
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(snapshot.get()); ++i) {
+      PyObject *pair = PyList_GET_ITEM(snapshot.get(), i);
+      if (!structs::check_extra_key(meta, PyTuple_GET_ITEM(pair, 0))) return false;
+      names.push_back(PyTuple_GET_ITEM(pair, 0));
+      values.push_back(PyTuple_GET_ITEM(pair, 1));
     }
   } catch (const std::bad_alloc &) {
     PyErr_NoMemory();
@@ -86,9 +110,12 @@ void patch_map_count(py::BytesWriter &out, size_t start, size_t written_for, siz
 // The common case without a vector, in one pass: no omit_defaults. The header counts every field; an UNSET one
 // is skipped and the count is patched afterwards (rare), so no value is visited twice (an enc_hook runs once).
 bool encode_struct_map(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
-  if (meta->flags & structs::kOmitDefaults || state.options.order == json::Order::kSorted) {
+  if (meta->flags & (structs::kOmitDefaults | structs::kExtraField) || state.options.order == json::Order::kSorted) {
     std::vector<PyObject *> names, values;
-    return collect_struct_pairs(obj, meta, names, values) && write_pairs(state, names, values);
+    py::Object snapshot;
+    return collect_struct_pairs(obj, meta, names, values) &&
+           (!(meta->flags & structs::kExtraField) || append_extra_pairs(obj, meta, snapshot, names, values)) &&
+           write_pairs(state, names, values);
   }
   Py_ssize_t n = meta->n_fields;
   size_t start = state.out.size(), pairs = static_cast<size_t>(n) + (meta->tag != nullptr);

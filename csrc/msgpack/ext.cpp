@@ -1,5 +1,6 @@
 // csrc/msgpack/ext.cpp: the Ext type and the timestamp extension.
 #include "msgpack/ext.hpp"
+#include "msgpack/decode.hpp"
 #include "py/errors.hpp"
 #include "py/ref.hpp"
 #include "schema/error_path.hpp"
@@ -163,16 +164,14 @@ PyObject *datetime_from_timestamp_ext(const Token &t, const schema::PathNode *pa
                                                  PyDateTimeAPI->TimeZone_UTC, PyDateTimeAPI->DateTimeType);
 }
 
-PyObject *decode_ext_value(const Token &t, PyObject *ext_hook, const schema::PathNode *path) {
+PyObject *decode_ext_value(const DecodeReader &r, const Token &t, const schema::PathNode *path) {
   if (t.ext_code == -1) return datetime_from_timestamp_ext(t, path);
-  if (ext_hook == nullptr) return ext_from(t.ext_code, t.data, t.size);
-  Object bytes = Object::steal(PyBytes_FromStringAndSize(t.data, static_cast<Py_ssize_t>(t.size)));
-  if (!bytes) return nullptr;
-  Object view = Object::steal(PyMemoryView_FromObject(bytes.get()));
+  if (r.ext_hook == nullptr) return ext_from(t.ext_code, t.data, t.size);
+  Object view = Object::steal(view_of_input(r, t.data, t.size));
   Object code = Object::steal(PyLong_FromLong(t.ext_code));
   if (!view || !code) return nullptr;
   PyObject *args[2] = {code.get(), view.get()};
-  return PyObject_Vectorcall(ext_hook, args, 2, nullptr);
+  return PyObject_Vectorcall(r.ext_hook, args, 2, nullptr);
 }
 
 bool write_ext_header(py::BytesWriter &out, int8_t code, size_t size) noexcept {

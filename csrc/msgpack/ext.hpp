@@ -11,6 +11,8 @@
 
 namespace boltwire::msgpack {
 
+struct DecodeReader;
+
 struct ExtObject {
   PyObject_HEAD
   PyObject *data;  // bytes, bytearray or another buffer object, as given
@@ -24,8 +26,8 @@ bool init_ext();
 // A new Ext holding a bytes copy of the payload.
 PyObject *ext_from(int8_t code, const char *data, size_t size);
 // The value of an extension token outside a typed context: a datetime for the timestamp type, else
-// ext_hook(code, memoryview) when a hook is set, else an Ext.
-PyObject *decode_ext_value(const Token &t, PyObject *ext_hook, const schema::PathNode *path);
+// ext_hook(code, memoryview of the input) when the reader has a hook, else an Ext.
+PyObject *decode_ext_value(const DecodeReader &r, const Token &t, const schema::PathNode *path);
 // A timezone-aware (UTC) datetime from a timestamp payload; ValidationError when malformed or out of range.
 PyObject *datetime_from_timestamp_ext(const Token &t, const schema::PathNode *path);
 

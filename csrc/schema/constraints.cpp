@@ -183,17 +183,28 @@ void release_constraints(Constraints &c) noexcept {
   c.flags = 0;
 }
 
+namespace {
+// A constraint error carrying the offending int.
+template <typename... Args>
+void fail_int(int64_t v, const PathNode *path, const char *fmt, Args... args) {
+  PyObject *boxed = PyLong_FromLongLong(v);
+  if (boxed == nullptr) return;
+  raise_error(ErrorType::kConstraint, ErrorInput{boxed}, path, fmt, args...);
+  Py_DECREF(boxed);
+}
+}  // namespace
+
 bool check_int(const Constraints &c, int64_t v, const PathNode *path) {
   if ((c.flags & Constraints::kIntMin) && v < c.int_min) {
-    raise_validation(path, "Expected `int` >= %lld", static_cast<long long>(c.int_min));
+    fail_int(v, path, "Expected `int` >= %lld", static_cast<long long>(c.int_min));
     return false;
   }
   if ((c.flags & Constraints::kIntMax) && v > c.int_max) {
-    raise_validation(path, "Expected `int` <= %lld", static_cast<long long>(c.int_max));
+    fail_int(v, path, "Expected `int` <= %lld", static_cast<long long>(c.int_max));
     return false;
   }
   if ((c.flags & Constraints::kIntMultiple) && v % c.int_multiple != 0) {
-    raise_validation(path, "Expected `int` that's a multiple of %lld", static_cast<long long>(c.int_multiple));
+    fail_int(v, path, "Expected `int` that's a multiple of %lld", static_cast<long long>(c.int_multiple));
     return false;
   }
   return true;
@@ -205,11 +216,11 @@ bool check_int_object(const Constraints &c, PyObject *value, const PathNode *pat
   if (overflow == 0) return check_int(c, v, path);
   // Past 64 bits: only the side of the bound matters.
   if (overflow > 0 && (c.flags & Constraints::kIntMax)) {
-    raise_validation(path, "Expected `int` <= %lld", static_cast<long long>(c.int_max));
+    raise_error(ErrorType::kConstraint, ErrorInput{value}, path, "Expected `int` <= %lld", static_cast<long long>(c.int_max));
     return false;
   }
   if (overflow < 0 && (c.flags & Constraints::kIntMin)) {
-    raise_validation(path, "Expected `int` >= %lld", static_cast<long long>(c.int_min));
+    raise_error(ErrorType::kConstraint, ErrorInput{value}, path, "Expected `int` >= %lld", static_cast<long long>(c.int_min));
     return false;
   }
   if (c.flags & Constraints::kIntMultiple) {
@@ -220,7 +231,7 @@ bool check_int_object(const Constraints &c, PyObject *value, const PathNode *pat
     int nonzero = PyObject_IsTrue(r);
     Py_DECREF(r);
     if (nonzero) {
-      raise_validation(path, "Expected `int` that's a multiple of %lld", static_cast<long long>(c.int_multiple));
+      raise_error(ErrorType::kConstraint, ErrorInput{value}, path, "Expected `int` that's a multiple of %lld", static_cast<long long>(c.int_multiple));
       return false;
     }
   }
@@ -228,23 +239,24 @@ bool check_int_object(const Constraints &c, PyObject *value, const PathNode *pat
 }
 
 namespace {
-bool fail_float(const PathNode *path, const char *op, double bound) {
+bool fail_float(const PathNode *path, double v, const char *op, double bound) {
   PyObject *b = PyFloat_FromDouble(bound);
-  if (b == nullptr) return false;
-  raise_validation(path, "Expected `float` %s %R", op, b);
-  Py_DECREF(b);
+  PyObject *input = PyFloat_FromDouble(v);
+  if (b != nullptr && input != nullptr) raise_error(ErrorType::kConstraint, ErrorInput{input}, path, "Expected `float` %s %R", op, b);
+  Py_XDECREF(b);
+  Py_XDECREF(input);
   return false;
 }
 }  // namespace
 
 bool check_float(const Constraints &c, double v, const PathNode *path) {
   uint32_t f = c.flags;
-  if ((f & Constraints::kFloatGt) && !(v > c.float_gt)) return fail_float(path, ">", c.float_gt);
-  if ((f & Constraints::kFloatGe) && !(v >= c.float_ge)) return fail_float(path, ">=", c.float_ge);
-  if ((f & Constraints::kFloatLt) && !(v < c.float_lt)) return fail_float(path, "<", c.float_lt);
-  if ((f & Constraints::kFloatLe) && !(v <= c.float_le)) return fail_float(path, "<=", c.float_le);
+  if ((f & Constraints::kFloatGt) && !(v > c.float_gt)) return fail_float(path, v, ">", c.float_gt);
+  if ((f & Constraints::kFloatGe) && !(v >= c.float_ge)) return fail_float(path, v, ">=", c.float_ge);
+  if ((f & Constraints::kFloatLt) && !(v < c.float_lt)) return fail_float(path, v, "<", c.float_lt);
+  if ((f & Constraints::kFloatLe) && !(v <= c.float_le)) return fail_float(path, v, "<=", c.float_le);
   if (f & Constraints::kFloatMultiple) {
-    if (std::fmod(v, c.float_multiple) != 0.0) return fail_float(path, "that's a multiple of", c.float_multiple);
+    if (std::fmod(v, c.float_multiple) != 0.0) return fail_float(path, v, "that's a multiple of", c.float_multiple);
   }
   return true;
 }
@@ -252,11 +264,11 @@ bool check_float(const Constraints &c, double v, const PathNode *path) {
 bool check_str(const Constraints &c, PyObject *str, const PathNode *path) {
   Py_ssize_t n = PyUnicode_GET_LENGTH(str);
   if ((c.flags & Constraints::kStrMin) && n < c.str_min) {
-    raise_validation(path, "Expected `str` of length >= %zd", c.str_min);
+    raise_error(ErrorType::kConstraint, ErrorInput{str}, path, "Expected `str` of length >= %zd", c.str_min);
     return false;
   }
   if ((c.flags & Constraints::kStrMax) && n > c.str_max) {
-    raise_validation(path, "Expected `str` of length <= %zd", c.str_max);
+    raise_error(ErrorType::kConstraint, ErrorInput{str}, path, "Expected `str` of length <= %zd", c.str_max);
     return false;
   }
   if (c.flags & Constraints::kPattern) {
@@ -267,7 +279,7 @@ bool check_str(const Constraints &c, PyObject *str, const PathNode *path) {
     if (!matched) {
       PyObject *source = PyObject_GetAttrString(c.pattern, "pattern");
       if (source == nullptr) return false;
-      raise_validation(path, "Expected `str` matching regex %R", source);
+      raise_error(ErrorType::kConstraint, ErrorInput{str}, path, "Expected `str` matching regex %R", source);
       Py_DECREF(source);
       return false;
     }
@@ -279,11 +291,11 @@ namespace {
 bool check_length(uint32_t flags, uint32_t fmin, uint32_t fmax, Py_ssize_t mn, Py_ssize_t mx, Py_ssize_t n,
                   const char *what, const PathNode *path) {
   if ((flags & fmin) && n < mn) {
-    raise_validation(path, "Expected `%s` of length >= %zd", what, mn);
+    raise_error(ErrorType::kConstraint, ErrorInput{nullptr, what}, path, "Expected `%s` of length >= %zd", what, mn);
     return false;
   }
   if ((flags & fmax) && n > mx) {
-    raise_validation(path, "Expected `%s` of length <= %zd", what, mx);
+    raise_error(ErrorType::kConstraint, ErrorInput{nullptr, what}, path, "Expected `%s` of length <= %zd", what, mx);
     return false;
   }
   return true;
@@ -308,11 +320,11 @@ bool check_tz(const Constraints &c, PyObject *value, const char *type_name, cons
   bool aware = tz != Py_None;
   Py_DECREF(tz);
   if ((c.flags & Constraints::kTzAware) && !aware) {
-    raise_validation(path, "Expected `%s` with a timezone component", type_name);
+    raise_error(ErrorType::kConstraint, ErrorInput{value}, path, "Expected `%s` with a timezone component", type_name);
     return false;
   }
   if ((c.flags & Constraints::kTzNaive) && aware) {
-    raise_validation(path, "Expected `%s` with no timezone component", type_name);
+    raise_error(ErrorType::kConstraint, ErrorInput{value}, path, "Expected `%s` with no timezone component", type_name);
     return false;
   }
   return true;
@@ -332,7 +344,7 @@ bool run_validator(const Constraints &c, PyObject *value, const PathNode *path) 
       }
       if (message != nullptr && PyUnicode_GET_LENGTH(message) == 0) Py_SETREF(message, PyUnicode_FromString("Validation failed"));
       if (message != nullptr) {
-        raise_validation_str(path, message);
+        raise_error_str(ErrorType::kValidator, ErrorInput{value}, path, message);
         Py_DECREF(message);
         PyObject *validation = PyErr_GetRaisedException();
         PyException_SetCause(validation, Py_NewRef(exc));
@@ -341,7 +353,7 @@ bool run_validator(const Constraints &c, PyObject *value, const PathNode *path) 
       Py_DECREF(exc);
       return false;
     }
-    reraise_as_validation(path);
+    reraise_as_validation(path, ErrorInput{value});
     return false;
   }
   Py_DECREF(r);

@@ -68,6 +68,45 @@ bool read_struct_config(ObjectPlan &op) {
   }
   op.forbid_unknown_fields = forbid.get() == Py_True;
   op.array_like = array_like.get() == Py_True;
+  // boltwire's own options (absent from a msgspec-shaped config: read as off).
+  Object fallback = Object::steal(PyObject_GetAttrString(config.get(), "tag_fallback"));
+  Object extra = Object::steal(fallback ? PyObject_GetAttrString(config.get(), "extra_field") : nullptr);
+  if (!extra) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return false;
+    PyErr_Clear();
+    return true;
+  }
+  op.tag_fallback = fallback.get() == Py_True;
+  if (extra.get() != Py_None) {
+    for (Py_ssize_t i = 0; i < op.n_fields; i++)
+      if (PyUnicode_Compare(PyTuple_GET_ITEM(op.field_names, i), extra.get()) == 0) op.extra_index = i;
+    if (PyErr_Occurred()) return false;
+  }
+  return true;
+}
+
+// The plan's own encode_names with the extras field's entry replaced by a fresh str of the same text: convert
+// matches keys by identity against that tuple, and no key can be this private object.
+bool hide_extra_name(ObjectPlan &op) {
+  Object copy = Object::steal(PyTuple_New(op.n_fields));
+  if (!copy) return false;
+  for (Py_ssize_t i = 0; i < op.n_fields; i++) {
+    PyObject *name = PyTuple_GET_ITEM(op.encode_names, i);
+    if (i == op.extra_index) {
+      Py_ssize_t size = PyUnicode_GET_LENGTH(name);
+      PyObject *fresh = PyUnicode_New(size, PyUnicode_MAX_CHAR_VALUE(name));  // never a cached singleton (size > 0)
+      if (fresh == nullptr) return false;
+      if (PyUnicode_CopyCharacters(fresh, 0, name, 0, size) < 0) {
+        Py_DECREF(fresh);
+        return false;
+      }
+      name = fresh;
+    } else {
+      Py_INCREF(name);
+    }
+    PyTuple_SET_ITEM(copy.get(), i, name);
+  }
+  Py_SETREF(op.encode_names, copy.release());
   return true;
 }
 
@@ -84,9 +123,10 @@ bool fill_struct_table(ObjectPlan &op) {
     return false;
   }
   op.n_fields = PyTuple_GET_SIZE(op.field_names);
+  if (!read_struct_config(op)) return false;
   for (Py_ssize_t i = 0; i < op.n_fields; i++)
-    if (!add_name(op, PyTuple_GET_ITEM(op.encode_names, i), i)) return false;
-  return add_aliases(op) && read_struct_config(op);
+    if (i != op.extra_index && !add_name(op, PyTuple_GET_ITEM(op.encode_names, i), i)) return false;
+  return add_aliases(op) && (op.extra_index < 0 || hide_extra_name(op));
 }
 
 // A node for a Struct / dataclass / TypedDict / NamedTuple: borrows the class's cached table.
@@ -155,6 +195,18 @@ bool Builder::fill_struct_plans(ObjectPlan &op, PyObject *annotation) {
     TypePlan *fp = build(PyTuple_GET_ITEM(types.get(), i));
     if (fp == nullptr) return false;
     op.field_plans.push_back(fp);  // capacity reserved: cannot throw and leak `fp`
+  }
+  if (op.extra_index >= 0) {
+    // The extras field is a dict[str, V]: its V decodes every unknown key's value.
+    const TypePlan *fp = op.field_plans[static_cast<size_t>(op.extra_index)];
+    bool str_keys = fp->key != nullptr && (fp->key->kinds == kStr || fp->key->kinds == kAny) && !fp->key->constraints.any();
+    if (fp->kinds != kDict || !str_keys || fp->constraints.any()) {
+      PyErr_Format(PyExc_TypeError, "field(extra=True) '%U' of %R must be annotated `dict[str, V]`, got `%R`",
+                   PyTuple_GET_ITEM(op.field_names, op.extra_index), op.cls,
+                   PyTuple_GET_ITEM(types.get(), op.extra_index));
+      return false;
+    }
+    op.extra_plan = fp->value;
   }
   return true;
 }

@@ -3,9 +3,11 @@
 // A union is one plan with several kind bits set; a decoder picks the member from the input's own type, so
 // at most one member may claim each input shape (tagged Structs share the object or array shape, told apart by
 // their tag). check_union_rules() enforces that, merge_structs() joins tagged Structs into a StructUnion, and
-// move_members() moves everything else over.
+// move_members() moves everything else over. One untagged Struct with `tag_fallback=True` may join tagged
+// ones: it is the union's fallback, and must have a field named like the tag field to keep the tag in.
 #include "schema/plan_build.hpp"
 #include "py/compat.hpp"
+#include "schema/error_path.hpp"
 #include "py/ref.hpp"
 #include <utility>
 
@@ -56,42 +58,73 @@ bool add_tag(StructUnion &u, const ObjectPlan *member, size_t index) {
   return true;
 }
 
-// Turns `into`'s single tagged Struct into a StructUnion of one member.
+bool is_fallback(const ObjectPlan *op) { return op != nullptr && op->tag_value == nullptr && op->tag_fallback; }
+
+// Turns `into`'s single Struct (tagged, or a fallback) into a StructUnion of it.
 bool start_struct_union(TypePlan &into) {
   ObjectPlan *first = into.struct_plan;
   auto *u = new StructUnion;
   into.struct_union = u;  // owned by `into` from here (free_plan releases it)
   into.struct_plan = nullptr;
   if ((u->by_tag = PyDict_New()) == nullptr) return false;
+  if (is_fallback(first)) {
+    u->fallback = first;  // the tag field comes with the first tagged member
+    return true;
+  }
   u->tag_field = Py_NewRef(first->tag_field);
   u->tag_field_utf8 = first->tag_field_utf8;
   u->members.push_back(first);
   return add_tag(*u, first, 0);
 }
 
-// Two Structs of the same shape: both tagged, same tag field, one tag type, unique tags.
+// The fallback keeps the tag value in a field of its own, so decoding it reads the whole object as it is.
+bool check_fallback_field(const StructUnion &u, PyObject *annotation) {
+  if (u.fallback == nullptr || u.tag_field == nullptr) return true;
+  for (const FieldName &name : u.fallback->names)
+    if (name.utf8 == u.tag_field_utf8) return true;
+  PyErr_Format(PyExc_TypeError,
+               "The `tag_fallback=True` Struct %R must have a field named '%U' (the union's `tag_field`) to hold the "
+               "tag value - type `%R` is not supported",
+               u.fallback->cls, u.tag_field, annotation);
+  return false;
+}
+
+// Two Structs of the same shape: both tagged, same tag field, one tag type, unique tags; or one of them the
+// union's single fallback.
 bool merge_structs(TypePlan &into, TypePlan &from, PyObject *annotation) {
   ObjectPlan *second = from.struct_plan;
-  bool first_tagged = into.struct_union != nullptr || into.struct_plan->tag_value != nullptr;
-  if (!first_tagged || second == nullptr || second->tag_value == nullptr)
-    return fail(annotation, "If a type union contains multiple Struct types, all Struct types must be tagged (via "
-                            "`tag` or `tag_field` kwarg)");
+  bool first_ok = into.struct_union != nullptr || into.struct_plan->tag_value != nullptr || is_fallback(into.struct_plan);
+  bool second_ok = second != nullptr && (second->tag_value != nullptr || is_fallback(second));
+  if (!first_ok || !second_ok || (is_fallback(second) && into.struct_union == nullptr && is_fallback(into.struct_plan)))
+    return fail(annotation, is_fallback(second) ? "A type union may contain only one `tag_fallback=True` Struct type"
+                                                : "If a type union contains multiple Struct types, all Struct types must "
+                                                  "be tagged (via `tag` or `tag_field` kwarg)");
   if (into.struct_union == nullptr && !start_struct_union(into)) return false;
   StructUnion &u = *into.struct_union;
-  int same_field = PyObject_RichCompareBool(second->tag_field, u.tag_field, Py_EQ);
-  if (same_field < 0) return false;
-  if (!same_field)
-    return fail(annotation, "If a type union contains multiple Struct types, all Struct types must have the same "
-                            "`tag_field`");
-  if (PyUnicode_Check(second->tag_value) ? u.int_tags : u.str_tags)
-    return fail(annotation, "Type unions may not contain Struct types with both `int` and `str` tags");
-  int seen = PyDict_Contains(u.by_tag, second->tag_value);
-  if (seen < 0) return false;
-  if (seen)
-    return fail(annotation, "If a type union contains multiple Struct types, all Struct types must have unique "
-                            "`tag` values");
-  u.members.push_back(second);
-  if (!add_tag(u, second, u.members.size() - 1)) return false;
+  if (is_fallback(second)) {
+    if (u.fallback != nullptr) return fail(annotation, "A type union may contain only one `tag_fallback=True` Struct type");
+    u.fallback = second;
+  } else {
+    if (u.tag_field == nullptr) {  // so far only the fallback
+      u.tag_field = Py_NewRef(second->tag_field);
+      u.tag_field_utf8 = second->tag_field_utf8;
+    }
+    int same_field = PyObject_RichCompareBool(second->tag_field, u.tag_field, Py_EQ);
+    if (same_field < 0) return false;
+    if (!same_field)
+      return fail(annotation, "If a type union contains multiple Struct types, all Struct types must have the same "
+                              "`tag_field`");
+    if (PyUnicode_Check(second->tag_value) ? u.int_tags : u.str_tags)
+      return fail(annotation, "Type unions may not contain Struct types with both `int` and `str` tags");
+    int seen = PyDict_Contains(u.by_tag, second->tag_value);
+    if (seen < 0) return false;
+    if (seen)
+      return fail(annotation, "If a type union contains multiple Struct types, all Struct types must have unique "
+                              "`tag` values");
+    u.members.push_back(second);
+    if (!add_tag(u, second, u.members.size() - 1)) return false;
+  }
+  if (!check_fallback_field(u, annotation)) return false;
   from.struct_plan = nullptr;
   // The class reference `from` held keeps the borrowed table alive: it moves to `into`.
   return keep_held_class(into, from.held_class);
@@ -126,6 +159,12 @@ bool move_members(TypePlan &into, TypePlan &from) {
 }
 
 }  // namespace
+
+const ObjectPlan *union_fallback(const StructUnion *u) {
+  if (u->fallback == nullptr || !PyErr_ExceptionMatches(validation_error_type())) return nullptr;
+  PyErr_Clear();
+  return u->fallback;
+}
 
 bool check_union_rules(const TypePlan &into, const TypePlan &from, PyObject *annotation) {
   uint64_t a = into.kinds, b = from.kinds;

@@ -10,6 +10,7 @@
 //   - At most one of struct_plan / struct_union / object_plan is set for the object kinds, and at most one
 //     array-like kind (list, set, frozenset, var tuple, fixed tuple, array-like Struct, NamedTuple) is set.
 //   - ObjectPlan::field_plans has n_fields entries; names holds one entry per accepted input name.
+//   - A StructUnion may have no tagged member only while it is being merged (a fallback met first).
 #pragma once
 #include "py/python.hpp"
 #include "py/same_bytes.hpp"
@@ -75,7 +76,7 @@ struct ObjectPlan {
   PyObject *cls = nullptr;           // borrowed: the class (or alias root) owns the plan that owns this table
   Py_ssize_t n_fields = 0;
   std::vector<TypePlan *> field_plans;
-  std::vector<FieldName> names;      // names[i] for i < n_fields is field i's encoded name
+  std::vector<FieldName> names;      // every field's encoded name (in field order; the extras field has none)
   PyObject *field_names = nullptr;   // tuple[str]: attribute names (TypedDict keys, dataclass kwargs)
   PyObject *encode_names = nullptr;  // tuple[str]: names as they appear in the input (error messages)
   PyObject *defaults = nullptr;      // tuple: NODEFAULT / Factory / value per field (non-Struct kinds)
@@ -87,6 +88,11 @@ struct ObjectPlan {
   std::string tag_value_utf8;        // the tag as it appears in JSON when it is a str
   bool forbid_unknown_fields = false;
   bool array_like = false;
+  bool tag_fallback = false;         // Struct(tag_fallback=True): a union's variant for unknown tags
+  // field(extra=True): the field keeping unknown keys (not in names[]; its encode_names entry is a private copy
+  // of the name, so no input key is ever that object), and the plan its values decode with; -1 / nullptr.
+  Py_ssize_t extra_index = -1;
+  const TypePlan *extra_plan = nullptr;
   bool building = true;
 };
 
@@ -112,9 +118,14 @@ struct StructUnion {
   std::string tag_field_utf8;
   PyObject *by_tag = nullptr;     // dict: tag value (str or int) -> int index into members
   std::vector<ObjectPlan *> members;
+  const ObjectPlan *fallback = nullptr;  // the tag_fallback member: taken when no tag matches (or none is given)
   bool int_tags = false;
   bool str_tags = false;
 };
+
+// After a tagged union failed to pick a member (an unknown tag, a tag of another type, no tag: a
+// ValidationError is set): its tag_fallback member with the error cleared, or nullptr with the error kept.
+const ObjectPlan *union_fallback(const StructUnion *u);
 
 struct TypePlan {
   uint64_t kinds = 0;

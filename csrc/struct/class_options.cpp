@@ -24,6 +24,7 @@ constexpr BoolOption kBoolOptions[] = {
     {"cache_hash", kCacheHash},
     {"repr_omit_defaults", kReprOmitDefaults},
     {"validate_on_init", kValidateOnInit},
+    {"tag_fallback", kTagFallback},
 };
 
 // Pops `key` from kwargs; returns a new reference or an empty Ref when absent (or on error: check
@@ -51,8 +52,9 @@ py::Object pop_option(PyObject *kwargs, const char *key) {
 // msgspec's precedence: an option a base set explicitly wins over another base's default, and among explicit
 // settings the earlier base wins (attribute lookup order); an option nobody set keeps its default.
 void inherit_from_bases(PyObject *bases, ClassOptions &out) {
-  // kw_only and the layout-derived bit describe one class's own fields, never its children's.
-  constexpr uint32_t kNotInherited = kKwOnly | kGenericLayout;
+  // kw_only and the layout-derived bits describe one class's own fields, never its children's; a fallback
+  // variant is one class of a union, not a family.
+  constexpr uint32_t kNotInherited = kKwOnly | kGenericLayout | kExtraField | kTagFallback;
   bool first = true;
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(bases); i++) {
     PyObject *base = PyTuple_GET_ITEM(bases, i);
@@ -142,8 +144,23 @@ bool parse_class_options(PyObject *name, PyObject *bases, PyObject *kwargs, Clas
   }
   // tag=None / tag_field=None inherit, as if not given (msgspec).
   py::Object tag = pop_option(kwargs, "tag");
+  if ((out.flags & kTagFallback) && tag && tag.get() != Py_None && tag.get() != Py_False) {
+    py::type_error("Struct option `tag_fallback=True` names an untagged class (it holds the tag in a field of "
+                   "its own); it cannot also set `tag`");
+    return false;
+  }
+  // A fallback variant is untagged even under a tagged base: its tag field is one of its own fields.
+  if (out.flags & kTagFallback) {
+    out.tag_option.reset();
+    out.tag_field.reset();
+    tag.reset();
+  }
   if (tag && tag.get() != Py_None) out.tag_option = std::move(tag);
   py::Object tag_field = pop_option(kwargs, "tag_field");
+  if ((out.flags & kTagFallback) && tag_field && tag_field.get() != Py_None) {
+    py::type_error("Struct option `tag_fallback=True` names an untagged class; it cannot also set `tag_field`");
+    return false;
+  }
   if (tag_field && tag_field.get() != Py_None) {
     if (!PyUnicode_CheckExact(tag_field.get())) {
       py::type_error("`tag_field` must be a `str` or None, got %R", tag_field.get());
@@ -160,6 +177,10 @@ bool parse_class_options(PyObject *name, PyObject *bases, PyObject *kwargs, Clas
   }
   if ((out.flags & kOrder) && !(out.flags & kEq)) {
     py::type_error("Struct option `order=True` requires `eq=True`");
+    return false;
+  }
+  if ((out.flags & kTagFallback) && (out.flags & kArrayLike)) {
+    py::type_error("Struct option `tag_fallback=True` needs an object layout; it cannot be `array_like=True`");
     return false;
   }
   if (!(out.flags & kGc) && (out.flags & (kDict | kWeakref))) {

@@ -6,6 +6,7 @@
 #include "struct/field_spec.hpp"
 #include "struct/struct_meta.hpp"
 #include <cstring>
+#include <string_view>
 
 namespace boltwire::structs {
 namespace {
@@ -35,6 +36,7 @@ void add_base_fields(PyObject *bases, std::vector<FieldDraft> &drafts) {
       // An inherited field keeps the encoded name its own class gave it; `rename` applies to new fields.
       d->explicit_name = py::Object::borrow(PyTuple_GET_ITEM(meta->encode_fields, i));
       d->kw_only = i >= meta->n_fields - meta->n_kw_only;
+      d->extra = i == meta->extra_index;
       d->inherited = true;
       if (base_aliases != nullptr && PyTuple_Check(base_aliases) && i < PyTuple_GET_SIZE(base_aliases))
         d->aliases = py::Object::borrow(PyTuple_GET_ITEM(base_aliases, i));
@@ -42,42 +44,86 @@ void add_base_fields(PyObject *bases, std::vector<FieldDraft> &drafts) {
   }
 }
 
-// ClassVar annotations are class attributes, not fields. Strings cover `from __future__ import annotations`.
-bool is_classvar(PyObject *annotation) {
-  static PyObject *classvar = nullptr;
-  if (PyUnicode_Check(annotation)) {
-    const char *text = PyUnicode_AsUTF8(annotation);
-    if (text == nullptr) {
-      PyErr_Clear();
+// ClassVar annotations are class attributes, not fields. A string annotation (`from __future__ import
+// annotations`) "ClassVar[...]" or "NAME.ClassVar[...]" counts when that name, looked up in the class's module,
+// is typing.ClassVar (msgspec's rule: a local `ClassVar = List` is not one; an unknown name makes a field).
+class ClassVarCheck {
+ public:
+  explicit ClassVarCheck(PyObject *class_ns) : class_ns_(class_ns) {}
+  // 1 if `annotation` is a ClassVar, 0 if not, -1 with an error set.
+  int check(PyObject *annotation) {
+    if (classvar_ == nullptr && !load_classvar()) return -1;
+    if (annotation == classvar_) return 1;
+    if (PyUnicode_Check(annotation)) return check_text(annotation);
+    // A plain class (`int`, a Struct) answers from its own MRO: getattr would raise and clear an
+    // AttributeError per field, most of a small class's definition cost.
+    if (Py_TYPE(annotation) == &PyType_Type)
+      return _PyType_Lookup(reinterpret_cast<PyTypeObject *>(annotation), py::names.origin) == classvar_;
+    PyObject *origin = nullptr;
+    if (PyObject_GetOptionalAttr(annotation, py::names.origin, &origin) < 0) {
+      PyErr_Clear();  // an annotation object with a failing __origin__ is a field's type, judged later
+      return 0;
+    }
+    int result = origin == classvar_;
+    Py_XDECREF(origin);
+    return result;
+  }
+
+ private:
+  static bool load_classvar() {
+    py::Object typing = py::Object::steal(PyImport_ImportModule("typing"));
+    if (!typing) return false;
+    classvar_ = PyObject_GetAttrString(typing.get(), "ClassVar");
+    return classvar_ != nullptr;
+  }
+
+  int check_text(PyObject *annotation) {
+    Py_ssize_t size;
+    const char *text = PyUnicode_AsUTF8AndSize(annotation, &size);
+    if (text == nullptr) return -1;
+    std::string_view s(text, static_cast<size_t>(size));
+    size_t bracket = s.find('[');
+    std::string_view head = s.substr(0, bracket);
+    if (bracket != std::string_view::npos && s.back() != ']') return 0;
+    constexpr std::string_view name = "ClassVar";
+    if (head.size() < name.size() || head.substr(head.size() - name.size()) != name) return 0;
+    std::string_view owner = head.substr(0, head.size() - name.size());
+    if (!owner.empty() && (owner.back() != '.' || owner.find('.') != owner.size() - 1)) return 0;
+    if (!owner.empty()) owner.remove_suffix(1);
+    if (!module_ns_ && !load_module_ns()) return -1;
+    py::Object key = py::Object::steal(PyUnicode_FromStringAndSize(owner.empty() ? head.data() : owner.data(),
+                                                                   static_cast<Py_ssize_t>(owner.empty() ? head.size() : owner.size())));
+    if (!key) return -1;
+    PyObject *found = PyDict_Check(module_ns_.get()) ? PyDict_GetItemWithError(module_ns_.get(), key.get()) : nullptr;
+    if (found == nullptr) return PyErr_Occurred() ? -1 : 0;
+    if (owner.empty()) return found == classvar_;
+    py::Object attr = py::Object::steal(PyObject_GetAttrString(found, "ClassVar"));
+    if (!attr) return -1;  // `typing` names something without ClassVar: that error is the user's to see (msgspec)
+    return attr.get() == classvar_;
+  }
+
+  // The namespace string annotations are resolved in: the module named by the class body's __module__ (a
+  // KeyError when it is not loaded), else the caller's globals.
+  bool load_module_ns() {
+    PyObject *name = PyDict_GetItemString(class_ns_, "__module__");
+    if (name == nullptr) {
+      PyObject *globals = PyEval_GetGlobals();
+      module_ns_ = py::Object::steal(globals != nullptr ? Py_NewRef(globals) : PyDict_New());
+      return static_cast<bool>(module_ns_);
+    }
+    py::Object module = py::Object::steal(PyImport_GetModule(name));
+    if (!module) {
+      if (!PyErr_Occurred()) PyErr_Format(PyExc_KeyError, "Module %R is not loaded", name);
       return false;
     }
-    for (const char *prefix : {"ClassVar", "typing.ClassVar", "t.ClassVar", "typing_extensions.ClassVar"}) {
-      size_t n = strlen(prefix);
-      if (strncmp(text, prefix, n) == 0 && (text[n] == '\0' || text[n] == '[')) return true;
-    }
-    return false;
+    module_ns_ = py::Object::steal(PyObject_GetAttr(module.get(), py::names.dict));
+    return static_cast<bool>(module_ns_);
   }
-  if (classvar == nullptr) {
-    PyObject *typing = PyImport_ImportModule("typing");
-    if (typing == nullptr) return false;
-    classvar = PyObject_GetAttrString(typing, "ClassVar");
-    Py_DECREF(typing);
-    if (classvar == nullptr) return false;
-  }
-  if (annotation == classvar) return true;
-  // A plain class (`int`, a Struct) answers from its own MRO: getattr would raise and clear an AttributeError
-  // per field, most of a small class's definition cost.
-  if (Py_TYPE(annotation) == &PyType_Type)
-    return _PyType_Lookup(reinterpret_cast<PyTypeObject *>(annotation), py::names.origin) == classvar;
-  PyObject *origin = nullptr;
-  if (PyObject_GetOptionalAttr(annotation, py::names.origin, &origin) < 0) {
-    PyErr_Clear();
-    return false;
-  }
-  bool result = origin == classvar;
-  Py_XDECREF(origin);
-  return result;
-}
+
+  static inline PyObject *classvar_ = nullptr;  // typing.ClassVar, loaded once
+  PyObject *class_ns_;
+  py::Object module_ns_;
+};
 
 bool is_empty_container_type(PyObject *value, PyTypeObject *&type_out) {
   PyTypeObject *tp = Py_TYPE(value);
@@ -94,9 +140,11 @@ bool is_empty_container_type(PyObject *value, PyTypeObject *&type_out) {
 // Converts what the class body assigned to a field into a default entry (value, Factory or NODEFAULT).
 bool make_default_entry(PyObject * /*field*/, PyObject *value, FieldDraft &draft) {
   draft.explicit_name = py::Object::borrow(Py_None);
+  draft.extra = false;
   if (Py_TYPE(value) == &FieldSpecType) {
     auto *spec = reinterpret_cast<FieldSpecObject *>(value);
     draft.explicit_name = py::Object::borrow(spec->name);
+    draft.extra = spec->extra != 0;
     draft.aliases = py::Object::borrow(spec->aliases);
     if (spec->default_factory != NoDefault) {
       draft.default_entry = py::Object::steal(make_factory(spec->default_factory));
@@ -143,13 +191,15 @@ bool add_namespace_fields(PyObject *ns, bool kw_only, std::vector<FieldDraft> &d
   } else {
     Py_ssize_t pos = 0;
     PyObject *name, *annotation;
+    ClassVarCheck classvars(ns);
     while (PyDict_Next(annotations, &pos, &name, &annotation)) {
       if (!PyUnicode_Check(name)) {
         py::type_error("field names must be str, got %R", name);
         return false;
       }
-      if (is_classvar(annotation)) continue;
-      if (PyErr_Occurred()) return false;
+      int classvar = classvars.check(annotation);
+      if (classvar < 0) return false;
+      if (classvar) continue;
       py::Object interned = py::Object::borrow(name);
       PyObject *raw = interned.release();
       PyUnicode_InternInPlace(&raw);
@@ -165,6 +215,7 @@ bool add_namespace_fields(PyObject *ns, bool kw_only, std::vector<FieldDraft> &d
         if (PyErr_Occurred()) return false;
         d->default_entry = py::Object::borrow(NoDefault);
         d->explicit_name = py::Object::borrow(Py_None);
+        d->extra = false;
         continue;
       }
       if (!make_default_entry(d->name.get(), value, *d)) return false;
@@ -180,7 +231,9 @@ bool add_namespace_fields(PyObject *ns, bool kw_only, std::vector<FieldDraft> &d
     }
     PyObject *keep_name = d.explicit_name.get();
     Py_INCREF(keep_name);
+    bool keep_extra = d.extra;
     bool ok = make_default_entry(d.name.get(), value, d);
+    d.extra |= keep_extra;  // a new default keeps the field's role
     if (ok && d.explicit_name.get() == Py_None) d.explicit_name = py::Object::steal(keep_name);
     else Py_DECREF(keep_name);
     if (!ok || PyDict_DelItem(ns, d.name.get()) < 0) return false;

@@ -11,6 +11,7 @@ struct FieldDraft {
   py::Object explicit_name;  // from field(name=...), or None
   py::Object aliases;        // tuple[str] from field(aliases=...), possibly empty
   bool kw_only = false;
+  bool extra = false;        // field(extra=True): keeps the unknown keys
   bool inherited = false;    // defined by a Struct base, so its slot already exists
 };
 

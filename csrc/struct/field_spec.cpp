@@ -132,6 +132,10 @@ int FieldSpec_traverse(PyObject *self, visitproc visit, void *arg) {
 }
 PyObject *FieldSpec_repr(PyObject *self) {
   auto *f = reinterpret_cast<FieldSpecObject *>(self);
+  if (f->extra) {
+    return PyUnicode_FromFormat("field(default=%R, default_factory=%R, name=%R, extra=True)", f->default_value,
+                                f->default_factory, f->name);
+  }
   if (PyTuple_GET_SIZE(f->aliases) != 0) {
     return PyUnicode_FromFormat("field(default=%R, default_factory=%R, name=%R, aliases=%R)", f->default_value,
                                 f->default_factory, f->name, f->aliases);
@@ -144,6 +148,7 @@ PyMemberDef FieldSpec_members[] = {
     {"default_factory", T_OBJECT_EX, offsetof(FieldSpecObject, default_factory), READONLY, nullptr},
     {"name", T_OBJECT_EX, offsetof(FieldSpecObject, name), READONLY, nullptr},
     {"aliases", T_OBJECT_EX, offsetof(FieldSpecObject, aliases), READONLY, nullptr},
+    {"extra", T_BOOL, offsetof(FieldSpecObject, extra), READONLY, nullptr},
     {},
 };
 }  // namespace
@@ -162,6 +167,7 @@ PyTypeObject FieldSpecType = {
 PyObject *field_function(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
   if (nargs != 0) return py::type_error("field() takes no positional arguments");
   PyObject *default_value = NoDefault, *default_factory = NoDefault, *name = Py_None, *aliases = nullptr;
+  int extra = 0;
   Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t i = 0; i < nkw; i++) {
     PyObject *key = PyTuple_GET_ITEM(kwnames, i);
@@ -174,6 +180,8 @@ PyObject *field_function(PyObject *, PyObject *const *args, Py_ssize_t nargs, Py
       name = value;
     } else if (PyUnicode_CompareWithASCIIString(key, "aliases") == 0) {
       aliases = value;
+    } else if (PyUnicode_CompareWithASCIIString(key, "extra") == 0) {
+      if ((extra = PyObject_IsTrue(value)) < 0) return nullptr;
     } else {
       return py::type_error("field() got an unexpected keyword argument '%U'", key);
     }
@@ -183,6 +191,12 @@ PyObject *field_function(PyObject *, PyObject *const *args, Py_ssize_t nargs, Py
   if (default_factory != NoDefault && !PyCallable_Check(default_factory))
     return py::type_error("default_factory must be callable, got %R", default_factory);
   if (name != Py_None && !PyUnicode_CheckExact(name)) return py::type_error("name must be a str or None, got %R", name);
+  // The extras field is never read or written under a name of its own: its items are the unknown keys.
+  if (extra && (name != Py_None || (aliases != nullptr && aliases != Py_None)))
+    return py::type_error("field(extra=True) takes no `name` or `aliases`: its keys are the unknown fields' own");
+  // Without a default the extras start empty.
+  if (extra && default_value == NoDefault && default_factory == NoDefault)
+    default_factory = reinterpret_cast<PyObject *>(&PyDict_Type);
   // aliases: an iterable of str (a lone str would be read as its characters, so it is refused).
   PyObject *alias_tuple = aliases == nullptr || aliases == Py_None ? PyTuple_New(0)
                           : PyUnicode_Check(aliases)               ? nullptr
@@ -209,6 +223,7 @@ PyObject *field_function(PyObject *, PyObject *const *args, Py_ssize_t nargs, Py
   f->default_value = Py_NewRef(default_value);
   f->default_factory = Py_NewRef(default_factory);
   f->name = Py_NewRef(name);
+  f->extra = static_cast<char>(extra);
   PyObject_GC_Track(f);
   return reinterpret_cast<PyObject *>(f);
 }

@@ -20,6 +20,7 @@ struct FieldSpecObject {
   PyObject *default_factory;  // NODEFAULT when absent
   PyObject *name;             // str or None
   PyObject *aliases;          // tuple[str]: extra input names accepted when decoding (boltwire's own option)
+  char extra;                 // field(extra=True): this field keeps the unknown keys (boltwire's own option)
 };
 extern PyTypeObject FieldSpecType;
 
@@ -34,7 +35,7 @@ PyObject *produce_default(PyObject *default_entry);
 // not, -1 with an exception set.
 int value_equals_default(PyObject *value, PyObject *entry);
 
-// boltwire.field(*, default=NODEFAULT, default_factory=NODEFAULT, name=None)
+// boltwire.field(*, default=NODEFAULT, default_factory=NODEFAULT, name=None, aliases=(), extra=False)
 PyObject *field_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 
 bool init_field_spec();

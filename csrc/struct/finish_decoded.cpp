@@ -28,6 +28,39 @@ PyObject *finish_decoded_struct(PyObject *self, bool track, const PathNode *path
   return self;
 }
 
+namespace {
+// Records "Object missing required field" for field `name`; false when the walk must stop.
+bool collect_missing(schema::ErrorCollector &c, const PathNode *path, PyObject *name) {
+  raise_validation(path, "Object missing required field `%U`", name);
+  return schema::collect_pending(c) && !c.full();
+}
+}  // namespace
+
+Py_ssize_t collect_missing_fields(PyObject *self, schema::ErrorCollector &c, const PathNode *path) {
+  const StructMetaObject *meta = as_meta(Py_TYPE(self));
+  Py_ssize_t count = 0;
+  for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
+    if (*field_slot(self, meta, i) != nullptr || PyTuple_GET_ITEM(meta->defaults, i) != NoDefault) continue;
+    if (!collect_missing(c, path, PyTuple_GET_ITEM(meta->encode_fields, i))) return -1;
+    count++;
+  }
+  return count;
+}
+
+Py_ssize_t collect_missing_values(const TypePlan *plan, const std::vector<py::Object> &values,
+                                  schema::ErrorCollector &c, const PathNode *path) {
+  const ObjectPlan *op = plan->object_plan;
+  bool typed_dict = plan->kinds & sk::kTypedDict;
+  Py_ssize_t count = 0;
+  for (Py_ssize_t i = 0; i < op->n_fields; i++) {
+    if (values[i]) continue;
+    if (typed_dict ? !op->required[i] : PyTuple_GET_ITEM(op->defaults, i) != NoDefault) continue;
+    if (!collect_missing(c, path, PyTuple_GET_ITEM(op->encode_names, i))) return -1;
+    count++;
+  }
+  return count;
+}
+
 PyObject *finish_decoded_object(const TypePlan *plan, std::vector<py::Object> &values, const PathNode *path) {
   const ObjectPlan *op = plan->object_plan;
   if (plan->kinds & sk::kTypedDict) {
@@ -47,6 +80,16 @@ PyObject *finish_decoded_object(const TypePlan *plan, std::vector<py::Object> &v
   // too) set with object.__setattr__ (frozen classes included), then the post-init hook.
   Object self = Object::steal(PyObject_CallMethod(op->cls, "__new__", "O", op->cls));
   if (!self) return nullptr;
+  bool is_attrs = PyObject_HasAttrString(op->cls, "__attrs_attrs__");
+  if (is_attrs) {  // attrs' pre-init hook runs on the bare instance; its errors are the caller's (msgspec)
+    PyObject *pre_init = nullptr;
+    if (PyObject_GetOptionalAttrString(op->cls, "__attrs_pre_init__", &pre_init) < 0) return nullptr;
+    if (pre_init != nullptr) {
+      Object hook = Object::steal(pre_init);
+      Object done = Object::steal(PyObject_CallOneArg(hook.get(), self.get()));
+      if (!done) return nullptr;
+    }
+  }
   for (Py_ssize_t i = 0; i < op->n_fields; i++) {
     if (!values[i]) {
       PyObject *entry = PyTuple_GET_ITEM(op->defaults, i);
@@ -57,7 +100,7 @@ PyObject *finish_decoded_object(const TypePlan *plan, std::vector<py::Object> &v
     }
     if (PyObject_GenericSetAttr(self.get(), PyTuple_GET_ITEM(op->field_names, i), values[i].get()) < 0) return nullptr;
   }
-  if (PyObject_HasAttrString(op->cls, "__attrs_attrs__")) {  // attrs field validators run, as msgspec runs them
+  if (is_attrs) {  // attrs field validators run, as msgspec runs them
     Object attr = Object::steal(PyImport_ImportModule("attr"));
     Object ok = Object::steal(attr ? PyObject_CallMethod(attr.get(), "validate", "O", self.get()) : nullptr);
     if (!ok) return schema::reraise_as_validation(path);

@@ -3,6 +3,7 @@
 #pragma once
 #include "py/python.hpp"
 #include "py/ref.hpp"
+#include "schema/error_collector.hpp"
 #include "schema/error_path.hpp"
 #include "schema/type_plan.hpp"
 #include <vector>
@@ -13,6 +14,13 @@ namespace boltwire::structs {
 // required one is ValidationError "Object missing required field" at `path`), tracks it when `track` or a
 // default needs it, runs __post_init__ (its errors become ValidationErrors). Steals `self`.
 PyObject *finish_decoded_struct(PyObject *self, bool track, const schema::PathNode *path);
+
+// Collect mode: one "missing" error per required field of the Struct `self` left unset. Returns how many, or
+// -1 when the walk must stop (max_errors reached or an error pending).
+Py_ssize_t collect_missing_fields(PyObject *self, schema::ErrorCollector &c, const schema::PathNode *path);
+// The same for a TypedDict / dataclass / attrs class read into `values`.
+Py_ssize_t collect_missing_values(const schema::TypePlan *plan, const std::vector<py::Object> &values,
+                                  schema::ErrorCollector &c, const schema::PathNode *path);
 
 // Completes a TypedDict (a dict) or a dataclass / attrs instance from one value per field (unset entries take
 // their defaults; missing required ones are a ValidationError).

@@ -1,5 +1,6 @@
 // csrc/struct/struct_config.cpp: the StructConfig type.
 #include "struct/struct_config.hpp"
+#include "py/ref.hpp"
 #include "struct/struct_meta.hpp"
 
 namespace boltwire::structs {
@@ -8,30 +9,37 @@ namespace {
 struct StructConfigObject {
   PyObject_HEAD
   char frozen, eq, order, kw_only, array_like, gc, repr_omit_defaults, omit_defaults, forbid_unknown_fields,
-      weakref, dict, cache_hash, validate_on_init;
+      weakref, dict, cache_hash, validate_on_init, tag_fallback;
   PyObject *tag;
   PyObject *tag_field;
+  PyObject *extra_field;  // boltwire's own: the field(extra=True) field's name, or NULL (None)
 };
 
 void StructConfig_dealloc(PyObject *self) {
   auto *c = reinterpret_cast<StructConfigObject *>(self);
   Py_XDECREF(c->tag);
   Py_XDECREF(c->tag_field);
+  Py_XDECREF(c->extra_field);
   Py_TYPE(self)->tp_free(self);
 }
 
 PyObject *StructConfig_repr(PyObject *self) {
   auto *c = reinterpret_cast<StructConfigObject *>(self);
   auto b = [](char v) { return v ? "True" : "False"; };
-  return PyUnicode_FromFormat(c->validate_on_init ?
+  py::Object text = py::Object::steal(PyUnicode_FromFormat(
       "StructConfig(frozen=%s, eq=%s, order=%s, kw_only=%s, array_like=%s, gc=%s, repr_omit_defaults=%s, "
-      "omit_defaults=%s, forbid_unknown_fields=%s, weakref=%s, dict=%s, cache_hash=%s, tag=%R, tag_field=%R, "
-      "validate_on_init=True)" :
-      "StructConfig(frozen=%s, eq=%s, order=%s, kw_only=%s, array_like=%s, gc=%s, repr_omit_defaults=%s, "
-      "omit_defaults=%s, forbid_unknown_fields=%s, weakref=%s, dict=%s, cache_hash=%s, tag=%R, tag_field=%R)",
+      "omit_defaults=%s, forbid_unknown_fields=%s, weakref=%s, dict=%s, cache_hash=%s, tag=%R, tag_field=%R",
       b(c->frozen), b(c->eq), b(c->order), b(c->kw_only), b(c->array_like), b(c->gc), b(c->repr_omit_defaults),
       b(c->omit_defaults), b(c->forbid_unknown_fields), b(c->weakref), b(c->dict), b(c->cache_hash),
-      c->tag ? c->tag : Py_None, c->tag_field ? c->tag_field : Py_None);
+      c->tag ? c->tag : Py_None, c->tag_field ? c->tag_field : Py_None));
+  if (!text) return nullptr;
+  // boltwire's own options show only when set, so the text stays msgspec's for every msgspec class.
+  const char *own = c->validate_on_init ? ", validate_on_init=True" : "";
+  const char *fallback = c->tag_fallback ? ", tag_fallback=True" : "";
+  py::Object tail = py::Object::steal(c->extra_field ? PyUnicode_FromFormat("%s%s, extra_field=%R)", own, fallback, c->extra_field)
+                                                     : PyUnicode_FromFormat("%s%s)", own, fallback));
+  if (!tail) return nullptr;
+  return PyUnicode_Concat(text.get(), tail.get());
 }
 
 #define BW_CONFIG_BOOL(name) {#name, T_BOOL, offsetof(StructConfigObject, name), READONLY, nullptr}
@@ -42,7 +50,8 @@ PyMemberDef StructConfig_members[] = {
     BW_CONFIG_BOOL(repr_omit_defaults), BW_CONFIG_BOOL(omit_defaults),
     BW_CONFIG_BOOL(forbid_unknown_fields), BW_CONFIG_BOOL(weakref),
     BW_CONFIG_BOOL(dict),          BW_CONFIG_BOOL(cache_hash),
-    BW_CONFIG_BOOL(validate_on_init),
+    BW_CONFIG_BOOL(validate_on_init), BW_CONFIG_BOOL(tag_fallback),
+    {"extra_field", T_OBJECT, offsetof(StructConfigObject, extra_field), READONLY, nullptr},
     {"tag", T_OBJECT, offsetof(StructConfigObject, tag), READONLY, nullptr},
     {"tag_field", T_OBJECT, offsetof(StructConfigObject, tag_field), READONLY, nullptr},
     {},
@@ -61,7 +70,7 @@ PyTypeObject StructConfigType = {
     .tp_members = StructConfig_members,
 };
 
-PyObject *make_struct_config(uint32_t flags, PyObject *tag, PyObject *tag_field) {
+PyObject *make_struct_config(uint32_t flags, PyObject *tag, PyObject *tag_field, PyObject *extra_field) {
   auto *c = PyObject_New(StructConfigObject, &StructConfigType);
   if (c == nullptr) return nullptr;
   c->frozen = (flags & kFrozen) != 0;
@@ -77,6 +86,8 @@ PyObject *make_struct_config(uint32_t flags, PyObject *tag, PyObject *tag_field)
   c->dict = (flags & kDict) != 0;
   c->cache_hash = (flags & kCacheHash) != 0;
   c->validate_on_init = (flags & kValidateOnInit) != 0;
+  c->tag_fallback = (flags & kTagFallback) != 0;
+  c->extra_field = Py_XNewRef(extra_field);
   c->tag = Py_XNewRef(tag);
   c->tag_field = Py_XNewRef(tag_field);
   return reinterpret_cast<PyObject *>(c);

@@ -172,6 +172,7 @@ bool finish_class(PyTypeObject *tp, ClassOptions &opts, CollectedFields &cf, Obj
   meta->tag_field = opts.tag_field.release();
   meta->n_fields = n;
   meta->n_kw_only = cf.n_kw_only;
+  meta->extra_index = -1;  // set by the caller once the class is complete
   meta->offsets = static_cast<Py_ssize_t *>(PyMem_Malloc(sizeof(Py_ssize_t) * (n > 0 ? n : 1)));
   if (meta->offsets == nullptr) {
     PyErr_NoMemory();
@@ -213,6 +214,27 @@ bool finish_class(PyTypeObject *tp, ClassOptions &opts, CollectedFields &cf, Obj
     }
   }
   return true;
+}
+
+// Index of the field(extra=True) field, -1 when none, -2 with TypeError when the class cannot keep unknown
+// fields (two such fields, forbid_unknown_fields, array_like).
+Py_ssize_t find_extra_field(const CollectedFields &cf, uint32_t flags) {
+  Py_ssize_t found = -1;
+  for (size_t i = 0; i < cf.fields.size(); i++) {
+    if (!cf.fields[i].extra) continue;
+    if (found >= 0) {
+      py::type_error("A Struct may have only one field(extra=True) field, got '%U' and '%U'",
+                     cf.fields[found].name.get(), cf.fields[i].name.get());
+      return -2;
+    }
+    found = static_cast<Py_ssize_t>(i);
+  }
+  if (found >= 0 && (flags & (kForbidUnknownFields | kArrayLike))) {
+    py::type_error("field(extra=True) keeps unknown fields; it cannot be combined with `%s=True`",
+                   (flags & kForbidUnknownFields) ? "forbid_unknown_fields" : "array_like");
+    return -2;
+  }
+  return found;
 }
 
 // StructMeta.__new__(mcls, name, bases, namespace, **options)
@@ -265,8 +287,12 @@ PyObject *StructMeta_new(PyObject *, PyObject *args, PyObject *kwargs) {
   } else if (PyErr_Occurred()) {
     return nullptr;
   }
+  Py_ssize_t extra_index = find_extra_field(cf, opts.flags);
+  if (extra_index == -2) return nullptr;
+  if (extra_index >= 0) opts.flags |= kExtraField;
   Object slots = build_slots(cf, bases, opts.flags);
-  Object config = Object::steal(make_struct_config(opts.flags, opts.tag.get(), opts.tag_field.get()));
+  Object config = Object::steal(make_struct_config(opts.flags, opts.tag.get(), opts.tag_field.get(),
+                                                   extra_index >= 0 ? cf.fields[extra_index].name.get() : nullptr));
   Object struct_defaults = trailing_defaults(defaults.get());
   Object match_args = Object::steal(PyTuple_GetSlice(fields.get(), 0, n - cf.n_kw_only));
   if (!slots || !config || !struct_defaults || !match_args) return nullptr;
@@ -288,6 +314,7 @@ PyObject *StructMeta_new(PyObject *, PyObject *args, PyObject *kwargs) {
   if (!finish_class(tp, opts, cf, std::move(fields), std::move(encode_fields), std::move(defaults),
                     std::move(explicit_names), user_slots))
     return nullptr;
+  as_meta(tp)->extra_index = extra_index;
   return cls.release();
 }
 

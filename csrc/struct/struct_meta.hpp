@@ -36,6 +36,10 @@ enum StructFlag : uint32_t {
   kGenericLayout = 1u << 12,
   // boltwire's own option (not in msgspec): __init__ validates its arguments like convert(strict=True).
   kValidateOnInit = 1u << 13,
+  // Derived: one field is field(extra=True) (extra_index): it keeps the unknown keys (boltwire's own).
+  kExtraField = 1u << 14,
+  // boltwire's own option (not in msgspec): in a tagged union, this untagged class takes the unknown tags.
+  kTagFallback = 1u << 15,
 };
 
 struct StructMetaObject {
@@ -58,6 +62,7 @@ struct StructMetaObject {
   void *plan;                // reserved for the codec's cached TypePlan
   PyObject *json_names;      // owned bytes: the JSON encoder's pre-escaped names, built on first encode, or NULL
   PyObject *dict_template;   // owned tuple: to_builtins' template dict entry, built on first use, or NULL
+  Py_ssize_t extra_index;    // the field(extra=True) field (kExtraField), else -1
 };
 
 // The native base of StructMeta: it owns the class layout above but no __new__, so that CPython still sees

@@ -4,7 +4,7 @@ from boltwire import structs
 from boltwire._core import NODEFAULT, UNSET, Raw, Struct, StructMeta, UnsetType, convert, to_builtins
 from boltwire._defstruct import defstruct
 from boltwire._field import field
-from boltwire._errors import BoltwireError, DecodeError, EncodeError, MsgspecError, ValidationError
+from boltwire._errors import BoltwireError, DecodeError, EncodeError, ErrorDetail, MsgspecError, ValidationError
 from boltwire._meta import Meta
 from boltwire import inspect, json, msgpack, toml, yaml
 from boltwire.http import (
@@ -26,6 +26,7 @@ __all__ = [
     "BoltwireError",
     "DecodeError",
     "EncodeError",
+    "ErrorDetail",
     "HTTPClient",
     "HTTPConnectionError",
     "HTTPRedirectError",

@@ -26,6 +26,8 @@ def field(*, default: _T, name: str | None = None, aliases: Iterable[str] = ()) 
 def field(*, default_factory: Callable[[], _T], name: str | None = None, aliases: Iterable[str] = ()) -> _T: ...
 @overload
 def field(*, name: str | None = None, aliases: Iterable[str] = ()) -> Any: ...
+@overload
+def field(*, extra: bool, default_factory: Callable[[], _T] = ...) -> Any: ...
 
 class StructConfig:
     frozen: bool
@@ -41,6 +43,8 @@ class StructConfig:
     dict: bool
     cache_hash: bool
     validate_on_init: bool
+    tag_fallback: bool
+    extra_field: str | None
     tag: str | int | None
     tag_field: str | None
 
@@ -76,6 +80,7 @@ class StructMeta(type):
         dict: bool = False,
         cache_hash: bool = False,
         validate_on_init: bool = False,
+        tag_fallback: bool = False,
         **kwargs: Any,
     ) -> _T: ...
 
@@ -104,6 +109,7 @@ class Struct(metaclass=StructMeta):
         dict: bool = False,
         cache_hash: bool = False,
         validate_on_init: bool = False,
+        tag_fallback: bool = False,
     ) -> None: ...
     def __copy__(self: _S) -> _S: ...
     def __replace__(self: _S, **changes: Any) -> _S: ...

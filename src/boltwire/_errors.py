@@ -1,6 +1,13 @@
-"""The exception hierarchy shared by boltwire's codecs (msgspec's spelling)."""
+"""The exception hierarchy shared by boltwire's codecs (msgspec's spelling), and ErrorDetail, one entry of
+``ValidationError.errors()``."""
 
-__all__ = ["BoltwireError", "DecodeError", "EncodeError", "MsgspecError", "ValidationError"]
+from __future__ import annotations
+
+from typing import Any
+
+from boltwire._core import Struct
+
+__all__ = ["BoltwireError", "DecodeError", "EncodeError", "ErrorDetail", "MsgspecError", "ValidationError"]
 
 
 class BoltwireError(Exception):
@@ -19,5 +26,31 @@ class DecodeError(BoltwireError, ValueError):
     """An error raised while decoding input: malformed data."""
 
 
+class ErrorDetail(Struct, frozen=True):
+    """One validation error.
+
+    ``type`` is a stable code: ``wrong_type``, ``missing``, ``unknown_field``, ``invalid_tag``, ``constraint``,
+    ``validator``, ``invalid_value``, ``out_of_range``, ``wrong_length``, ``not_hashable``, or ``malformed``
+    (collect mode only: the input stopped being well-formed after the errors before it).
+    ``loc`` is the path from the root: field names (as encoded), array indices, dict keys (a dict key's own
+    error ends in ``"[key]"``). ``msg`` is msgspec's message without the `` - at `$...` `` suffix. ``input``
+    is the offending value when the decoder had it at hand, else its type name (``"str"``, ``"object"``...),
+    else None.
+    """
+
+    type: str
+    loc: tuple[str | int, ...]
+    msg: str
+    input: Any = None
+
+
 class ValidationError(DecodeError):
     """Well-formed input that does not match the expected type."""
+
+    def errors(self) -> list[ErrorDetail]:
+        """Every error this exception carries, in input order: one for a fail-fast decode, all of them
+        (up to ``max_errors``) with ``collect_errors=True``."""
+        details = self.__dict__.get("_details")
+        if details is None:  # raised by user code (a hook): its text is the message
+            return [ErrorDetail("validator", (), str(self), None)]
+        return [ErrorDetail(*d) for d in details]

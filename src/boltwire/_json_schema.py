@@ -294,12 +294,15 @@ class _Generator:
         structs: dict[Any, _Node] = {}
         other: list[_Node] = []
         none_member = None
+        fallback = None
         tag_field = None
         for member in node.items:
             real = member
             while real.kind == "meta":
                 real = real.inner
-            if real.kind == "struct" and not real.config.array_like:
+            if real.kind == "struct" and getattr(real.config, "tag_fallback", False) and len(node.items) > 1:
+                fallback = real
+            elif real.kind == "struct" and not real.config.array_like:
                 tag_field = real.config.tag_field
                 structs[real.config.tag] = real
             elif real.kind == "none":
@@ -307,7 +310,10 @@ class _Generator:
             else:
                 other.append(member)
         options = [self.to_schema(m) for m in other]
-        if len(structs) >= 2:
+        if fallback is not None and structs:
+            # Unknown tags decode as the fallback: a discriminator's mapping would claim to be exhaustive.
+            tagged: dict[str, Any] = {"anyOf": [self.to_schema(s) for s in (*structs.values(), fallback)]}
+        elif len(structs) >= 2:
             tagged = {
                 "anyOf": [self.to_schema(s) for s in structs.values()],
                 "discriminator": {
@@ -315,6 +321,7 @@ class _Generator:
                     "mapping": {tag: self.ref(s.cls) for tag, s in structs.items()},
                 },
             }
+        if (fallback is not None and structs) or len(structs) >= 2:
             if options:
                 options.append(tagged)
                 if none_member is not None:
@@ -325,8 +332,8 @@ class _Generator:
             else:
                 out.update(tagged)
             return out
-        if structs:
-            options.append(self.to_schema(next(iter(structs.values()))))
+        if structs or fallback is not None:
+            options.append(self.to_schema(next(iter(structs.values())) if structs else fallback))
         if none_member is not None:
             options.append(self.to_schema(none_member))
         out["anyOf"] = options
@@ -346,7 +353,10 @@ class _Generator:
 
     def field_schemas(self, node: _Node) -> tuple[list[str], list[dict[str, Any]], list[str]]:
         names, schemas, required = [], [], []
+        extra_field = getattr(node.config, "extra_field", None)
         for f in node.fields:
+            if f.name == extra_field:  # its items are the unknown keys: additionalProperties (schema_struct)
+                continue
             s = self.to_schema(f.node)
             if f.required:
                 required.append(f.encode_name)
@@ -389,6 +399,9 @@ class _Generator:
             out["required"] = required
             if config.forbid_unknown_fields:
                 out["additionalProperties"] = False
+            if config.extra_field is not None:  # kept unknown keys: any name, values of the dict's value type
+                extra = next(f for f in node.fields if f.name == config.extra_field)
+                out["additionalProperties"] = self.to_schema(extra.node.items[1]) or True
         return out
 
     def schema_object(self, node: _Node, out: dict[str, Any]) -> dict[str, Any]:

@@ -95,12 +95,10 @@ def _substitute(tp: Any, mapping: dict[Any, Any]) -> Any:
     return tp
 
 
-def _class_hints(annotation: Any) -> dict[str, Any]:
-    """Type hints (Annotated kept) of a class or a parametrized generic alias, TypeVars substituted.
+def _typevar_scopes(annotation: Any) -> dict[Any, dict[Any, Any]]:
+    """For each generic class in the MRO of a class or generic alias, the binding of its TypeVars.
 
-    Each class in the MRO contributes its own annotations, substituted with the TypeVar bindings that reach it
-    through ``__orig_bases__`` (so ``class IntBox(Box[int])`` sees ``item: int``, as ``Box[int]`` does);
-    subclasses override.
+    Bindings reach a base through ``__orig_bases__`` (so ``class IntBox(Box[int])`` binds Box's T to int).
     """
     origin = typing.get_origin(annotation) or annotation
     params = getattr(origin, "__parameters__", ())
@@ -116,6 +114,17 @@ def _class_hints(annotation: Any) -> dict[str, Any]:
             args = tuple(_substitute(a, scopes[current]) for a in typing.get_args(base))
             scopes[base_origin] = dict(zip(base_params, args))
             pending.append(base_origin)
+    return scopes
+
+
+def _class_hints(annotation: Any) -> dict[str, Any]:
+    """Type hints (Annotated kept) of a class or a parametrized generic alias, TypeVars substituted.
+
+    Each class in the MRO contributes its own annotations, substituted with the TypeVar bindings that reach it
+    (_typevar_scopes); subclasses override.
+    """
+    origin = typing.get_origin(annotation) or annotation
+    scopes = _typevar_scopes(annotation)
     if _is_typeddict(origin):
         # A TypedDict's MRO drops its TypedDict bases and copies their annotations: every binding applies.
         merged: dict[Any, Any] = {}
@@ -179,16 +188,28 @@ def _attrs_fields(cls: type, annotation: Any) -> tuple[tuple[str, Any, Any], ...
     import attrs
 
     hints = _class_hints(annotation)
+    owners: dict[str, type] | None = None  # the class defining each field, for fields typed by `type=` only
     out = []
     for a in attrs.fields(cls):
         default = a.default
         if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
-            entry = Factory(default.factory) if not default.takes_self else NODEFAULT
+            if default.takes_self:
+                raise NotImplementedError("Support for default factories with `takes_self=True` is not implemented")
+            entry = Factory(default.factory)
         elif default is attrs.NOTHING:
             entry = NODEFAULT
         else:
             entry = default
-        out.append((a.name, hints.get(a.name, a.type or Any), entry))
+        if a.name in hints:
+            tp = hints[a.name]
+        elif a.type is None:
+            tp = Any
+        else:  # `attrs.field(type=T)`: T bound by the alias (`G[int]`) in the class that defines the field
+            if owners is None:
+                owners = {f.name: c for c in reversed(cls.__mro__) for f in getattr(c, "__attrs_attrs__", ())
+                          if not f.inherited}
+            tp = _substitute(a.type, _typevar_scopes(annotation).get(owners.get(a.name), {}))
+        out.append((a.name, tp, entry))
     return tuple(out)
 
 
@@ -209,6 +230,16 @@ def _is_namedtuple(cls: Any) -> bool:
         and type(getattr(cls, "_fields", None)) is tuple
         and type(getattr(cls, "_field_defaults", None)) is dict
     )
+
+
+def _check_alias_arity(cls: type, args: tuple[Any, ...]) -> None:
+    """A hand-built alias (`types.GenericAlias(C, (int,))`) must parametrize a generic class, fully."""
+    params = getattr(cls, "__parameters__", ())
+    if not params:
+        raise TypeError(f"{cls!r} is not a generic type")
+    if len(args) != len(params):
+        raise TypeError(f"Too {'many' if len(args) > len(params) else 'few'} arguments for {cls!r}; "
+                        f"actual {len(args)}, expected {len(params)}")
 
 
 def describe(annotation: Any) -> tuple[Any, ...]:
@@ -272,6 +303,9 @@ def describe(annotation: Any) -> tuple[Any, ...]:
     if (origin if origin is not None else t) in _MAPPINGS:
         return ("dict", args[0] if args else Any, args[1] if len(args) > 1 else Any)
     cls = origin if origin is not None else t
+    if args and (isinstance(cls, StructMeta) or _is_typeddict(cls) or _is_namedtuple(cls) or _is_attrs(cls)
+                 or (isinstance(cls, type) and dataclasses.is_dataclass(cls))):
+        _check_alias_arity(cls, args)
     if isinstance(cls, StructMeta):
         return ("struct", cls)
     if isinstance(cls, type) and issubclass(cls, enum.Enum):
@@ -295,6 +329,8 @@ def describe(annotation: Any) -> tuple[Any, ...]:
                 required.add(name)
             elif qualifier is typing.NotRequired:
                 required.discard(name)
+        if not required <= hints.keys():  # introspection data that contradicts itself (msgspec: RuntimeError)
+            raise RuntimeError(f"{cls!r}.__required_keys__ names keys without annotations: {sorted(required - hints.keys())}")
         fields = tuple((name, tp, name in required) for name, tp in hints.items())
         return ("typeddict", cls, fields)
     if _is_namedtuple(cls):

@@ -295,6 +295,21 @@ class StructType(Type):
     array_like: bool = False
     forbid_unknown_fields: bool = False
 
+    # boltwire's own options (not in msgspec), read from the class so the fields stay msgspec's.
+    @property
+    def extra_field(self) -> str | None:
+        """The name of the field(extra=True) field keeping unknown keys (also one of `fields`), or None."""
+        return _struct_config(self.cls).extra_field
+
+    @property
+    def tag_fallback(self) -> bool:
+        """Whether the class is a tagged union's variant for unknown tags (`tag_fallback=True`)."""
+        return _struct_config(self.cls).tag_fallback
+
+
+def _struct_config(cls: Any) -> Any:
+    return (typing.get_origin(cls) or cls).__struct_config__
+
 
 def is_struct(obj: object) -> bool:
     """True when ``obj`` is an instance of a Struct class (a class whose metaclass is StructMeta)."""

@@ -22,12 +22,14 @@ import pytest
 from boltwire import _core
 from boltwire.http import _client
 from boltwire.http._codecs import encode_json
+from boltwire.http._redirects import RedirectSignal
 from boltwire.http._response import CaseInsensitiveDict, RequestInfo
 
 __all__ = ["BoltwireMock", "BoltwireMocker", "MockRequest", "MockResponse"]
 
 Matcher = Union[str, Pattern[str]]
 _NO_BODY_STATUSES = (204, 304)
+_REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 
 
 class MockRequest:
@@ -385,11 +387,15 @@ def _request_of(method: str, head: bytes, body: bytes | None, url: str) -> MockR
 
 
 def _finish(answer: tuple[int, list[tuple[str, str]], bytes], method: str, url: str, head: bytes, dec: Any,
-            raises: Any) -> Any:
+            raises: Any, follow: bool) -> Any:
     status, headers, body = answer
     if method == "HEAD" or status in _NO_BODY_STATUSES:
         body = b""
     block = "".join(f"{n}: {v}\r\n" for n, v in headers)
+    if follow and status in _REDIRECT_STATUSES and any(n.lower() == "location" for n, _ in headers):
+        # What the native transport does with follow_redirects on: the raw 3xx goes to the client's redirect
+        # chain (which asks the mocks for the next hop), never decoded as the final type.
+        raise RedirectSignal(_core._http_finish(status, block, body, method, url, head, None, False, 0.0))
     return _core._http_finish(status, block, body, method, url, head, dec, raises, 0.0)
 
 
@@ -415,6 +421,7 @@ class _MockTransport:
         self._mocker = mocker
         self._real_class = real_class
         self._settings = settings
+        self._follow = bool(settings.get("follow_redirects", False))
         self._real: Any = None
         self._origins: list[tuple[str, int, str]] = []
 
@@ -435,7 +442,7 @@ class _MockTransport:
         if answer is None:
             real = self._passthrough()
             return real.send(real.origin(*self._origins[origin]), method, head, body, timeout, dec, raises, url)
-        return _finish(answer, method, url, head, dec, raises)
+        return _finish(answer, method, url, head, dec, raises, self._follow)
 
     def submit(self, sink: Any, origin: int, method: str, head: bytes, body: bytes | None, timeout: Any, dec: Any,
                raises: Any, url: str) -> Any:
@@ -456,7 +463,7 @@ class _MockTransport:
                 call.cancel()
                 raise
         await asyncio.sleep(0)  # answered on a later loop iteration, as a real response would be
-        return _finish(answer, method, url, head, dec, raises)
+        return _finish(answer, method, url, head, dec, raises, self._follow)
 
     def close(self) -> None:
         if self._real is not None:

@@ -152,3 +152,96 @@ def test_hook_error_wrapped_by_the_first_validation_error_of_a_process():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "Oh no! - at `$[0]`"
+
+
+class _ItemsOnly:
+    """A mapping-like object (collections.abc.Mapping) with attributes named like its keys' neighbours."""
+
+    def __init__(self, data, fail=None):
+        self._data, self._fail = data, fail
+
+    def __getitem__(self, key):
+        if self._fail is not None:
+            raise self._fail
+        return self._data[key]
+
+    def __iter__(self):
+        return iter(self._data)
+
+    def __len__(self):
+        return len(self._data)
+
+
+__import__("collections.abc").abc.Mapping.register(_ItemsOnly)
+
+
+def test_typeddict_from_a_mapping_reads_items_only():
+    from typing import NotRequired, TypedDict
+
+    class Inner(TypedDict):
+        b: int
+
+    class Ex(TypedDict):
+        keys: int
+        items: NotRequired[str]
+        inner: NotRequired[Inner]
+
+    for obj in [_ItemsOnly({"keys": 1}), _ItemsOnly({"keys": 1, "items": "x", "extra": 0}), _ItemsOnly({"items": "x"}),
+                _ItemsOnly({"keys": "1"}), _ItemsOnly({"keys": 1, "inner": _ItemsOnly({"b": 2})}),
+                _ItemsOnly({"keys": 1, "inner": _ItemsOnly({"b": "2"})}), _ItemsOnly({}, fail=ZeroDivisionError()),
+                _ItemsOnly({}, fail=KeyError("keys"))]:
+        result = same(lambda lib: lib.convert(obj, Ex))
+        assert result[0] != "ValidationError" or "Expected `object`" not in result[1]
+
+
+@pytest.mark.parametrize("tex", [False, True])
+def test_typeddict_with_contradictory_required_keys_is_refused(tex):
+    import typing
+
+    mod = pytest.importorskip("typing_extensions") if tex else typing
+
+    class Ex(mod.TypedDict, total=False):
+        c: str
+
+    Ex.__annotations__ = {"c": "str"}
+    Ex.__required_keys__ = frozenset({"a", "b"})
+    ours, theirs = (outcome(lambda: lib.json.Decoder(Ex)) for lib in (boltwire, msgspec))
+    assert ours[0] == theirs[0] == "RuntimeError"
+
+
+def test_hand_built_alias_of_a_non_generic_class_is_refused():
+    import dataclasses
+    import types
+    from typing import Generic, NamedTuple, TypedDict, TypeVar
+
+    T = TypeVar("T")
+
+    class TD(TypedDict):
+        a: int
+
+    class NT(NamedTuple):
+        a: int
+
+    @dataclasses.dataclass
+    class DC:
+        a: int
+
+    @dataclasses.dataclass
+    class GDC(Generic[T]):
+        a: T
+
+    for cls in (TD, NT, DC):
+        ours, theirs = (outcome(lambda: lib.json.Decoder(types.GenericAlias(cls, (int,)))) for lib in (boltwire, msgspec))
+        assert ours[0] == theirs[0] == "TypeError" and "not a generic type" in ours[1]
+    for lib in (boltwire, msgspec):
+        with pytest.raises(TypeError):
+            lib.json.Decoder(types.GenericAlias(GDC, (int, str)))
+        assert lib.json.decode(b'{"a": 1}', type=types.GenericAlias(GDC, (int,))) == GDC(1)
+
+    def struct_case(lib):
+        class Plain(lib.Struct):
+            x: int
+        return lib.json.Decoder(types.GenericAlias(Plain, (int,)))
+
+    ours, theirs = outcome(lambda: struct_case(boltwire)), outcome(lambda: struct_case(msgspec))
+    assert ours[0] == theirs[0] == "TypeError"

@@ -391,3 +391,68 @@ def test_struct_dicts_are_independent_copies():
     first["new"] = 1
     assert second == {"x": 2, "y": 0.5}
     assert to_builtins(Point(3)) == {"x": 3, "y": 0.5}
+
+
+def _tb_outcome(lib, fn):
+    try:
+        return ("ok", fn(lib))
+    except Exception as e:  # noqa: BLE001 (compared across the two libraries)
+        return (type(e).__name__, str(e))
+
+
+def _same_tb(fn):
+    ours, theirs = _tb_outcome(boltwire, fn), _tb_outcome(msgspec, fn)
+    assert ours == theirs
+    return ours
+
+
+class _C1:
+    pass
+
+
+class _C1Sub(_C1):
+    pass
+
+
+@pytest.mark.parametrize("col", [list, tuple, set])
+def test_other_classes_in_builtin_types_pass_through_by_exact_type(col):
+    c1 = _C1()
+    for value in (c1, [c1, b"x"], {"k": c1}):
+        result = _same_tb(lambda lib: lib.to_builtins(value, builtin_types=col([_C1, bytes])))
+        assert result[0] == "ok"
+    assert to_builtins(c1, builtin_types=col([_C1])) is c1
+    assert _same_tb(lambda lib: lib.to_builtins(_C1Sub(), builtin_types=col([_C1])))[0] == "TypeError"
+
+
+def test_str_keys_convert_keys_even_of_builtin_types():
+    msg = {datetime.datetime(2022, 1, 2, 3, 4, 5): 1, datetime.date(2022, 1, 2): 2, datetime.time(12, 34): 3,
+           b"ab": 4}
+    types_ = (datetime.datetime, datetime.date, datetime.time, bytes)
+    assert _same_tb(lambda lib: lib.to_builtins(msg, builtin_types=types_, str_keys=True)) == (
+        "ok", {"2022-01-02T03:04:05": 1, "2022-01-02": 2, "12:34:00": 3, "YWI=": 4})
+    dt = datetime.datetime(2022, 1, 2)
+    assert to_builtins({"x": dt}, builtin_types=types_, str_keys=True)["x"] is dt
+    assert to_builtins({dt: 1}, builtin_types=types_) == {dt: 1}
+
+
+def test_str_subclass_key_becomes_str():
+    class mystr(str):
+        pass
+
+    result = _same_tb(lambda lib: lib.to_builtins({mystr("k"): 1}))
+    assert type(next(iter(result[1]))) is str
+
+
+@pytest.mark.parametrize("tag", [False, True])
+def test_array_like_struct_key_becomes_a_tuple(tag):
+    class FruitInt(enum.IntEnum):
+        APPLE = -1
+
+    def run(lib):
+        ns = {}
+        exec("class Ex(Struct, array_like=True, tag=tag, frozen=True):\n    x: int\n    y: object\n",
+             {"Struct": lib.Struct, "tag": tag}, ns)
+        Ex = ns["Ex"]
+        return lib.to_builtins({Ex(1, FruitInt.APPLE): "a"}), lib.to_builtins([Ex(1, (2, 3))])
+
+    assert _same_tb(run)[0] == "ok"

@@ -1,8 +1,8 @@
 """tests/http/_script_server.py: a scripted HTTP/1.1 server for the client-policy tests.
 
 Each path answers from a script (a list of replies, consumed in order; the last one repeats) and every request is
-recorded (method, path with query, headers, body). A reply is (status, headers, body), or "drop" to close the
-connection without answering. /digest/<algorithm> checks RFC 7616 Digest credentials itself."""
+recorded (method, path with query, headers, body). A reply is (status, headers, body), "drop" to close the
+connection without answering, or ("delay", seconds, reply) to answer late. /digest/<algorithm> checks RFC 7616 Digest credentials itself."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ import hashlib
 import http.server
 import re
 import socketserver
+import sys
 import threading
+import time
 from typing import Any
 
 USER, PASSWORD, REALM = "alice", "s3cret pass", "boltwire-tests"
@@ -52,6 +54,9 @@ class ScriptServer:
                 if reply == "drop":
                     self.close_connection = True
                     return
+                if reply[0] == "delay":  # ("delay", seconds, reply): answer late
+                    time.sleep(reply[1])
+                    reply = reply[2]
                 status, extra, payload = reply
                 self.send_response(status)
                 for name, value in extra:
@@ -67,6 +72,10 @@ class ScriptServer:
             daemon_threads = True
             allow_reuse_address = True
             request_queue_size = 256
+
+            def handle_error(self, request: Any, client_address: Any) -> None:
+                if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):  # a client gone
+                    super().handle_error(request, client_address)
 
         self.httpd = Server(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"

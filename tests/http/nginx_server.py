@@ -52,6 +52,24 @@ def find_nginx() -> str | None:
     return next((p for p in CANDIDATES if os.access(p, os.X_OK)), None)
 
 
+BROTLI_MODULE = "/usr/lib/nginx/modules/ngx_http_brotli_filter_module.so"  # Debian libnginx-mod-http-brotli-filter
+BROTLI_LOCATION = """location = /brotli {
+            if ($http_accept_encoding !~* br) { return 406; }
+            brotli on;
+            brotli_types application/json;
+            brotli_min_length 0;
+            default_type application/json;
+            try_files /payload.json =404;
+        }"""
+
+
+def brotli_module(nginx: str | None) -> str | None:
+    """The brotli filter module for `nginx`, or None. Debian builds it for Debian's own nginx only."""
+    if nginx is None or not os.path.isfile(BROTLI_MODULE) or os.path.realpath(nginx) != "/usr/sbin/nginx":
+        return None
+    return BROTLI_MODULE
+
+
 def payload() -> bytes:
     return PAYLOAD_FILE.read_bytes()
 
@@ -80,6 +98,7 @@ class NginxServer:
             raise ValueError("http2=True needs tls=True (the h2 listener shares the TLS certificate)")
         self.workers = workers
         self.binary = nginx or find_nginx()
+        self.brotli = False  # set at start: GET /brotli is served (Debian's brotli filter module is installed)
         self.port = 0
         self.tls = tls
         self.tls_port = 0
@@ -174,8 +193,12 @@ class NginxServer:
         for f in www.iterdir():
             os.chmod(f, 0o644)
         text = self.template.read_text()
+        module = brotli_module(self.binary)
+        self.brotli = module is not None  # GET /brotli is served
         substitutions = {"@PREFIX@": str(self.prefix), "@PORT@": str(port), "@WORKERS@": str(self.workers),
-                         "@TLS@": self._tls_listener() if self.tls else ""}
+                         "@TLS@": self._tls_listener() if self.tls else "",
+                         "@BROTLI_MODULE@": f"load_module {module};" if module else "",
+                         "@BROTLI_LOCATION@": BROTLI_LOCATION if module else ""}
         for key, value in {**substitutions, **self._more_substitutions()}.items():
             text = text.replace(key, value)
         self.conf = self.prefix / "nginx.conf"

@@ -85,6 +85,12 @@ async def echo_body(request: Request) -> Response:
     return Response(body, media_type=request.headers.get("content-type", "application/octet-stream"))
 
 
+async def moved(request: Request) -> Response:
+    """Reads the whole request body, answers it back with the redirect status in the path and Location: /peer."""
+    body = await request.body()
+    return Response(body, status_code=int(request.path_params["code"]), headers={"Location": "/peer"})
+
+
 async def cut(scope, receive, send):
     """Raw ASGI: promises `size` bytes and sends half, then fails (uvicorn drops the connection)."""
     size = int(dict(p.split("=") for p in scope["query_string"].decode().split("&") if p).get("size", "1000000"))
@@ -157,5 +163,6 @@ starlette_app = Starlette(routes=[
     Route("/sse", sse_route),
     Route("/status/{code:int}", status_route),
     Route("/reject", reject, methods=["POST"]),
+    Route("/moved/{code:int}", moved, methods=["POST", "PUT"]),
 ])
 app = asgi_wrapper

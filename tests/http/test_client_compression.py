@@ -142,3 +142,29 @@ def test_nginx_gzip_both_clients(nginx):
             return {r.data["status"] for r in rs}, {r.headers["Content-Encoding"] for r in rs}
 
     assert asyncio.run(main()) == ({"success"}, {"gzip"})
+
+
+def test_nginx_brotli_both_clients(nginx):
+    # nginx's own brotli encoder (Debian libnginx-mod-http-brotli-filter, installed by `make test` where the
+    # Debian has it): a second, independent br producer besides the local server's.
+    if not nginx.brotli:
+        pytest.skip("nginx has no brotli filter: Debian package libnginx-mod-http-brotli-filter is not installed "
+                    "(the Makefile prints why)")
+    from nginx_server import payload
+
+    with SyncHTTPClient(base_url=nginx.url) as client:
+        r = client.get("/brotli")
+        assert r.headers["Content-Encoding"] == "br" and r.data == payload()
+        plain = client.get("/brotli", headers={"Accept-Encoding": "gzip"}, error_for_status=False)
+        assert plain.status == 406  # the location never serves the body unencoded: the 200s above really were br
+        raw = SyncHTTPClient(base_url=nginx.url, decompress=False, default_headers={"Accept-Encoding": "br"})
+        with raw:
+            encoded = raw.get("/brotli").data
+        assert encoded != payload() and len(encoded) < len(payload())
+
+    async def main():
+        async with HTTPClient(base_url=nginx.url) as client:
+            rs = await asyncio.gather(*[client.get("/brotli", response_data_type=dict) for _ in range(20)])
+            return {r.data["status"] for r in rs}, {r.headers["Content-Encoding"] for r in rs}
+
+    assert asyncio.run(main()) == ({"success"}, {"br"})

@@ -4,14 +4,16 @@ origin, relative Locations, and follow_redirects=False."""
 
 from __future__ import annotations
 
+import asyncio
 import pickle
+import time
 
 import pytest
 from _both_clients import both
 from _both_clients import request as run
 from _script_server import ScriptServer
 
-from boltwire import Struct
+from boltwire import HTTPClient, Struct
 from boltwire.http import HTTPRedirectError, HTTPResponseError, HTTPTransportError
 
 
@@ -216,3 +218,96 @@ def test_error_status_after_redirects_keeps_the_chain(srv, is_async):
     with pytest.raises(HTTPResponseError) as plain:
         run(is_async, "GET", f"{a.url}/gone")
     assert list(plain.value.history) == []
+
+
+# ---- the async chain runs inside the awaited call (csrc/http/client/call_object.cpp: set_follow) ----------------
+
+async def _wait_for_hit(server, path, seconds=5.0):
+    for _ in range(int(seconds / 0.01)):
+        if server.hits(path):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{path} was never requested")
+
+
+def slow_second_hop(server, status=302):
+    """/start redirects to /slow, which answers after 3 s: a chain whose second hop is still in flight."""
+    server.script("/start", redirect(status, "/slow"))
+    server.script("/slow", ("delay", 3.0, (200, [], b"late")))
+
+
+def test_cancel_during_a_later_hop_cancels_the_chain(srv):
+    a, _ = srv
+    slow_second_hop(a)
+
+    async def main():
+        async with HTTPClient(base_url=a.url) as client:
+            task = asyncio.create_task(client.get("/start"))
+            await _wait_for_hit(a, "/slow")
+            started = time.monotonic()
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            assert time.monotonic() - started < 1.0  # the second hop's call was cancelled, not waited for
+            assert (await client.get("/other")).status == 200  # the client goes on
+
+    asyncio.run(main())
+
+
+def test_wait_for_times_out_across_hops(srv):
+    a, _ = srv
+    slow_second_hop(a, 307)
+
+    async def main():
+        async with HTTPClient(base_url=a.url) as client:
+            with pytest.raises(asyncio.TimeoutError):
+                await asyncio.wait_for(client.get("/start"), 0.3)
+            assert [r.method for r in a.hits("/slow")] == ["GET"]
+
+    asyncio.run(main())
+
+
+def test_many_concurrent_chains(srv):
+    a, _ = srv
+    a.script("/start", redirect(302, "/end"))
+
+    async def main():
+        async with HTTPClient(base_url=a.url) as client:
+            responses = await asyncio.gather(*(client.get("/start", response_data_type=Item) for _ in range(50)))
+            assert all(r.data == Item(ok=True) and [h.status for h in r.history] == [302] for r in responses)
+            assert len(a.hits("/start")) == len(a.hits("/end")) == 50
+
+    asyncio.run(main())
+
+
+def test_throw_and_close_reach_the_chain_in_progress(srv):
+    """The coroutine protocol by hand, as a task drives it: the first call's result() raises the redirect signal,
+    thrown back in it starts the chain; later throw() and close() go to the chain."""
+    a, _ = srv
+    slow_second_hop(a)
+
+    async def first_hop(coro):
+        call = coro.send(None)
+        await asyncio.wait([call])
+        try:
+            call.result()
+        except Exception as signal:
+            assert type(signal).__name__ == "RedirectSignal"
+            return coro.throw(signal)  # the chain starts: the second hop's call comes out
+        raise AssertionError("the first hop did not redirect")
+
+    async def main():
+        async with HTTPClient(base_url=a.url) as client:
+            coro = client.get("/start")
+            second = await first_hop(coro)
+            assert asyncio.isfuture(second) and not second.done()
+            with pytest.raises(LookupError, match="thrown in"):
+                coro.throw(LookupError("thrown in"))
+            coro = client.get("/start")
+            second = await first_hop(coro)
+            coro.close()  # GeneratorExit reaches the chain; nothing is raised
+            with pytest.raises(RuntimeError, match="cannot reuse already awaited coroutine"):
+                coro.send(None)
+            assert (await client.get("/other")).status == 200
+
+    asyncio.run(main())

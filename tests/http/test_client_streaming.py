@@ -16,6 +16,7 @@ from boltwire import HTTPClient, Struct, SyncHTTPClient, _core
 from boltwire.http import (
     AsyncStream,
     HTTPConnectionError,
+    HTTPRedirectError,
     HTTPResponseError,
     HTTPTimeoutError,
     HTTPTransportError,
@@ -361,3 +362,48 @@ def test_per_call_raises_and_error_type_on_streams(stream_server, tmp_path):
             client.stream_get(stream_server.url + "/peer", raises=int)
     assert list(tmp_path.iterdir()) == []
 
+
+
+# ---- a streamed request body meets a redirect ----------------------------------------------------------------------
+
+
+def send(kind: str, method: str, url: str, **options):
+    """One request with a streamed body on a fresh client of `kind`."""
+    client_options = options.pop("client", {})
+    if kind == "sync":
+        with SyncHTTPClient(**client_options) as client:
+            return client.request(method, url, **options)
+
+    async def main():
+        async with HTTPClient(**client_options) as client:
+            return await client.request(method, url, **options)
+
+    return asyncio.run(main())
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+@pytest.mark.parametrize("status", [307, 308])
+def test_a_streamed_body_is_not_replayed_on_307_308(stream_server, kind, status):
+    # The iterable was used up by the first request: following would send an empty (or partial) body.
+    url = f"{stream_server.url}/moved/{status}"
+    with pytest.raises(HTTPRedirectError, match="cannot be replayed") as info:
+        send(kind, "PUT", url, content=iter([b"pay", b"load"]))
+    assert [(h.status, h.url, h.data) for h in info.value.history] == [(status, url, b"payload")]
+    assert isinstance(info.value, HTTPTransportError)
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+@pytest.mark.parametrize("status", [301, 302, 303])
+def test_a_streamed_body_on_301_302_303_goes_on_as_get(stream_server, kind, status):
+    url = f"{stream_server.url}/moved/{status}"
+    r = send(kind, "POST", url, content=iter([b"a=", b"1"]), response_data_type=dict)
+    assert r.status == 200 and "port" in r.data  # /peer answers GET only: the second request was a GET
+    assert r.url == stream_server.url + "/peer"
+    assert [(h.status, h.data) for h in r.history] == [(status, b"a=1")]
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_a_streamed_body_redirect_comes_back_when_not_following(stream_server, kind):
+    r = send(kind, "PUT", f"{stream_server.url}/moved/307", content=iter([b"x"]),
+             client={"follow_redirects": False})
+    assert r.status == 307 and r.data == b"x" and r.headers["location"] == "/peer"

@@ -141,3 +141,55 @@ def test_clients_after_the_fixture_are_real(boltwire_mocker):
     assert type(_client._Transport).__name__ == "function"  # installed for this test
     boltwire_mocker.uninstall()
     assert _client._Transport is __import__("boltwire")._core._HttpTransport
+
+
+# ---- redirects: the mocks answer every hop, as a server would ---------------------------------------------------
+
+
+def test_mocked_redirects_are_followed_like_real_ones(boltwire_mocker):
+    boltwire_mocker.add_get_response(path="/old", status=302, headers={"Location": "/middle"}, data=b"moved")
+    boltwire_mocker.add_get_response(path="/middle", status=301, headers={"Location": "http://api.test/users/1"})
+    boltwire_mocker.add_get_response(path="/users/1", data={"id": 1, "name": "ann"})
+    boltwire_mocker.add_post_response(path="/form", status=303, headers={"Location": "/done"})
+    boltwire_mocker.add_get_response(path="/done", data={"id": 2, "name": "bob"})
+
+    def check(r, url):
+        assert r.status == 200 and r.data == User(1, "ann") and r.url == url
+        assert [(h.status, h.url) for h in r.history] == [(302, "http://api.test/old"),
+                                                         (301, "http://api.test/middle")]
+
+    with SyncHTTPClient(base_url="http://api.test") as client:
+        check(client.get("/old", response_data_type=User), "http://api.test/users/1")
+        r = client.post("/form", json={"x": 1}, response_data_type=User)
+        assert r.data == User(2, "bob") and [h.status for h in r.history] == [303]
+
+    async def main():
+        async with HTTPClient(base_url="http://api.test") as client:
+            check(await client.get("/old", response_data_type=User), "http://api.test/users/1")
+
+    asyncio.run(main())
+    methods = [(r.method, r.url) for r in boltwire_mocker.get_requests()]
+    assert methods[:5] == [("GET", "http://api.test/old"), ("GET", "http://api.test/middle"),
+                           ("GET", "http://api.test/users/1"), ("POST", "http://api.test/form"),
+                           ("GET", "http://api.test/done")]
+
+
+def test_mocked_redirects_come_back_when_not_following(boltwire_mocker):
+    boltwire_mocker.add_get_response(path="/old", status=302, headers={"Location": "/new"})
+    with SyncHTTPClient(base_url="http://api.test", follow_redirects=False) as client:
+        r = client.get("/old")
+    assert r.status == 302 and r.headers["location"] == "/new" and r.history == []
+
+
+def test_a_mocked_redirect_loop_raises(boltwire_mocker):
+    from boltwire.http import HTTPRedirectError
+
+    boltwire_mocker.add_get_response(path="/ping", status=302, headers={"Location": "/pong"})
+    boltwire_mocker.add_get_response(path="/pong", status=302, headers={"Location": "/ping"})
+
+    async def main():
+        async with HTTPClient(base_url="http://api.test") as client:
+            await client.get("/ping")
+
+    with pytest.raises(HTTPRedirectError, match="loop"):
+        asyncio.run(main())

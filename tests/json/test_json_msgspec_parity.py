@@ -364,3 +364,131 @@ def test_invalid_dataclass_fields_is_a_runtime_error_like_msgspec():
             enc(Ex(1))
     with pytest.raises(RuntimeError, match="is not a dict"):
         msgspec.json.encode(Ex(1))
+
+
+def _attrs_decode_outcome(lib, make_class, payload):
+    """Decodes `payload` into a fresh attrs class through json.decode, msgpack and convert, with the hooks' log."""
+    log = []
+    cls = make_class(log)
+    out = []
+    for run in (lambda: lib.json.decode(lib.json.encode(payload), type=cls),
+                lambda: lib.msgpack.decode(lib.msgpack.encode(payload), type=cls),
+                lambda: lib.convert(payload, cls)):
+        log.clear()
+        result = outcome(lambda: run().a)
+        out.append((result, list(log)))
+    return out
+
+
+def test_attrs_pre_init_runs_first_and_its_errors_propagate():
+    attrs = pytest.importorskip("attrs")
+
+    def good(log):
+        @attrs.define
+        class Example:
+            a: int
+
+            def __attrs_pre_init__(self):
+                log.append(("pre", hasattr(self, "a")))
+
+            def __attrs_post_init__(self):
+                log.append(("post", self.a))
+        return Example
+
+    def bad(log):
+        @attrs.define
+        class Example:
+            a: int
+
+            def __attrs_pre_init__(self):
+                raise KeyError("Oh no!")
+        return Example
+
+    for make in (good, bad):
+        ours, theirs = (_attrs_decode_outcome(lib, make, {"a": 1}) for lib in LIBS)
+        assert ours == theirs
+        if make is good:
+            assert ours[0] == (("ok", 1), [("pre", False), ("post", 1)])
+        else:
+            assert ours[0][0][0] == "KeyError"
+
+
+def test_attrs_factory_taking_self_is_not_implemented():
+    attrs = pytest.importorskip("attrs")
+
+    @attrs.define
+    class Test:
+        x: int = attrs.Factory(lambda self: 0, takes_self=True)
+
+    for lib in LIBS:
+        with pytest.raises(NotImplementedError):
+            lib.json.Decoder(Test)
+
+
+def test_generic_attrs_field_typed_by_type_argument():
+    attrs = pytest.importorskip("attrs")
+    from typing import Generic, TypeVar
+
+    T = TypeVar("T")
+
+    @attrs.define(auto_attribs=False)
+    class G(Generic[T]):
+        x = attrs.field(type=T)
+
+    @attrs.define(auto_attribs=False)
+    class H(G[str]):
+        y = attrs.field(type=int)
+
+    for tp, payload in [(G[int], {"x": 1}), (G[int], {"x": "s"}), (H, {"x": "s", "y": 1}), (H, {"x": 1, "y": 1})]:
+        ours, theirs = (outcome(lambda: vars(lib.json.decode(lib.json.encode(payload), type=tp))) for lib in LIBS)
+        assert ours == theirs
+
+
+@pytest.mark.parametrize("key", ["1.5", "inf", "-inf", "NaN", "-nan", "Infinity", "INF", "+inf", "+1", "1e", "abc",
+                                 "0", "-1.5e12"])
+@pytest.mark.parametrize("tp", [dict[float, int], dict[int | float, int], dict[int, int]])
+def test_float_dict_keys_read_nonfinite_words(key, tp):
+    buf = ('{"%s": 1}' % key).encode()
+
+    def plain(v):  # nan != nan: compare reprs
+        return repr(v)
+    ours, theirs = (outcome(lambda: plain(lib.json.decode(buf, type=tp))) for lib in LIBS)
+    assert ours == theirs
+
+
+def test_custom_dict_keys_go_through_the_hooks():
+    class Custom:
+        def __init__(self, value):
+            self.value = value
+
+        def __hash__(self):
+            return hash(self.value)
+
+        def __eq__(self, other):
+            return self.value == other.value
+
+    def dec_hook(typ, obj):
+        if typ is Custom:
+            return Custom(obj)
+        raise NotImplementedError
+
+    for lib in LIBS:
+        assert lib.json.decode(b'{"a":1,"b":2}', type=dict[Custom, int], dec_hook=dec_hook) == {Custom("a"): 1,
+                                                                                                 Custom("b"): 2}
+        assert lib.json.encode({Custom("a"): 1, Custom(2): 2}, enc_hook=lambda x: x.value) == b'{"a":1,"2":2}'
+        with pytest.raises(RecursionError):
+            lib.json.encode({Custom("x"): 1}, enc_hook=lambda x: x)
+    ours, theirs = (outcome(lambda: lib.json.decode(b'{"a":1}', type=dict[Custom, int])) for lib in LIBS)
+    assert ours == theirs
+    ours, theirs = (outcome(lambda: lib.json.encode({Custom("x"): 1}, enc_hook=lambda x: [1])) for lib in LIBS)
+    assert ours == theirs
+
+
+def test_msgpack_str_subclass_key_is_written_as_str():
+    class mystr(str):
+        pass
+
+    for lib in LIBS:
+        assert lib.msgpack.encode({mystr("test"): 1}) == lib.msgpack.encode({"test": 1})
+    ours, theirs = (outcome(lambda: lib.msgpack.encode(mystr("v"))) for lib in LIBS)
+    assert ours == theirs

@@ -104,3 +104,41 @@ def test_decoder_reprs_name_the_module_like_msgspec():
     for tp in (list[int], dict[str, typing.Optional[float]]):
         assert repr(boltwire.json.Decoder(tp)) == repr(msgspec.json.Decoder(tp)).replace("msgspec", "boltwire")
         assert repr(bmsgpack.Decoder(tp)) == repr(msgspec.msgpack.Decoder(tp)).replace("msgspec", "boltwire")
+
+
+def _view_facts(view):
+    return (view.format, view.itemsize, view.ndim, view.shape, view.strides, view.readonly, view.tobytes())
+
+
+@pytest.mark.parametrize("ext", [False, True])
+@pytest.mark.parametrize("fmt, shape", [("B", [8]), ("b", [8]), ("Q", [1]), ("d", [1]), ("B", [2, 4]), ("Q", [])])
+def test_memoryview_results_are_views_of_the_input(ext, fmt, shape):
+    """A memoryview result (type=memoryview, or ext_hook's data) views the input: writes reach the caller's buffer."""
+    msg = b"\xc9\x00\x00\x00\x02\x05ab" if ext else b"\xc6\x00\x00\x00\x03abc"
+    results = []
+    for lib in (boltwire, msgspec):
+        backing = bytearray(msg)
+        buf = memoryview(backing).cast(fmt, shape)
+        if ext:
+            view = lib.msgpack.decode(buf, ext_hook=lambda code, data: data)
+        else:
+            view = lib.msgpack.decode(buf, type=memoryview)
+        facts = _view_facts(view)
+        view[-1] = ord("z")
+        results.append((facts, bytes(backing)))
+    assert results[0] == results[1]
+    assert results[0][1].endswith(b"z")
+
+
+@pytest.mark.parametrize("tp", ["memoryview", "list[memoryview]", "Annotated[memoryview, Meta(min_length=4)]"])
+def test_memoryview_from_bytes_input_is_read_only_view(tp):
+    buf = msgspec.msgpack.encode([b"abc", b"de"] if tp.startswith("list") else b"abc")
+    outs = []
+    for lib in (boltwire, msgspec):
+        t = eval(tp, {"memoryview": memoryview, "Annotated": typing.Annotated, "Meta": lib.Meta})
+        outs.append(outcome(lambda: plain(lib.msgpack.decode(buf, type=t))))
+        if not tp.startswith("Annotated"):
+            res = lib.msgpack.decode(buf, type=t)
+            first = res[0] if isinstance(res, list) else res
+            assert first.readonly and first.obj is buf
+    assert outs[0] == outs[1]

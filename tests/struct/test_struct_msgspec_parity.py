@@ -302,3 +302,53 @@ def test_replace_matches_msgspec():
     assert ours[:4] == theirs[:4]
     assert [o[0] for o in ours[4:]] == [o[0] for o in theirs[4:]]
     assert ours[4][1] == theirs[4][1] == "Struct field 'x' is unset"
+
+
+CLASSVAR_SOURCES = {
+    "imported": "from typing import ClassVar\nclass Ex(LIB.Struct):\n    a: int\n    cv: ClassVar[int] = 1\n    cv0: ClassVar\n",
+    "module attr": "import typing\nclass Ex(LIB.Struct):\n    a: int\n    cv: typing.ClassVar[int] = 1\n",
+    "shadowed name": "import typing\nClassVar = typing.List\nclass Ex(LIB.Struct):\n    a: ClassVar[int]\n    cv: typing.ClassVar[int] = 1\n",
+    "shadowed module": "from typing import ClassVar, List\nclass typing:\n    ClassVar = List\n"
+                       "class Ex(LIB.Struct):\n    a: typing.ClassVar[int]\n    cv: ClassVar[int] = 1\n",
+    "lookalike": "from typing import ClassVar, List\nClassVariable = List\n"
+                 "class Ex(LIB.Struct):\n    a: ClassVariable[int]\n    cv: ClassVar[int] = 1\n",
+    "not imported": "class Ex(LIB.Struct):\n    a: 'ClassVar[int]' = 1\n",
+    "typing not imported": "class Ex(LIB.Struct):\n    a: 'typing.ClassVar[int]'\n",
+    "typing without ClassVar": "class typing:\n    pass\nclass Ex(LIB.Struct):\n    a: 'typing.ClassVar[int]' = 1\n",
+    "failing lookup": "class NS:\n    @property\n    def ClassVar(self):\n        raise RuntimeError('lookup failed')\n"
+                      "typing = NS()\nclass Ex(LIB.Struct):\n    a: 'typing.ClassVar[int]'\n",
+}
+
+
+def _classvar_outcome(lib, source, future):
+    import sys
+    import types
+
+    name = f"_bw_classvar_{lib.__name__}"
+    mod = types.ModuleType(name)
+    mod.LIB = lib
+    sys.modules[name] = mod
+    try:
+        code = ("from __future__ import annotations\n" if future else "") + source
+        exec(compile(code, name, "exec"), mod.__dict__)
+        return ("ok", mod.Ex.__struct_fields__, getattr(mod.Ex, "cv", None), hasattr(mod.Ex, "cv0"))
+    except Exception as e:  # noqa: BLE001
+        return (type(e).__name__, str(e))
+    finally:
+        del sys.modules[name]
+
+
+@pytest.mark.parametrize("future", [False, True])
+@pytest.mark.parametrize("case", list(CLASSVAR_SOURCES))
+def test_classvar_annotations_resolved_in_the_module_like_msgspec(case, future):
+    ours, theirs = (_classvar_outcome(lib, CLASSVAR_SOURCES[case], future) for lib in LIBS)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("module", ["not_a_loaded_module", []])
+def test_classvar_string_needs_a_loaded_hashable_module(module):
+    def make(lib):
+        return type(lib.Struct)("Ex", (lib.Struct,), {"__module__": module, "__annotations__": {"cv": "ClassVar[int]"}, "cv": 1})
+
+    ours, theirs = (outcome(lambda: make(lib)) for lib in LIBS)
+    assert ours[0] == theirs[0] != "ok"

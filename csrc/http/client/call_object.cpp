@@ -10,6 +10,12 @@
 //     as asyncio's own futures do;
 //   - result(), exception(), done(), cancelled(), remove_done_callback() behave as asyncio.Future's, so
 //     asyncio.isfuture(), wait_for, gather and shield accept the call too.
+// A verb's call may also carry the rest of its redirect chain (set_follow): when the exchange ends with the
+// redirect signal, `await call` starts client._redirected(...) and from then on forwards send, throw and close to
+// that coroutine, so that every verb is one `return await _http_call(...)` with no redirect code of its own.
+#include <algorithm>
+#include <iterator>
+
 #include "http/client/objects.hpp"
 #include "http/engine/engine.hpp"
 #include "py/ref.hpp"
@@ -22,6 +28,9 @@ PyObject *g_cancelled_error = nullptr;      // asyncio.CancelledError
 PyObject *g_invalid_state_error = nullptr;  // asyncio.InvalidStateError
 PyObject *g_context_kwnames = nullptr;      // ("context",)
 PyObject *g_exception_handler = nullptr;    // "call_exception_handler"
+PyObject *g_redirected = nullptr;           // "_redirected"
+PyObject *g_throw = nullptr;                // "throw"
+PyObject *g_close = nullptr;                // "close"
 
 bool init_names() {
   if (g_context_kwnames != nullptr) return true;
@@ -30,8 +39,12 @@ bool init_names() {
   g_cancelled_error = PyObject_GetAttrString(module.get(), "CancelledError");
   g_invalid_state_error = PyObject_GetAttrString(module.get(), "InvalidStateError");
   g_exception_handler = PyUnicode_InternFromString("call_exception_handler");
+  g_redirected = PyUnicode_InternFromString("_redirected");
+  g_throw = PyUnicode_InternFromString("throw");
+  g_close = PyUnicode_InternFromString("close");
   g_context_kwnames = Py_BuildValue("(s)", "context");
-  return g_cancelled_error && g_invalid_state_error && g_exception_handler && g_context_kwnames;
+  return g_cancelled_error && g_invalid_state_error && g_exception_handler && g_redirected && g_throw && g_close &&
+         g_context_kwnames;
 }
 
 void cancel_exchange(CallObject *self) {
@@ -159,6 +172,8 @@ int Call_traverse(CallObject *self, visitproc visit, void *arg) {
   Py_VISIT(self->callback);
   Py_VISIT(self->callback_context);
   Py_VISIT(self->more_callbacks);
+  for (PyObject *arg : self->follow) Py_VISIT(arg);
+  Py_VISIT(self->delegate);
   return 0;
 }
 
@@ -172,6 +187,8 @@ int Call_clear(CallObject *self) {
   Py_CLEAR(self->callback);
   Py_CLEAR(self->callback_context);
   Py_CLEAR(self->more_callbacks);
+  for (PyObject *&arg : self->follow) Py_CLEAR(arg);
+  Py_CLEAR(self->delegate);
   return 0;
 }
 
@@ -188,8 +205,19 @@ void Call_dealloc(CallObject *self) {
   PyObject_GC_Del(self);
 }
 
+// Starts the rest of the redirect chain in place of the finished call: client._redirected(signal, *follow[1:]).
+// False with an exception set.
+bool start_delegate(CallObject *self) {
+  PyObject *args[kFollowArgs + 1] = {self->follow[0], self->exception};
+  for (Py_ssize_t i = 1; i < kFollowArgs; ++i) args[i + 1] = self->follow[i];
+  self->delegate = PyObject_VectorcallMethod(g_redirected, args, kFollowArgs + 1, nullptr);
+  for (PyObject *&arg : self->follow) Py_CLEAR(arg);
+  return self->delegate != nullptr;
+}
+
 // await: yields the call to the task while pending, then returns the outcome (am_send: no StopIteration is made).
-PySendResult Call_send(CallObject *self, PyObject *, PyObject **out) {
+PySendResult Call_send(CallObject *self, PyObject *arg, PyObject **out) {
+  if (self->delegate != nullptr) return PyIter_Send(self->delegate, arg, out);
   if (self->state == CallState::Pending) {  // every awaiter (there may be several) waits through its task
     self->blocking = true;
     *out = Py_NewRef(reinterpret_cast<PyObject *>(self));
@@ -199,9 +227,62 @@ PySendResult Call_send(CallObject *self, PyObject *, PyObject **out) {
     *out = Py_NewRef(self->result);
     return PYGEN_RETURN;
   }
+  if (BW_UNLIKELY(self->follow[0] != nullptr) && self->state == CallState::Finished &&
+      is_redirect_signal(self->exception)) {  // awaited after it finished: the chain starts here
+    if (!start_delegate(self)) return *out = nullptr, PYGEN_ERROR;
+    return PyIter_Send(self->delegate, Py_None, out);
+  }
   raise_outcome_error(self);
   *out = nullptr;
   return PYGEN_ERROR;
+}
+
+// The outcome of starting the redirect chain, in the shape throw() returns it: the value the chain yields, or
+// nullptr with StopIteration(result) or the chain's error set.
+PyObject *delegate_first_step(CallObject *self) {
+  if (!start_delegate(self)) return nullptr;
+  PyObject *out;
+  PySendResult r = PyIter_Send(self->delegate, Py_None, &out);
+  if (r == PYGEN_NEXT) return out;
+  if (r == PYGEN_RETURN) {
+    PyObject *stop = PyObject_CallOneArg(PyExc_StopIteration, out);
+    Py_DECREF(out);
+    if (stop != nullptr) {
+      PyErr_SetObject(PyExc_StopIteration, stop);
+      Py_DECREF(stop);
+    }
+  }
+  return nullptr;
+}
+
+// throw(type[, value[, traceback]]): what a coroutine awaiting the call forwards to it. asyncio's task wakes up
+// by calling result() and throws what it raises into the coroutine, so the redirect signal of this very call
+// arrives here: the chain starts. A chain in progress receives any other throw; otherwise the exception is
+// raised back at the await, as for an awaitable without throw().
+PyObject *Call_throw(CallObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  if (nargs < 1 || nargs > 3) return PyErr_Format(PyExc_TypeError, "throw expected 1 to 3 arguments");
+  if (self->follow[0] != nullptr && self->delegate == nullptr && self->exception != nullptr &&
+      (args[0] == self->exception || (nargs > 1 && args[1] == self->exception)) && is_redirect_signal(self->exception))
+    return delegate_first_step(self);
+  if (self->delegate != nullptr) {
+    PyObject *forward[] = {self->delegate, args[0], nargs > 1 ? args[1] : nullptr, nargs > 2 ? args[2] : nullptr};
+    return PyObject_VectorcallMethod(g_throw, forward, static_cast<size_t>(nargs + 1), nullptr);
+  }
+  PyObject *type = args[0], *value = nargs > 1 ? args[1] : Py_None, *tb = nargs > 2 ? args[2] : Py_None;
+  if (PyExceptionInstance_Check(type)) {
+    value = type;
+    type = reinterpret_cast<PyObject *>(Py_TYPE(value));
+  } else if (!PyExceptionClass_Check(type)) {
+    return PyErr_Format(PyExc_TypeError, "exceptions must be classes or instances deriving from BaseException");
+  }
+  PyErr_Restore(Py_NewRef(type), value == Py_None ? nullptr : Py_NewRef(value), tb == Py_None ? nullptr : Py_NewRef(tb));
+  return nullptr;
+}
+
+// close(): closes a redirect chain in progress (the awaiting coroutine is being closed).
+PyObject *Call_close(CallObject *self, PyObject *) {
+  if (self->delegate == nullptr) Py_RETURN_NONE;
+  return PyObject_CallMethodNoArgs(self->delegate, g_close);
 }
 
 PyObject *Call_iternext(CallObject *self) {
@@ -343,6 +424,9 @@ PyMethodDef Call_methods[] = {
     {"done", reinterpret_cast<PyCFunction>(Call_done), METH_NOARGS, "Whether the call has an outcome."},
     {"cancelled", reinterpret_cast<PyCFunction>(Call_cancelled), METH_NOARGS, "Whether cancel() stopped it."},
     {"get_loop", reinterpret_cast<PyCFunction>(Call_get_loop), METH_NOARGS, "The loop the call belongs to."},
+    {"throw", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Call_throw)), METH_FASTCALL,
+     "Raise an exception into the awaiting (the coroutine protocol's throw)."},
+    {"close", reinterpret_cast<PyCFunction>(Call_close), METH_NOARGS, "Close a redirect chain in progress."},
     {},
 };
 
@@ -367,6 +451,8 @@ CallObject *new_call(SinkObject *sink, engine::Exchange *ex, const ResponseSpec 
   call->sink = reinterpret_cast<SinkObject *>(Py_NewRef(reinterpret_cast<PyObject *>(sink)));
   call->result = call->exception = call->cancel_message = nullptr;
   call->callback = call->callback_context = call->more_callbacks = nullptr;
+  std::fill(std::begin(call->follow), std::end(call->follow), nullptr);
+  call->delegate = nullptr;
   call->state = CallState::Pending;
   call->blocking = false;
   PyObject_GC_Track(call);
@@ -384,6 +470,10 @@ bool finish_call(CallObject *call, PyObject *value, PyObject *error, bool direct
   call->exception = error;
   if (call->sink == nullptr) return true;  // cleared by the collector: nobody is waiting
   return fire_callbacks(call, direct);
+}
+
+void set_follow(CallObject *call, PyObject *const *args) {
+  for (Py_ssize_t i = 0; i < kFollowArgs; ++i) Py_XSETREF(call->follow[i], Py_NewRef(args[i]));
 }
 
 PyTypeObject CallType = [] {

@@ -6,25 +6,32 @@
 // head, full url) lives on the transport, the decoder comes from the client's cache, the status-error policy from
 // the options the client gave enable_fast_path(). Anything else goes to the client's own _call / _send, the one
 // general path (which also fills the caches read here: _route, _decoder, _bind).
+//
+// Redirects are continued here too, for both paths: with follow_redirects on, a 3xx ends the exchange with the
+// redirect signal, and the rest of the chain runs in client._redirected (the awaited call switches to it, see
+// set_follow) or client._redirected_sync. The verbs themselves hold no redirect code.
 #include "http/client/objects.hpp"
+#include "http/engine/engine.hpp"
 #include "py/ref.hpp"
 
 namespace boltwire::http::client {
 
 namespace {
 
-constexpr Py_ssize_t kArgs = 16;  // client, method, url, then the 13 options of _call / _send, in their order
+constexpr Py_ssize_t kArgs = 18;  // client, method, url, then the 15 options of _call / _send, in their order
 constexpr Py_ssize_t kMaxRoutes = 4096;
 
 // Positions in the argument vector.
 enum Arg : Py_ssize_t {
   kClient, kMethod, kUrl, kParams, kHeaders, kJson, kContent, kData, kTimeout, kType, kErrorForStatus, kInto,
-  kHeadersType, kErrorType, kRaises, kSkipAuth,
+  kHeadersType, kErrorType, kRaises, kSkipAuth, kForm, kInferMime,
 };
+static_assert(kFollowArgs == kInto + 1, "client._redirected takes the arguments from kClient to kInto");
 
 struct Names {
-  PyObject *transport, *call, *send, *route, *decoder, *bind, *origin, *head, *url;
+  PyObject *transport, *call, *send, *route, *decoder, *bind, *origin, *head, *url, *redirected_sync;
   PyObject *get_running_loop;  // asyncio.get_running_loop (C)
+  PyObject *holder_key;        // where _asyncio keeps a thread's running loop in the thread-state dict
 };
 Names g{};
 
@@ -39,11 +46,13 @@ bool init_names() {
   g.origin = PyUnicode_InternFromString("origin");
   g.head = PyUnicode_InternFromString("head");
   g.url = PyUnicode_InternFromString("url");
+  g.redirected_sync = PyUnicode_InternFromString("_redirected_sync");
+  g.holder_key = PyUnicode_InternFromString("__asyncio_running_event_loop__");
   py::Ref<PyObject> asyncio = py::Ref<PyObject>::steal(PyImport_ImportModule("asyncio"));
   if (!asyncio) return false;
   g.get_running_loop = PyObject_GetAttrString(asyncio.get(), "get_running_loop");
   return g.transport && g.call && g.send && g.route && g.decoder && g.bind && g.origin && g.head && g.url &&
-         g.get_running_loop;
+         g.redirected_sync && g.holder_key && g.get_running_loop;
 }
 
 // The transport when the native path applies to this call, else nullptr (no exception set).
@@ -52,7 +61,7 @@ TransportObject *native_transport(PyObject *const *args) {
     if (i == kTimeout || i == kType || i == kErrorForStatus) continue;
     if (args[i] != Py_None) return nullptr;
   }
-  if (args[kSkipAuth] != Py_False || !PyUnicode_CheckExact(args[kMethod]) || !PyUnicode_CheckExact(args[kUrl]))
+  if (args[kSkipAuth] != Py_False || args[kForm] != Py_None || !PyUnicode_CheckExact(args[kMethod]) || !PyUnicode_CheckExact(args[kUrl]))
     return nullptr;
   PyObject *t = PyObject_GetAttr(args[kClient], g.transport);
   if (t == nullptr) return PyErr_Clear(), nullptr;
@@ -105,20 +114,41 @@ py::Ref<PyObject> route_for(TransportObject *t, PyObject *client, PyObject *meth
   return entry;
 }
 
+// Python < 3.12: asyncio.get_running_loop() makes a getpid() syscall on every call (its fork check), once per
+// request here. _asyncio keeps a thread's running loop in an immutable holder object in the thread-state dict and
+// puts a new holder there whenever the running loop changes. So while this thread's holder is the one held (a
+// strong reference: its address cannot be reused) from the last full lookup, and no fork happened since (the
+// engine's fork generation stands in for the pid check), the running loop is still the cached one. Otherwise (no
+// holder: no loop, or asyncio without its C part) the full lookup runs. Python 3.12 has no getpid there.
+PyObject *running_loop_holder() {
+#if PY_VERSION_HEX < 0x030C0000
+  PyObject *dict = PyThreadState_GetDict();
+  return dict == nullptr ? nullptr : PyDict_GetItemWithError(dict, g.holder_key);  // borrowed
+#else
+  return nullptr;
+#endif
+}
+
 // The running loop's sink: cached on the transport for the loop of the last call, else client._bind(loop).
 PyObject *sink_for(TransportObject *t, PyObject *client) {
+  py::Ref<PyObject> holder = py::Ref<PyObject>::borrow(running_loop_holder());
+  if (!holder && PyErr_Occurred()) return nullptr;
+  if (holder && holder.get() == t->loop_holder && t->holder_generation == engine::fork_generation()) return t->sink;
   py::Ref<PyObject> loop = py::Ref<PyObject>::steal(PyObject_CallNoArgs(g.get_running_loop));
   if (!loop) return nullptr;
-  if (loop.get() == t->loop) return t->sink;
-  PyObject *call_args[] = {client, loop.get()};
-  py::Ref<PyObject> pair = py::Ref<PyObject>::steal(
-      PyObject_VectorcallMethod(g.bind, call_args, 2, nullptr));
-  if (!pair) return nullptr;
-  if (!PyTuple_Check(pair.get()) || PyTuple_GET_SIZE(pair.get()) != 2 ||
-      !PyObject_TypeCheck(PyTuple_GET_ITEM(pair.get(), 1), &SinkType))
-    return PyErr_Format(PyExc_TypeError, "_bind must return (loop, sink)"), nullptr;
-  Py_XSETREF(t->loop, loop.release());
-  Py_XSETREF(t->sink, Py_NewRef(PyTuple_GET_ITEM(pair.get(), 1)));
+  if (loop.get() != t->loop) {
+    PyObject *call_args[] = {client, loop.get()};
+    py::Ref<PyObject> pair = py::Ref<PyObject>::steal(
+        PyObject_VectorcallMethod(g.bind, call_args, 2, nullptr));
+    if (!pair) return nullptr;
+    if (!PyTuple_Check(pair.get()) || PyTuple_GET_SIZE(pair.get()) != 2 ||
+        !PyObject_TypeCheck(PyTuple_GET_ITEM(pair.get(), 1), &SinkType))
+      return PyErr_Format(PyExc_TypeError, "_bind must return (loop, sink)"), nullptr;
+    Py_XSETREF(t->loop, loop.release());
+    Py_XSETREF(t->sink, Py_NewRef(PyTuple_GET_ITEM(pair.get(), 1)));
+  }
+  Py_XSETREF(t->loop_holder, holder.release());
+  t->holder_generation = engine::fork_generation();
   return t->sink;
 }
 
@@ -137,9 +167,8 @@ bool prepare(TransportObject *t, PyObject *const *args, NativeRequest &r) {
   return static_cast<bool>(r.route);
 }
 
-PyObject *http_call(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
-  if (nargs != kArgs) return PyErr_Format(PyExc_TypeError, "_http_call takes %zd arguments", kArgs);
-  if (!init_names()) return nullptr;
+// The call submitted natively, or whatever _call returned (a call, or the policy's coroutine).
+PyObject *submit_call(PyObject *const *args) {
   TransportObject *t = native_transport(args);
   if (t == nullptr || !t->is_async) return general_path(g.call, args);
   PyObject *sink = sink_for(t, args[kClient]);
@@ -153,9 +182,19 @@ PyObject *http_call(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
   return Transport_submit(t, submit_args, 9);
 }
 
-PyObject *http_send(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
-  if (nargs != kArgs) return PyErr_Format(PyExc_TypeError, "_http_send takes %zd arguments", kArgs);
+PyObject *http_call(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
+  if (nargs != kArgs) return PyErr_Format(PyExc_TypeError, "_http_call takes %zd arguments", kArgs);
   if (!init_names()) return nullptr;
+  PyObject *awaitable = submit_call(args);
+  if (awaitable != nullptr && Py_TYPE(awaitable) == &CallType) {
+    auto *call = reinterpret_cast<CallObject *>(awaitable);
+    if (call->spec.follow) set_follow(call, args);  // a redirect may end it: keep what the chain needs
+  }
+  return awaitable;
+}
+
+// The Response of the native path or of _send; a redirect signal from either goes on in client._redirected_sync.
+PyObject *send_request(PyObject *const *args) {
   TransportObject *t = native_transport(args);
   if (t == nullptr || t->is_async) return general_path(g.send, args);
   py::Ref<PyObject> hold = py::Ref<PyObject>::borrow(reinterpret_cast<PyObject *>(t));
@@ -165,6 +204,23 @@ PyObject *http_send(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
   PyObject *send_args[] = {PyTuple_GET_ITEM(route, 0), args[kMethod], PyTuple_GET_ITEM(route, 1), Py_None,
                            args[kTimeout], r.decoder.get(), r.raises, PyTuple_GET_ITEM(route, 2)};
   return Transport_send(t, send_args, 8);
+}
+
+PyObject *http_send(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
+  if (nargs != kArgs) return PyErr_Format(PyExc_TypeError, "_http_send takes %zd arguments", kArgs);
+  if (!init_names()) return nullptr;
+  PyObject *response = send_request(args);
+  if (response != nullptr || !is_redirect_signal()) return response;
+  PyObject *type, *signal, *tb;
+  PyErr_Fetch(&type, &signal, &tb);
+  PyErr_NormalizeException(&type, &signal, &tb);
+  Py_XDECREF(type);
+  Py_XDECREF(tb);
+  PyObject *follow_args[kFollowArgs + 1] = {args[kClient], signal};
+  for (Py_ssize_t i = kMethod; i < kFollowArgs; ++i) follow_args[i + 1] = args[i];
+  response = PyObject_VectorcallMethod(g.redirected_sync, follow_args, kFollowArgs + 1, nullptr);
+  Py_XDECREF(signal);
+  return response;
 }
 
 }  // namespace
@@ -189,6 +245,7 @@ void clear_fast_path(TransportObject *self) {
   Py_CLEAR(self->default_raises);
   Py_CLEAR(self->loop);
   Py_CLEAR(self->sink);
+  Py_CLEAR(self->loop_holder);
 }
 
 int traverse_fast_path(TransportObject *self, visitproc visit, void *arg) {
@@ -198,14 +255,15 @@ int traverse_fast_path(TransportObject *self, visitproc visit, void *arg) {
   Py_VISIT(self->default_raises);
   Py_VISIT(self->loop);
   Py_VISIT(self->sink);
+  Py_VISIT(self->loop_holder);
   return 0;
 }
 
 PyMethodDef fast_path_functions[] = {
     {"_http_call", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(http_call)), METH_FASTCALL,
-     "_http_call(client, method, url, <the 13 options of HTTPClient._call>) -> the awaitable of one request"},
+     "_http_call(client, method, url, <the 15 options of HTTPClient._call>) -> the awaitable of one request"},
     {"_http_send", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(http_send)), METH_FASTCALL,
-     "_http_send(client, method, url, <the 13 options of SyncHTTPClient._send>) -> Response"},
+     "_http_send(client, method, url, <the 15 options of SyncHTTPClient._send>) -> Response"},
     {},
 };
 

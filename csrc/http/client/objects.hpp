@@ -47,6 +47,8 @@ struct TransportObject {
   PyObject *default_raises;
   PyObject *loop;
   PyObject *sink;
+  PyObject *loop_holder;            // Python < 3.12: the running-loop holder `loop` was found through (fast_path.cpp)
+  std::uint64_t holder_generation;  // the fork generation when loop_holder was stored
 };
 
 // The completion queue of one asyncio loop, watched with loop.add_reader(fileno(), on_ready).
@@ -81,6 +83,9 @@ struct ResponseSpec {
 // request. The sink finishes it with the Response or the error; cancel() aborts the request in the engine.
 enum class CallState : std::uint8_t { Pending, Finished, Cancelled };
 
+// How many of _http_call's arguments (client first) a redirect chain needs: client._redirected's parameters.
+constexpr Py_ssize_t kFollowArgs = 12;
+
 struct CallObject {
   PyObject_HEAD
   engine::Exchange *exchange;
@@ -92,6 +97,10 @@ struct CallObject {
   PyObject *callback;          // the first done-callback (the awaiting task's wakeup), or nullptr
   PyObject *callback_context;  // its contextvars.Context
   PyObject *more_callbacks;    // a list of (callback, context) after the first, or nullptr
+  // client, method, url and the 9 options up to `into`, strong (all nullptr when unset): the arguments of
+  // client._redirected. Kept inline rather than in a tuple: no allocation or GC tracking per request.
+  PyObject *follow[kFollowArgs];
+  PyObject *delegate;  // the rest of a redirect chain (a coroutine) that await now runs, or nullptr
   CallState state;
   bool blocking;  // asyncio's _asyncio_future_blocking: a task is waiting on this call
 };
@@ -102,6 +111,9 @@ CallObject *new_call(SinkObject *sink, engine::Exchange *ex, const ResponseSpec 
 // its done-callbacks at once (`direct`, from the loop's reader callback: no task is running) or schedules them
 // with call_soon. False when a callback raised KeyboardInterrupt or SystemExit (left set for the caller).
 bool finish_call(CallObject *call, PyObject *value, PyObject *error, bool direct);
+// Lets `await call` continue a redirect chain: when the call ends with the redirect signal, await runs
+// client._redirected(signal, *args[1:]) in its place. `args`: kFollowArgs borrowed references.
+void set_follow(CallObject *call, PyObject *const *args);
 
 // Response: one HTTP response (public type boltwire.http.Response).
 struct ResponseObject {
@@ -145,6 +157,8 @@ PyObject *finish_detached(PyObject *self, PyObject *const *args, Py_ssize_t narg
 // _http_set_redirect(cls): the exception class finish_response raises, with the undecoded Response, for a
 // redirect when ResponseSpec::follow is set (the client layer follows it).
 PyObject *set_redirect_class(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+// Whether the exception set (PyErr_Occurred) or `exc` (when given) is that redirect signal.
+bool is_redirect_signal(PyObject *exc = nullptr);
 
 // submit/send of _HttpTransport (transport_object.cpp), also called by the verbs' native path.
 PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssize_t nargs);

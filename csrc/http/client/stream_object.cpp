@@ -1,5 +1,11 @@
 // csrc/http/client/stream_object.cpp: _HttpStream: a streaming exchange as Python sees it (the body taken in
 // pieces as it arrives, the request body given in pieces), over the one exchange state machine.
+#include <errno.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstring>
 #include <new>
 
 #include "http/client/objects.hpp"
@@ -23,9 +29,12 @@ namespace {
 //   - `exchange` holds one reference; for async streams ex->user points back here until close/dealloc.
 //   - Fields of the exchange (status, headers, failure) are read only after stream.head / stream.ended said so,
 //     under the stream's mutex: the engine wrote them before.
+//   - `fill` (receive_into(None)) is the bytes object the driver writes the body into; the target is cleared
+//     under the mutex (close_stream) before `fill` is released, and `fill` is handed out only once ended.
 struct StreamObject {
   PyObject_HEAD
   Exchange *exchange;
+  PyObject *fill;           // a download into memory: the bytes object being filled, or nullptr
   PyObject *waiter;         // async: the future the consumer awaits, or nullptr
   PyObject *loop;           // async: the loop of the sink (its create_future makes waiters); nullptr when blocking
   bool chunked;             // request body pieces are framed with the chunked coding
@@ -36,8 +45,16 @@ PyObject *g_set_result = nullptr;
 
 bool is_async(const StreamObject *self) { return self->loop != nullptr; }
 
+// From here on the driver puts no byte into a download's target (the memory or the file may go away).
+void detach_target(StreamObject *self) {
+  if (self->exchange == nullptr) return;
+  std::lock_guard lock(self->exchange->stream.mutex);
+  self->exchange->stream.target = engine::BodyTarget();
+}
+
 // Ends the exchange early (its connection is closed, never pooled). Idempotent.
 void close_stream(StreamObject *self) {
+  detach_target(self);
   if (self->closed || self->exchange == nullptr) return;
   self->closed = true;
   Exchange *ex = self->exchange;
@@ -74,6 +91,8 @@ int Stream_traverse(StreamObject *self, visitproc visit, void *arg) {
 }
 
 int Stream_clear(StreamObject *self) {
+  detach_target(self);  // before the memory goes
+  Py_CLEAR(self->fill);
   Py_CLEAR(self->waiter);
   Py_CLEAR(self->loop);
   return 0;
@@ -141,7 +160,112 @@ PyObject *Stream_take(StreamObject *self, PyObject *const *args, Py_ssize_t narg
     return PyBytes_FromStringAndSize(nullptr, 0);
   }
   if (ex.failure != engine::Failure::None) return raise_failure(ex);
+  if (self->fill != nullptr) {
+    std::lock_guard lock(ex.stream.mutex);
+    if (ex.stream.target.filled != ex.stream.target.size)
+      return PyErr_Format(PyExc_RuntimeError, "receive_into: the body ended short of its Content-Length");
+  }
   Py_RETURN_NONE;
+}
+
+// Gives the driver memory (no more room than needed: huge pages where the kernel allows, so the kernel fills it
+// without a page fault per 4 KiB) for the body of `length` bytes; false on a failed allocation (a Python error).
+PyObject *body_block(std::int64_t length) {
+  PyObject *bytes = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(length));
+  if (bytes == nullptr) return nullptr;
+  constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
+  if (length >= static_cast<std::int64_t>(4 * huge)) {
+    auto start = reinterpret_cast<std::uintptr_t>(PyBytes_AS_STRING(bytes));
+    std::uintptr_t first = (start + huge - 1) & ~(huge - 1);
+    std::uintptr_t last = (start + static_cast<std::uintptr_t>(length)) & ~(huge - 1);
+    if (last > first) madvise(reinterpret_cast<void *>(first), last - first, MADV_HUGEPAGE);  // advice only
+  }
+  return bytes;
+}
+
+// receive_into(fd or None), once the head arrived: the rest of the body goes straight to the file descriptor `fd`
+// (True), or into one bytes object made for its Content-Length (that object; None when the head gave no length or
+// the body has a content coding to undo: take() it in pieces). What was received already goes there first. After
+// this, take() gives no pieces: b'' until the end, then None (or raises the failure). A download's way to get the
+// body without a Python call per piece; the consumer keeps `fd` open until the stream is closed or ended.
+PyObject *Stream_receive_into(StreamObject *self, PyObject *target) {
+  Exchange &ex = *self->exchange;
+  int fd = -1;
+  if (target != Py_None) {
+    long value = PyLong_AsLong(target);
+    if (value == -1 && PyErr_Occurred()) return nullptr;
+    if (value < 0 || value > INT_MAX) return PyErr_Format(PyExc_ValueError, "receive_into: a file descriptor or None");
+    fd = static_cast<int>(value);
+  }
+  if (self->fill != nullptr || self->closed) return PyErr_Format(PyExc_RuntimeError, "receive_into: once, while open");
+  bool head;
+  {
+    std::lock_guard lock(ex.stream.mutex);
+    head = ex.stream.head;
+  }
+  if (!head) return PyErr_Format(PyExc_RuntimeError, "receive_into: the head has not arrived yet");
+  py::Object block;
+  if (fd < 0) {
+    if (ex.body_length < 0) Py_RETURN_NONE;
+    block = py::Object::steal(body_block(ex.body_length));
+    if (!block) return nullptr;
+  }
+  bool resume = false, ended;
+  int write_error = 0;
+  bool overflow = false;
+  {
+    std::lock_guard lock(ex.stream.mutex);
+    std::string_view got(ex.stream.body);
+    engine::BodyTarget t;
+    if (fd >= 0) {
+      t.fd = fd;
+      while (!got.empty()) {  // small: what arrived with the head (at most the stream's buffer)
+        ssize_t n = ::write(fd, got.data(), got.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+          write_error = errno;
+          break;
+        }
+        got.remove_prefix(static_cast<std::size_t>(n));
+      }
+    } else {
+      t.data = PyBytes_AS_STRING(block.get());
+      t.size = static_cast<std::size_t>(ex.body_length);
+      overflow = got.size() > t.size;
+      if (!overflow) {
+        memcpy(t.data, got.data(), got.size());
+        t.filled = got.size();
+      }
+    }
+    ex.stream.body.clear();
+    ended = ex.stream.ended;
+    if (write_error == 0 && !overflow && !ended) {
+      ex.stream.target = t;
+      if (ex.stream.paused && !ex.stream.need_upload) {
+        ex.stream.paused = false;
+        resume = is_async(self);
+      }
+    } else if (!overflow && write_error == 0 && t.data != nullptr) {
+      ex.stream.target = t;  // ended already: take() checks it is full
+    }
+  }
+  if (write_error != 0) {
+    close_stream(self);
+    errno = write_error;
+    return PyErr_SetFromErrno(PyExc_OSError);
+  }
+  if (overflow) {
+    close_stream(self);
+    return PyErr_Format(PyExc_RuntimeError, "receive_into: more body than its Content-Length");
+  }
+  if (resume) {
+    const char *error = nullptr;
+    engine::Engine *e = engine::engine_instance(error);
+    if (e != nullptr) engine::engine_resume(e, &ex);
+  }
+  if (fd >= 0) Py_RETURN_TRUE;
+  self->fill = block.release();
+  return Py_NewRef(self->fill);
 }
 
 PyObject *Stream_needs_upload(StreamObject *self, PyObject *) {
@@ -240,6 +364,8 @@ PyMethodDef Stream_methods[] = {
      "None until the head arrived, then (status, header block, http10)."},
     {"take", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Stream_take)), METH_FASTCALL,
      "take(view=False): body bytes received since the last take (b'' when none yet); None at the end."},
+    {"receive_into", reinterpret_cast<PyCFunction>(Stream_receive_into), METH_O,
+     "receive_into(fd or None): the rest of the body into a file descriptor, or into one bytes object."},
     {"needs_upload", reinterpret_cast<PyCFunction>(Stream_needs_upload), METH_NOARGS,
      "Whether the transport waits for more request body."},
     {"send", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Stream_send)), METH_FASTCALL,
@@ -298,6 +424,7 @@ PyObject *open_stream(TransportObject *self, PyObject *const *args, Py_ssize_t n
     return nullptr;
   }
   stream->exchange = ex;
+  stream->fill = nullptr;
   stream->waiter = nullptr;
   stream->loop = nullptr;
   stream->chunked = chunked != 0;

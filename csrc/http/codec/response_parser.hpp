@@ -102,6 +102,15 @@ class ResponseParser {
   void reset() noexcept;    // a new connection: forget everything but the limits and buffers' capacity
 
   ParserState state() const noexcept { return state_; }
+  // BodyLength: body bytes still to come (0 in every other state).
+  std::uint64_t body_remaining() const noexcept { return state_ == ParserState::BodyLength ? remaining_ : 0; }
+  // BodyLength: the caller took `n` (at most body_remaining()) body bytes off the connection itself (moved to a file,
+  // or read into their final memory), as if next() had reported them; the next next() goes on after them.
+  void skip_body(std::uint64_t n) noexcept {
+    if (state_ != ParserState::BodyLength || n > remaining_) return;
+    remaining_ -= n;
+    if (remaining_ == 0) state_ = ParserState::Complete;
+  }
   const ResponseHead &head() const noexcept { return head_; }
   std::span<const HeaderField> trailers() const noexcept { return trailers_; }
   ParseError error() const noexcept { return error_; }

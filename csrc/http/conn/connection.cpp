@@ -3,10 +3,14 @@
 #include "http/conn/fork_registry.hpp"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <new>
@@ -20,6 +24,8 @@ IoResult Connection::start_connect(const SocketAddress &address, int &error) noe
   parser_.reset();
   served_ = 0;
   bytes_sent_ = 0;
+  blocking_mode_ = wait_armed_ = wait_expired_ = false;
+  rcv_timeout_ms_ = 0;
   int fd = ::socket(address.storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) {
     error = errno;
@@ -47,7 +53,7 @@ IoResult Connection::finish_connect(int &error) noexcept {
 
 IoResult Connection::send_raw(const char *data, std::size_t size, std::size_t &written, int &error) noexcept {
   for (;;) {
-    ssize_t n = ::send(fd_, data, size, MSG_NOSIGNAL);
+    ssize_t n = ::send(fd_, data, size, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n >= 0) {
       written = static_cast<std::size_t>(n);
       bytes_sent_ += written;
@@ -61,18 +67,89 @@ IoResult Connection::send_raw(const char *data, std::size_t size, std::size_t &w
 }
 
 IoResult Connection::recv_raw(char *buffer, std::size_t size, std::size_t &got, int &error) noexcept {
+  int flags = MSG_DONTWAIT;
+  if (wait_armed_) {  // the one read that may wait (arm_read_wait)
+    wait_armed_ = false;
+    flags = 0;
+  }
   for (;;) {
-    ssize_t n = ::read(fd_, buffer, size);
+    ssize_t n = ::recv(fd_, buffer, size, flags);
     if (n > 0) {
       got = static_cast<std::size_t>(n);
       return IoResult::Ok;
     }
     if (n == 0) return IoResult::Eof;
+    if ((errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) && flags == 0) {
+      wait_expired_ = true;  // a timeout, or a signal whose handler the driver must get to run
+      return IoResult::WouldBlock;
+    }
     if (errno == EINTR) continue;
     if (errno == EAGAIN || errno == EWOULDBLOCK) return IoResult::WouldBlock;
     error = errno;
     return IoResult::Failed;
   }
+}
+
+IoResult Connection::splice_to(int pipe_write, std::size_t size, std::size_t &moved, int &error) noexcept {
+  if (tls_) {
+    error = EINVAL;
+    return IoResult::Failed;
+  }
+  // splice has no MSG_DONTWAIT, so on a socket in blocking mode (the sync driver's, arm_read_wait) it follows
+  // recv_raw's rule by other means: the armed read may wait (up to the receive timeout), any other must not.
+  bool may_wait = wait_armed_;
+  wait_armed_ = false;
+  if (blocking_mode_ && !may_wait) {
+    pollfd p{fd_, POLLIN, 0};
+    int ready = ::poll(&p, 1, 0);
+    if (ready == 0) return IoResult::WouldBlock;
+    if (ready < 0 && errno != EINTR) {
+      error = errno;
+      return IoResult::Failed;
+    }
+  }
+  for (;;) {
+    ssize_t n = ::splice(fd_, nullptr, pipe_write, nullptr, size, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+    if (n > 0) {
+      moved = static_cast<std::size_t>(n);
+      return IoResult::Ok;
+    }
+    if (n == 0) return IoResult::Eof;
+    if ((errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) && may_wait) {
+      wait_expired_ = true;  // as recv_raw: a timeout, or a signal the driver must get to
+      return IoResult::WouldBlock;
+    }
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) return IoResult::WouldBlock;
+    error = errno;
+    return IoResult::Failed;
+  }
+}
+
+bool Connection::arm_read_wait(int timeout_ms) noexcept {
+  if (fd_ < 0 || timeout_ms <= 0) return false;
+  if (!blocking_mode_) {
+    int off = 0;
+    if (::ioctl(fd_, FIONBIO, &off) != 0) return false;
+    blocking_mode_ = true;
+  }
+  // A shorter timeout than asked only wakes the driver early (it waits again), so the value set stays while it is
+  // between half the wait and the wait: no setsockopt per request. A longer one would overshoot the deadline.
+  if (rcv_timeout_ms_ == 0 || rcv_timeout_ms_ > timeout_ms || rcv_timeout_ms_ < timeout_ms / 2) {
+    timeval tv{timeout_ms / 1000, static_cast<suseconds_t>(timeout_ms % 1000) * 1000};
+    if (::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0) return false;
+    rcv_timeout_ms_ = timeout_ms;
+  }
+  wait_armed_ = true;
+  wait_expired_ = false;
+  return true;
+}
+
+bool Connection::disarm_read_wait() noexcept {
+  wait_armed_ = false;
+  bool expired = wait_expired_;
+  wait_expired_ = false;
+  return expired;
 }
 
 bool Connection::looks_alive() noexcept {

@@ -24,7 +24,7 @@ enum class IoResult : std::uint8_t { Ok, WouldBlock, Eof, Failed, TlsFailed };
 enum class HandshakeResult : std::uint8_t { Done, WantRead, WantWrite, Failed, TlsFailed };
 
 // Overview
-//   A Connection owns one socket (non-blocking, TCP_NODELAY) and the ResponseParser for the responses on it. It
+//   A Connection owns one socket (non-blocking I/O, TCP_NODELAY) and the ResponseParser for the responses on it. It
 //   knows nothing about pools, timers or requests: the pool layer owns it, the engine or a blocking caller drives it.
 //   With TLS (start_tls), read_some/write_some carry plaintext through the TlsSession and the socket carries its
 //   ciphertext (connection_tls.cpp); callers see the same IoResults, plus flush() for ciphertext still queued.
@@ -56,8 +56,21 @@ class Connection {
   IoResult read_some(char *buffer, std::size_t size, std::size_t &got, int &error) noexcept {
     return tls_ ? tls_read(buffer, size, got, error) : recv_raw(buffer, size, got, error);
   }
+  // Plain connections: moves up to `size` received bytes into the pipe `pipe_write` without copying them through
+  // user space (splice(2)). Ok with `moved`, WouldBlock, Eof, or Failed with `error` (EINVAL: splice cannot be used
+  // here; read_some instead).
+  IoResult splice_to(int pipe_write, std::size_t size, std::size_t &moved, int &error) noexcept;
   // Sends queued TLS ciphertext: Ok when none is left (always for plain connections), else WouldBlock or Failed.
   IoResult flush(int &error) noexcept;
+
+  // Blocking driver: lets the next socket read wait up to `timeout_ms` (> 0) for bytes, so that a wait for the
+  // answer costs one recv() instead of poll() + read(). Every other read and write stays non-blocking
+  // (MSG_DONTWAIT); the socket itself is switched to blocking mode the first time (its receive timeout is set only
+  // when it must shrink). False when the socket cannot be switched: poll instead.
+  bool arm_read_wait(int timeout_ms) noexcept;
+  // Ends an armed wait that no read used (TLS may have answered from its buffer). True when the armed read ran
+  // and came back empty (timeout or signal): the driver checks its deadline and interrupts.
+  bool disarm_read_wait() noexcept;
 
   // TLS client on the connected socket, for `host` (SNI and the certificate check) with resumption keyed by
   // `origin_key`. False when out of memory.
@@ -121,6 +134,10 @@ class Connection {
   std::shared_ptr<tls::TlsContext> tls_context_;
   std::unique_ptr<tls::TlsSession> tls_;
   std::unique_ptr<h2::Session> h2_;
+  bool blocking_mode_ = false;  // O_NONBLOCK is off (arm_read_wait); reads and writes pass MSG_DONTWAIT
+  bool wait_armed_ = false;     // the next recv_raw may block (for up to rcv_timeout_ms_)
+  bool wait_expired_ = false;   // the armed read returned no bytes (timeout or signal)
+  int rcv_timeout_ms_ = 0;      // SO_RCVTIMEO as set on the socket (0: none set)
   bool tls_eof_ = false;        // the socket reached EOF and the session was told
   bool tls_truncated_ = false;
   std::uint32_t served_ = 0;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <poll.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 
@@ -20,6 +21,7 @@ namespace {
 constexpr std::int64_t kPeekAfterIdleNs = 100'000'000;  // 100 ms
 constexpr int kInterruptSliceMs = 100;
 constexpr std::int64_t kInterruptSliceNs = std::int64_t{kInterruptSliceMs} * 1'000'000;
+constexpr int kLongWaitMs = 3'600'000;  // the longest single wait (a longer one is made of several)
 
 bool interrupted(Exchange &ex) {
   if (ex.interrupted == nullptr || !ex.interrupted(ex.interrupt_arg)) return false;
@@ -27,22 +29,30 @@ bool interrupted(Exchange &ex) {
   return true;
 }
 
+// How long the next wait may last, in ms: until the phase deadline (-1: none), at most one interrupt slice when the
+// caller can be interrupted. False (with the failure set) when the deadline has passed.
+bool wait_budget(Exchange &ex, int &timeout_ms) {
+  Failure which;
+  std::int64_t deadline = phase_deadline(ex, which);
+  timeout_ms = -1;
+  if (deadline != 0) {
+    std::int64_t left = deadline - now_ns();
+    if (left <= 0) {
+      fail_timeout(ex, which);
+      return false;
+    }
+    timeout_ms = static_cast<int>(std::min<std::int64_t>((left + 999999) / 1000000, kLongWaitMs));
+  }
+  if (ex.interrupted != nullptr && (timeout_ms < 0 || timeout_ms > kInterruptSliceMs)) timeout_ms = kInterruptSliceMs;
+  return true;
+}
+
 // Waits for `events` on ex.conn until the phase deadline; returns the poll revents, or 0 (with the failure set)
 // on timeout or interruption.
 short wait_for(Exchange &ex, short events) {
-  Failure which;
-  std::int64_t deadline = phase_deadline(ex, which);
   for (;;) {
-    int timeout_ms = -1;
-    if (deadline != 0) {
-      std::int64_t left = deadline - now_ns();
-      if (left <= 0) {
-        fail_timeout(ex, which);
-        return 0;
-      }
-      timeout_ms = static_cast<int>((left + 999999) / 1000000);
-    }
-    if (ex.interrupted != nullptr && (timeout_ms < 0 || timeout_ms > kInterruptSliceMs)) timeout_ms = kInterruptSliceMs;
+    int timeout_ms;
+    if (!wait_budget(ex, timeout_ms)) return 0;
     pollfd p{ex.conn->fd(), events, 0};
     int n = ::poll(&p, 1, timeout_ms);
     if (n > 0) return p.revents;
@@ -52,6 +62,23 @@ short wait_for(Exchange &ex, short events) {
       return 0;
     }
   }
+}
+
+// Waiting for the response (HTTP/1.1, plain or TLS): the wait happens in the read itself (Connection::
+// arm_read_wait), one syscall instead of poll() + read(). Sets `next` (Finished, with the failure set, when the
+// deadline passed or the caller was interrupted); false when the wait cannot be armed (then poll).
+bool wait_in_read(Exchange &ex, Next &next) {
+  if (ex.phase != Phase::Reading || ex.conn->h2()) return false;
+  int timeout_ms;
+  if (!wait_budget(ex, timeout_ms)) {
+    next = Next::Finished;
+    return true;
+  }
+  if (!ex.conn->arm_read_wait(timeout_ms < 0 ? kLongWaitMs : timeout_ms)) return false;
+  Connection *c = ex.conn;  // stays on the exchange until the driver drops it
+  next = on_io(ex, true, false);
+  if (c->disarm_read_wait() && next == Next::WaitReadable && interrupted(ex)) next = Next::Finished;
+  return true;
 }
 
 void drop(Exchange &ex, bool reusable) {
@@ -160,6 +187,7 @@ bool check_out(Exchange &ex, pool::Checkout &c, bool first) {
 // Waits as a step asked and runs the next step, until the exchange is Finished or must be resent.
 Next drive(Exchange &ex, Next next) {
   while (next == Next::WaitWritable || next == Next::WaitReadable) {
+    if (next == Next::WaitReadable && wait_in_read(ex, next)) continue;
     // While a request is being written, a readable socket is news too (an early response).
     short events = next == Next::WaitReadable ? POLLIN
                    : ex.phase == Phase::Writing ? static_cast<short>(POLLOUT | POLLIN)

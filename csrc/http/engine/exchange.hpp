@@ -1,5 +1,7 @@
 // csrc/http/engine/exchange.hpp: one request/response exchange as the engine and the blocking path see it.
 #pragma once
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -51,6 +53,18 @@ enum class Phase : std::uint8_t {
 //     takes the bytes the producer put into `upload` when the request written so far has gone out.
 //   - The consumer takes `body` whole; when `paused` is set (the driver stopped reading because `body` was full,
 //     or stopped writing because `upload` was empty) it clears it and asks the driver to resume.
+//   - A download gives a target instead (memory for the whole body, or a file descriptor): from then on the driver
+//     puts the body there as it arrives (publish_stream / end_stream, under `mutex`), never pauses for it and wakes
+//     the consumer only at the end. The consumer clears the target (under `mutex`) before it lets go of the memory
+//     or the file, so the driver never writes into either after that.
+struct BodyTarget {
+  char *data = nullptr;     // memory: room for the whole body (data == nullptr and fd < 0: no target)
+  std::size_t size = 0;     // of `data`
+  std::size_t filled = 0;   // bytes of `data` written
+  int fd = -1;              // file: the body is written here with write(2)
+  bool active() const noexcept { return data != nullptr || fd >= 0; }
+};
+
 struct StreamShared {
   std::mutex mutex;
   std::string body;          // received body bytes the consumer has not taken yet
@@ -61,6 +75,7 @@ struct StreamShared {
   bool need_upload = false;  // the driver has sent everything it had and waits for more request body
   bool upload_done = false;  // the producer has given the last of the request body
   bool wake_pending = false; // async: a wakeup is queued for the consumer and not yet delivered
+  BodyTarget target;         // where the body goes instead of `body` (a download), when active
 };
 
 struct Timeouts {  // nanoseconds; 0 = none
@@ -88,7 +103,11 @@ inline std::atomic<long> g_live_exchanges{0};
 
 struct Exchange {
   Exchange() noexcept { g_live_exchanges.fetch_add(1, std::memory_order_relaxed); }
-  ~Exchange() { g_live_exchanges.fetch_sub(1, std::memory_order_relaxed); }
+  ~Exchange() {
+    for (int fd : splice_pipe)
+      if (fd >= 0) ::close(fd);
+    g_live_exchanges.fetch_sub(1, std::memory_order_relaxed);
+  }
   Exchange(const Exchange &) = delete;
   Exchange &operator=(const Exchange &) = delete;
 
@@ -133,6 +152,9 @@ struct Exchange {
   bool stream_news = false;      // driver side: something was published since the consumer was last told
   std::size_t stream_limit = 256 * 1024;  // stop reading while this much body waits for the consumer
   StreamShared stream;
+  int splice_pipe[2] = {-1, -1};   // a download into a file: socket -> pipe -> file (body_direct.hpp)
+  std::size_t splice_capacity = 0; // of the pipe
+  bool splice_usable = true;       // false once splice(2) refused this socket
 
   // Blocking path only: polled about every 100 ms while waiting; true aborts with Failure::Interrupted.
   bool (*interrupted)(void *arg) = nullptr;
@@ -147,6 +169,8 @@ struct Exchange {
   bool http2 = false;
   std::string headers;  // "name: value\r\n" per field, wire order
   std::string body;
+  std::int64_t body_length = -1;  // the body's size as the caller gets it, when the head says (Content-Length and
+                                  // no content coding to undo); -1: unknown until the end
 
   // Engine bookkeeping.
   Exchange *prev = nullptr, *next = nullptr;  // in-flight list

@@ -5,6 +5,7 @@
 
 #include <new>
 
+#include "http/engine/body_direct.hpp"
 #include "http/engine/h2_steps.hpp"
 #include "http/engine/response_reader.hpp"
 #include "http/engine/stream_handoff.hpp"
@@ -311,14 +312,24 @@ Next on_readable(Exchange &ex) noexcept {
     for (;;) {
       std::size_t got = 0;
       int error = 0;
-      IoResult r = c->read_some(t_buffer, sizeof t_buffer, got, error);
+      // A download with a target takes its Content-Length body straight from the socket (got stays 0: the parser
+      // counted the bytes); everything else goes through the read buffer.
+      DirectResult direct = ex.streaming ? receive_direct(ex) : DirectResult::NotNow;
+      if (direct == DirectResult::Failed) return finished(ex, false);
+      IoResult r = direct == DirectResult::Moved        ? IoResult::Ok
+                   : direct == DirectResult::WouldBlock ? IoResult::WouldBlock
+                                                        : c->read_some(t_buffer, sizeof t_buffer, got, error);
       if (r == IoResult::Ok) {
         ex.last_io_ns = now_ns();
         FeedResult fr = feed_response(ex, std::string_view(t_buffer, got));
         if (fr == FeedResult::NeedMore) {
-          if (ex.streaming && publish_stream(ex) && ex.phase == Phase::Reading) {
-            ex.paused = true;
-            return Next::Paused;
+          if (ex.streaming) {
+            bool pause = publish_stream(ex);
+            if (ex.failure != Failure::None) return finished(ex, false);  // the download's target failed
+            if (pause && ex.phase == Phase::Reading) {
+              ex.paused = true;
+              return Next::Paused;
+            }
           }
           continue;
         }

@@ -11,6 +11,7 @@ void begin_response(Exchange &ex) noexcept {
   ex.got_bytes = false;
   ex.headers.clear();
   ex.body.clear();
+  ex.body_length = -1;
   ex.status = 0;
 }
 
@@ -79,6 +80,8 @@ void take_head(Exchange &ex, const codec::ResponseHead &head) {
     ex.headers.append("\r\n", 2);
   }
   take_content_coding(ex, head);
+  if (ex.content.empty() && head.body == codec::BodyKind::Length)
+    ex.body_length = static_cast<std::int64_t>(head.content_length);
   if (ex.streaming) {
     ex.timeouts.total = 0;  // a stream may last for hours: after the head only read_timeout applies
     return;

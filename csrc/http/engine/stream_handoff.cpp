@@ -1,7 +1,43 @@
 // csrc/http/engine/stream_handoff.cpp: publishing a streaming exchange's body and taking its request body.
 #include "http/engine/stream_handoff.hpp"
 
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
 namespace boltwire::http::engine {
+
+namespace {
+
+// Moves ex.body into the consumer's target (s.mutex held). False with ex.failure set when the target cannot take
+// it: a write error (disk full...), or more body than the memory was made for (the codec's framing rules make that
+// impossible for a Content-Length body; checked all the same).
+bool fill_target(Exchange &ex, BodyTarget &t) {
+  std::string_view bytes(ex.body);
+  if (ex.max_body != UINT64_MAX) ex.max_body -= bytes.size();
+  if (t.data != nullptr) {
+    if (bytes.size() > t.size - t.filled) {
+      ex.fail(Failure::Protocol, "malformed response: more body than its Content-Length");
+      return false;
+    }
+    memcpy(t.data + t.filled, bytes.data(), bytes.size());
+    t.filled += bytes.size();
+  } else {
+    while (!bytes.empty()) {
+      ssize_t n = ::write(t.fd, bytes.data(), bytes.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        ex.fail(Failure::Io, describe_errno("cannot write the download", errno));
+        return false;
+      }
+      bytes.remove_prefix(static_cast<std::size_t>(n));
+    }
+  }
+  ex.body.clear();  // keeps its room: the next read's bytes land in memory that is already warm
+  return true;
+}
+
+}  // namespace
 
 bool publish_stream(Exchange &ex) {
   StreamShared &s = ex.stream;
@@ -11,7 +47,9 @@ bool publish_stream(Exchange &ex) {
     s.head = true;
     news = true;
   }
-  if (!ex.body.empty()) {
+  if (s.target.active()) {
+    if (!ex.body.empty()) fill_target(ex, s.target);  // a failure is in ex.failure: the driver ends the exchange
+  } else if (!ex.body.empty()) {
     // max_response_size bounds the whole stream: what is handed over no longer counts against ex.body.
     if (ex.max_body != UINT64_MAX) ex.max_body -= ex.body.size();
     if (s.body.empty())
@@ -55,7 +93,10 @@ void end_stream(Exchange &ex) noexcept {
   if (ex.failure == Failure::None) {
     if (ex.status != 0) s.head = true;
     try {
-      s.body.append(ex.body);
+      if (!s.target.active())
+        s.body.append(ex.body);
+      else if (!ex.body.empty())
+        fill_target(ex, s.target);
     } catch (...) {
       ex.failure = Failure::Internal;  // message stays empty: the consumer's catalogue says "out of memory"
     }

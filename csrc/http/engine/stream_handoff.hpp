@@ -5,7 +5,8 @@
 
 namespace boltwire::http::engine {
 
-// Driver side. Moves the decoded body bytes of ex.body (and the news that the head arrived) to the consumer;
+// Driver side. Moves the decoded body bytes of ex.body (and the news that the head arrived) to the consumer, or
+// into its target (a download; a write that fails sets ex.failure: the driver ends the exchange);
 // sets ex.stream_news when there was something new. True when the driver should stop reading: the consumer's
 // buffer holds ex.stream_limit bytes or more. (A blocking driver also pauses when the socket would block and there
 // was news: on_readable.)

@@ -23,7 +23,6 @@ from boltwire.http._errors import (
 from boltwire.http._policy import error_spec, status_error
 from boltwire.http._response import CaseInsensitiveDict, RequestInfo
 from boltwire.http import _streaming
-from boltwire.http._redirects import RedirectSignal as _RedirectSignal
 from boltwire.http._session import ClientPolicy, follow_async, follow_sync, run_async, run_sync
 from boltwire.http._sse import sse_async, sse_sync
 
@@ -649,7 +648,8 @@ class HTTPClient(_ClientBase):
 
     def _call(self, method: str, url: str, params: Any, headers: Any, json: Any, content: Any, data: Any,
               timeout: Any, tp: Any, error_for_status: bool | None, into: Any = None, headers_type: Any = None,
-              error_type: Any = None, raises: Any = None, skip_auth: bool = False) -> Any:
+              error_type: Any = None, raises: Any = None, skip_auth: bool = False, form: Any = None,
+              infer_mime_type_from_file_extension: bool = True) -> Any:
         """Submits the request; the returned call resolves to the Response (decoded and checked natively). With a
         policy (retries, auth, middleware) or per-call options, the call is the policy's coroutine instead."""
         t = self._transport
@@ -657,11 +657,17 @@ class HTTPClient(_ClientBase):
             raise RuntimeError("the client is not open; use it as `async with HTTPClient() as client`")
         if into is not None:
             tp = _use_into(tp, into)
+        if form is not None:  # multipart: files are streamed from disk
+            return _streaming.send_async(self, method, url, params, headers, _form_only(json, content, data), form,
+                                         timeout, tp, error_for_status, infer_mime_type_from_file_extension,
+                                         skip_auth, raises, error_type)
         if content is not None and _streaming.is_streamed_content(content):  # an iterable body goes out in pieces
             return _streaming.send_async(self, method, url, params, headers, content, None, timeout, tp,
                                          error_for_status, True, skip_auth, raises, error_type)
         if self._policy is not None or headers_type is not None or error_type is not None or raises is not None \
-                or skip_auth:
+                or skip_auth or type(t) is not _core._HttpTransport:
+            # (a stand-in transport, boltwire.testing's: its calls are not native, so the redirect chain cannot be
+            # continued inside them; the policy path follows redirects itself)
             return run_async(self, method, url, params, headers, json, content, data, timeout, tp, error_for_status,
                              headers_type, error_type, raises, skip_auth)
         loop = _get_running_loop()
@@ -690,8 +696,8 @@ class HTTPClient(_ClientBase):
 
     def _redirected(self, signal: Any, method: str, url: str, params: Any, headers: Any, json: Any, content: Any,
                     data: Any, timeout: Any, tp: Any, error_for_status: bool | None, into: Any) -> Any:
-        """The rest of a redirect chain whose first response came back as `signal` (the verbs catch it around the
-        native path and _call; the policy path follows redirects itself)."""
+        """The rest of a redirect chain whose first response came back as `signal`: the coroutine an awaited call
+        switches to (set by _http_call in C++). The policy path follows redirects itself."""
         return follow_async(self, signal, method, url, params, headers, json, content, data, timeout,
                             tp if into is None else into, error_for_status)
 
@@ -702,69 +708,41 @@ class HTTPClient(_ClientBase):
         raises: Any = None, skip_auth: bool = False, form: Any = None,
         infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
-        if form is not None:
-            return await _streaming.send_async(
-                self, method.upper(), url, params, headers, _form_only(json, content, data), form, timeout,
-                _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
-                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
-        try:
-            return await _http_call(
-                self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
-                error_for_status, into, response_headers_type, error_type, raises, skip_auth
-            )
-        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
-            return await self._redirected(
-                signal, method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
-                error_for_status, into
-            )
+        return await _http_call(
+            self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
+            error_for_status, into, response_headers_type, error_type, raises, skip_auth, form,
+            infer_mime_type_from_file_extension
+        )
 
     async def get(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        try:
-            return await _http_call(
-                self, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
-                into, response_headers_type, error_type, raises, skip_auth
-            )
-        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
-            return await self._redirected(
-                signal, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
-                into
-            )
+        return await _http_call(
+            self, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth, None, True
+        )
 
     async def head(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        try:
-            return await _http_call(
-                self, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
-                into, response_headers_type, error_type, raises, skip_auth
-            )
-        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
-            return await self._redirected(
-                signal, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
-                into
-            )
+        return await _http_call(
+            self, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth, None, True
+        )
 
     async def options(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        try:
-            return await _http_call(
-                self, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type,
-                error_for_status, into, response_headers_type, error_type, raises, skip_auth
-            )
-        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
-            return await self._redirected(
-                signal, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type,
-                error_for_status, into
-            )
+        return await _http_call(
+            self, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+            into, response_headers_type, error_type, raises, skip_auth, None, True
+        )
 
     async def delete(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -772,16 +750,10 @@ class HTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        try:
-            return await _http_call(
-                self, "DELETE", url, params, headers, json, content, data, timeout, response_data_type,
-                error_for_status, into, response_headers_type, error_type, raises, skip_auth
-            )
-        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
-            return await self._redirected(
-                signal, "DELETE", url, params, headers, json, content, data, timeout, response_data_type,
-                error_for_status, into
-            )
+        return await _http_call(
+            self, "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+            into, response_headers_type, error_type, raises, skip_auth, None, True
+        )
 
     async def post(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -790,21 +762,10 @@ class HTTPClient(_ClientBase):
         raises: Any = None, skip_auth: bool = False, form: Any = None,
         infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
-        if form is not None:
-            return await _streaming.send_async(
-                self, "POST", url, params, headers, _form_only(json, content, data), form, timeout,
-                _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
-                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
-        try:
-            return await _http_call(
-                self, "POST", url, params, headers, json, content, data, timeout, response_data_type,
-                error_for_status, into, response_headers_type, error_type, raises, skip_auth
-            )
-        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
-            return await self._redirected(
-                signal, "POST", url, params, headers, json, content, data, timeout, response_data_type,
-                error_for_status, into
-            )
+        return await _http_call(
+            self, "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+            into, response_headers_type, error_type, raises, skip_auth, form, infer_mime_type_from_file_extension
+        )
 
     async def put(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -813,21 +774,10 @@ class HTTPClient(_ClientBase):
         raises: Any = None, skip_auth: bool = False, form: Any = None,
         infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
-        if form is not None:
-            return await _streaming.send_async(
-                self, "PUT", url, params, headers, _form_only(json, content, data), form, timeout,
-                _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
-                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
-        try:
-            return await _http_call(
-                self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
-                into, response_headers_type, error_type, raises, skip_auth
-            )
-        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
-            return await self._redirected(
-                signal, "PUT", url, params, headers, json, content, data, timeout, response_data_type,
-                error_for_status, into
-            )
+        return await _http_call(
+            self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth, form, infer_mime_type_from_file_extension
+        )
 
     async def patch(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -836,21 +786,10 @@ class HTTPClient(_ClientBase):
         raises: Any = None, skip_auth: bool = False, form: Any = None,
         infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
-        if form is not None:
-            return await _streaming.send_async(
-                self, "PATCH", url, params, headers, _form_only(json, content, data), form, timeout,
-                _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
-                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
-        try:
-            return await _http_call(
-                self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type,
-                error_for_status, into, response_headers_type, error_type, raises, skip_auth
-            )
-        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
-            return await self._redirected(
-                signal, "PATCH", url, params, headers, json, content, data, timeout, response_data_type,
-                error_for_status, into
-            )
+        return await _http_call(
+            self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+            into, response_headers_type, error_type, raises, skip_auth, form, infer_mime_type_from_file_extension
+        )
 
     def _current_sink(self) -> Any:
         """The completion sink of the running loop (made on the loop's first call)."""
@@ -887,7 +826,8 @@ class SyncHTTPClient(_ClientBase):
 
     def _send(self, method: str, url: str, params: Any, headers: Any, json: Any, content: Any, data: Any,
               timeout: Any, tp: Any, error_for_status: bool | None, into: Any = None, headers_type: Any = None,
-              error_type: Any = None, raises: Any = None, skip_auth: bool = False) -> Any:
+              error_type: Any = None, raises: Any = None, skip_auth: bool = False, form: Any = None,
+              infer_mime_type_from_file_extension: bool = True) -> Any:
         """Runs the request on this thread; returns the Response (decoded and checked natively), through the
         policy (retries, auth, middleware) when there is one or per-call options ask for it."""
         t = self._transport
@@ -895,6 +835,10 @@ class SyncHTTPClient(_ClientBase):
             raise RuntimeError("the client is not open; use it as `with SyncHTTPClient() as client`")
         if into is not None:
             tp = _use_into(tp, into)
+        if form is not None:  # multipart: files are streamed from disk
+            return _streaming.send_sync(self, method, url, params, headers, _form_only(json, content, data), form,
+                                        timeout, tp, error_for_status, infer_mime_type_from_file_extension,
+                                        skip_auth, raises, error_type)
         if content is not None and _streaming.is_streamed_content(content):  # an iterable body goes out in pieces
             return _streaming.send_sync(self, method, url, params, headers, content, None, timeout, tp,
                                         error_for_status, True, skip_auth, raises, error_type)
@@ -912,8 +856,8 @@ class SyncHTTPClient(_ClientBase):
     def _redirected_sync(self, signal: Any, method: str, url: str, params: Any, headers: Any, json: Any,
                          content: Any, data: Any, timeout: Any, tp: Any, error_for_status: bool | None,
                          into: Any) -> Any:
-        """The rest of a redirect chain whose first response came back as `signal` (the verbs catch it around the
-        native path and _send; the policy path follows redirects itself)."""
+        """The rest of a redirect chain whose first response came back as `signal` (_http_send, in C++, calls it
+        for the native path and _send alike). The policy path follows redirects itself."""
         return follow_sync(self, signal, method, url, params, headers, json, content, data, timeout,
                            tp if into is None else into, error_for_status)
 
@@ -933,69 +877,41 @@ class SyncHTTPClient(_ClientBase):
         raises: Any = None, skip_auth: bool = False, form: Any = None,
         infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
-        if form is not None:
-            return _streaming.send_sync(
-                self, method.upper(), url, params, headers, _form_only(json, content, data), form, timeout,
-                _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
-                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
-        try:
-            return _http_send(
-                self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
-                error_for_status, into, response_headers_type, error_type, raises, skip_auth
-            )
-        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
-            return self._redirected_sync(
-                signal, method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
-                error_for_status, into
-            )
+        return _http_send(
+            self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
+            error_for_status, into, response_headers_type, error_type, raises, skip_auth, form,
+            infer_mime_type_from_file_extension
+        )
 
     def get(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        try:
-            return _http_send(
-                self, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
-                into, response_headers_type, error_type, raises, skip_auth
-            )
-        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
-            return self._redirected_sync(
-                signal, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
-                into
-            )
+        return _http_send(
+            self, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth, None, True
+        )
 
     def head(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        try:
-            return _http_send(
-                self, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
-                into, response_headers_type, error_type, raises, skip_auth
-            )
-        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
-            return self._redirected_sync(
-                signal, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
-                into
-            )
+        return _http_send(
+            self, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth, None, True
+        )
 
     def options(
         self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
         error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
         response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        try:
-            return _http_send(
-                self, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type,
-                error_for_status, into, response_headers_type, error_type, raises, skip_auth
-            )
-        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
-            return self._redirected_sync(
-                signal, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type,
-                error_for_status, into
-            )
+        return _http_send(
+            self, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
+            into, response_headers_type, error_type, raises, skip_auth, None, True
+        )
 
     def delete(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -1003,16 +919,10 @@ class SyncHTTPClient(_ClientBase):
         response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
         raises: Any = None, skip_auth: bool = False,
     ) -> Any:
-        try:
-            return _http_send(
-                self, "DELETE", url, params, headers, json, content, data, timeout, response_data_type,
-                error_for_status, into, response_headers_type, error_type, raises, skip_auth
-            )
-        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
-            return self._redirected_sync(
-                signal, "DELETE", url, params, headers, json, content, data, timeout, response_data_type,
-                error_for_status, into
-            )
+        return _http_send(
+            self, "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+            into, response_headers_type, error_type, raises, skip_auth, None, True
+        )
 
     def post(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -1021,21 +931,10 @@ class SyncHTTPClient(_ClientBase):
         raises: Any = None, skip_auth: bool = False, form: Any = None,
         infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
-        if form is not None:
-            return _streaming.send_sync(
-                self, "POST", url, params, headers, _form_only(json, content, data), form, timeout,
-                _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
-                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
-        try:
-            return _http_send(
-                self, "POST", url, params, headers, json, content, data, timeout, response_data_type,
-                error_for_status, into, response_headers_type, error_type, raises, skip_auth
-            )
-        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
-            return self._redirected_sync(
-                signal, "POST", url, params, headers, json, content, data, timeout, response_data_type,
-                error_for_status, into
-            )
+        return _http_send(
+            self, "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+            into, response_headers_type, error_type, raises, skip_auth, form, infer_mime_type_from_file_extension
+        )
 
     def put(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -1044,21 +943,10 @@ class SyncHTTPClient(_ClientBase):
         raises: Any = None, skip_auth: bool = False, form: Any = None,
         infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
-        if form is not None:
-            return _streaming.send_sync(
-                self, "PUT", url, params, headers, _form_only(json, content, data), form, timeout,
-                _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
-                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
-        try:
-            return _http_send(
-                self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
-                into, response_headers_type, error_type, raises, skip_auth
-            )
-        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
-            return self._redirected_sync(
-                signal, "PUT", url, params, headers, json, content, data, timeout, response_data_type,
-                error_for_status, into
-            )
+        return _http_send(
+            self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
+            response_headers_type, error_type, raises, skip_auth, form, infer_mime_type_from_file_extension
+        )
 
     def patch(
         self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
@@ -1067,18 +955,7 @@ class SyncHTTPClient(_ClientBase):
         raises: Any = None, skip_auth: bool = False, form: Any = None,
         infer_mime_type_from_file_extension: bool = True,
     ) -> Any:
-        if form is not None:
-            return _streaming.send_sync(
-                self, "PATCH", url, params, headers, _form_only(json, content, data), form, timeout,
-                _use_into(response_data_type, into) if into is not None else response_data_type, error_for_status,
-                infer_mime_type_from_file_extension, skip_auth, raises, error_type)
-        try:
-            return _http_send(
-                self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type,
-                error_for_status, into, response_headers_type, error_type, raises, skip_auth
-            )
-        except _RedirectSignal as signal:  # follow_redirects: the rest of the chain
-            return self._redirected_sync(
-                signal, "PATCH", url, params, headers, json, content, data, timeout, response_data_type,
-                error_for_status, into
-            )
+        return _http_send(
+            self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
+            into, response_headers_type, error_type, raises, skip_auth, form, infer_mime_type_from_file_extension
+        )

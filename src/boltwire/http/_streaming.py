@@ -13,6 +13,7 @@ from typing import Any, AsyncIterator, Callable, Iterator
 
 from boltwire import _core
 from boltwire.http._codecs import resolve_decoder
+from boltwire.http._errors import HTTPRedirectError
 from boltwire.http._policy import error_spec
 from boltwire.http._response import CaseInsensitiveDict
 
@@ -436,6 +437,10 @@ def send_sync(client: Any, method: str, url: str, params: Any, headers: Any, con
                         error_for_status, infer_mime, skip_auth, raises, error_type)
     with stream:
         body = b"".join(stream._chunks())
+    signal = _redirect_of(client, stream, body)
+    if signal is not None:
+        return client._redirected_sync(signal, method, url, params, headers, None, None, None, timeout, tp,
+                                       error_for_status, None)
     return stream._finish(body, client._decoder(tp), stream._raises)
 
 
@@ -446,7 +451,29 @@ async def send_async(client: Any, method: str, url: str, params: Any, headers: A
                          error_for_status, infer_mime, skip_auth, raises, error_type)
     async with stream:
         body = b"".join([chunk async for chunk in stream._chunks()])
+    signal = _redirect_of(client, stream, body)
+    if signal is not None:
+        return await client._redirected(signal, method, url, params, headers, None, None, None, timeout, tp,
+                                        error_for_status, None)
     return stream._finish(body, client._decoder(tp), stream._raises)
+
+
+def _redirect_of(client: Any, stream: _StreamBase, body: bytes) -> Any:
+    """The redirect a verb with a streamed request body follows, as the verbs' RedirectSignal: 301/302/303 go on as
+    a GET without a body (what the verbs do too). 307/308 must send the same body again, which was streamed (an
+    iterable, form=) and is gone: HTTPRedirectError, never a silently empty body. None: no redirect to follow."""
+    from boltwire.http._redirects import RedirectSignal
+
+    status = stream._status
+    if (not client._settings.get("follow_redirects", False) or status not in (301, 302, 303, 307, 308)
+            or "location" not in stream.headers):
+        return None
+    response = stream._finish(body, None, False)
+    if status in (307, 308):
+        raise HTTPRedirectError(f"cannot follow the {status} redirect to {stream.headers['location']!r}: it must "
+                                "send the request body again, and a streamed body (an iterable, form=) cannot be "
+                                "replayed; send bytes to have it followed", [response])
+    return RedirectSignal(response)
 
 
 # ---- download ---------------------------------------------------------------------------------------------------
@@ -500,7 +527,9 @@ def _total_of(stream: _StreamBase) -> int | None:
 
 
 class _Download:
-    """Where download() puts the body: a list of pieces (no dest) or an _AtomicFile; reports progress."""
+    """Where download() puts the body: a list of pieces (no dest) or an _AtomicFile; reports progress. Without a
+    progress callback the transport writes the body itself (Stream.receive_into: straight into the file, or into
+    one bytes object made for its Content-Length), with no Python call per piece."""
 
     def __init__(self, stream: _StreamBase, dest: Any, progress: Callable[[int, int | None], Any] | None) -> None:
         self.stream = stream
@@ -509,7 +538,16 @@ class _Download:
         self.progress = progress
         self.path = None if dest is None else Path(dest)
         self.parts: list[Any] = []
+        self.block: bytes | None = None  # the bytes object the transport fills (memory, length known)
         self.file = None if self.path is None else _AtomicFile(self.path)
+
+    def start(self) -> None:
+        if self.progress is None:
+            native = self.stream._native
+            if self.file is not None:
+                native.receive_into(self.file.file.fileno())
+            else:
+                self.block = native.receive_into(None)
 
     def add(self, chunk: Any) -> None:
         """One piece (a buffer object owning the transport's bytes: written or kept without a copy)."""
@@ -524,27 +562,42 @@ class _Download:
     def finish(self) -> Any:
         """The Response: data is the bytes, or the path once the file is committed."""
         if self.file is None:
-            return self.stream._finish(b"".join(self.parts), None, False)
+            data = self.block if self.block is not None else b"".join(self.parts)
+            return self.stream._finish(b"", lambda _body: data, False)  # (the body is not copied again)
         self.file.commit()
         path = self.path
         return self.stream._finish(b"", lambda _body: path, False)
 
     def discard(self) -> None:
+        self.stream.close()  # first: the transport writes no more into the file
         if self.file is not None:
             self.file.discard()
+
+
+def _follows_redirect(client: Any, stream: _StreamBase) -> bool:
+    """A 3xx with Location that the client follows: download() in memory takes the verbs' redirect path."""
+    return (client._settings.get("follow_redirects", False) and 300 <= stream._status < 400
+            and "location" in stream.headers)
 
 
 def download_sync(client: Any, url: str, dest: Any, params: Any, headers: Any, timeout: Any,
                   error_for_status: bool | None, progress: Callable[[int, int | None], Any] | None,
                   skip_auth: bool = False, raises: Any = None, error_type: Any = None) -> Any:
-    if dest is None and progress is None:  # the body whole in memory: the plain GET path is the shortest way
+    def plain_get() -> Any:
         return client.get(url, params=params, headers=headers, timeout=timeout, error_for_status=error_for_status,
                           skip_auth=skip_auth, raises=raises, error_type=error_type)
+
+    if dest is None and progress is None and client._policy is not None:  # auth, middleware: the verbs' path
+        return plain_get()
     stream = SyncStream(client, "GET", url, params, headers, None, None, None, None, timeout, bytes,
                         error_for_status, True, skip_auth, raises, error_type)
     with stream:
+        if dest is None and progress is None and _follows_redirect(client, stream):
+            stream.close()
+            return plain_get()
         target = _Download(stream, dest, progress)
         try:
+            target.start()
             for chunk in stream._chunks(view=True):
                 target.add(chunk)
             return target.finish()
@@ -556,15 +609,22 @@ def download_sync(client: Any, url: str, dest: Any, params: Any, headers: Any, t
 async def download_async(client: Any, url: str, dest: Any, params: Any, headers: Any, timeout: Any,
                          error_for_status: bool | None, progress: Callable[[int, int | None], Any] | None,
                          skip_auth: bool = False, raises: Any = None, error_type: Any = None) -> Any:
-    if dest is None and progress is None:  # see download_sync
+    async def plain_get() -> Any:
         return await client.get(url, params=params, headers=headers, timeout=timeout,
                                 error_for_status=error_for_status, skip_auth=skip_auth, raises=raises,
                                 error_type=error_type)
+
+    if dest is None and progress is None and client._policy is not None:  # see download_sync
+        return await plain_get()
     stream = AsyncStream(client, "GET", url, params, headers, None, None, None, None, timeout, bytes,
                          error_for_status, True, skip_auth, raises, error_type)
     async with stream:
+        if dest is None and progress is None and _follows_redirect(client, stream):
+            stream.close()
+            return await plain_get()
         target = _Download(stream, dest, progress)
         try:
+            target.start()
             async for chunk in stream._chunks(view=True):
                 target.add(chunk)
             return target.finish()

@@ -1,0 +1,177 @@
+"""download() without a progress callback: the transport puts the body straight into its target (Stream.receive_into,
+csrc/http/engine/body_direct.hpp): a file (splice(2) on plain http, written from the read buffer on https or when
+a coding is undone) or one bytes object made for the Content-Length; against nginx (plain and TLS) and uvicorn."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from boltwire import HTTPClient, SyncHTTPClient
+from boltwire.http import HTTPTransportError
+from nginx_server import chunked_body, payload
+
+SIZE = 9 << 20  # past the huge-page advice threshold (8 MiB) of the memory target, and many pipe loads
+
+
+@pytest.fixture(scope="module")
+def large(nginx):
+    """A 9 MiB random file served by the session's nginx: (url, bytes)."""
+    body = os.urandom(SIZE)
+    path = nginx.prefix / "www" / "direct-large.bin"
+    path.write_bytes(body)
+    os.chmod(path, 0o644)
+    return nginx.url + "/direct-large.bin", body
+
+
+def leftovers(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir())
+
+
+def download(kind: str, url: str, dest=None, **client_options):
+    """client.download(url, dest) on a fresh sync or async client."""
+    if kind == "sync":
+        with SyncHTTPClient(**client_options) as client:
+            return client.download(url, dest)
+
+    async def main():
+        async with HTTPClient(**client_options) as client:
+            return await client.download(url, dest)
+
+    return asyncio.run(main())
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_large_download_into_a_file_is_exact(large, tmp_path, kind):
+    url, body = large
+    dest = tmp_path / "large.bin"
+    for _ in range(2):  # the second one replaces the first
+        r = download(kind, url, dest)
+        assert r.status == 200 and r.data == dest
+        assert hashlib.sha256(dest.read_bytes()).digest() == hashlib.sha256(body).digest()
+    assert leftovers(tmp_path) == ["large.bin"]
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_large_download_into_memory_is_one_exact_bytes_object(large, kind):
+    url, body = large
+    r = download(kind, url)
+    assert type(r.data) is bytes and len(r.data) == SIZE
+    assert r.data == body
+    assert r.headers["content-length"] == str(SIZE)
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_bodies_without_a_length_or_with_a_coding_take_the_piece_path(nginx, tmp_path, kind):
+    assert download(kind, nginx.url + "/chunked").data == chunked_body()  # chunked: no length for one block
+    dest = tmp_path / "c.bin"
+    download(kind, nginx.url + "/chunked", dest)
+    assert dest.read_bytes() == chunked_body()
+    r = download(kind, nginx.url + "/gzipped")  # gzip: the Content-Length is not the decoded size
+    assert r.headers["content-encoding"] == "gzip" and r.data == payload()
+    download(kind, nginx.url + "/gzipped", dest)
+    assert dest.read_bytes() == payload()
+    assert download(kind, nginx.url + "/status/204").data == b""
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_https_download_into_file_and_memory(nginx_tls, tmp_path, kind):
+    # TLS: no splice (the bytes must be decrypted); the file is written from the read buffer, memory is read into.
+    options = {"root_certificates": [nginx_tls.ca_pem], "tls_built_in_root_certs": False}
+    big = (nginx_tls.prefix / "www" / "big.bin").read_bytes()
+    dest = tmp_path / "tls.bin"
+    assert download(kind, nginx_tls.url + "/big", dest, **options).data == dest
+    assert dest.read_bytes() == big
+    assert download(kind, nginx_tls.url + "/big", **options).data == big
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_memory_download_follows_a_redirect(nginx, kind):
+    r = download(kind, nginx.url + "/redirect")
+    assert r.status == 200 and r.data == payload()
+    assert [h.status for h in r.history] == [302]
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_a_body_cut_short_fails_with_no_partial_file(stream_server, tmp_path, kind):
+    dest = tmp_path / "cut.bin"
+    with pytest.raises(HTTPTransportError):
+        download(kind, stream_server.url + "/cut?size=3000000", dest)
+    with pytest.raises(HTTPTransportError):
+        download(kind, stream_server.url + "/cut?size=3000000")
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_a_file_that_cannot_grow_fails_cleanly(large, tmp_path, kind):
+    # RLIMIT_FSIZE makes the transport's writes fail with EFBIG part way (SIGXFSZ ignored): a clear error, and the
+    # temporary file is removed. In a child process, so the limit binds nothing else.
+    url, _ = large
+    script = textwrap.dedent(f"""
+        import asyncio, resource, signal, sys
+        from pathlib import Path
+        from boltwire import HTTPClient, SyncHTTPClient
+        from boltwire.http import HTTPTransportError
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
+        dest = Path(sys.argv[1]) / "x.bin"
+        async def run_async():
+            async with HTTPClient() as client:
+                await client.download({url!r}, dest)
+        try:
+            if {kind!r} == "sync":
+                with SyncHTTPClient() as client:
+                    client.download({url!r}, dest)
+            else:
+                asyncio.run(run_async())
+        except HTTPTransportError as error:
+            print("error:", error)
+        else:
+            print("no error")
+    """)
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("error:") and "cannot write the download" in done.stdout, done.stdout
+    assert "File too large" in done.stdout
+    assert leftovers(tmp_path) == []
+
+
+def test_cancelled_async_downloads_leave_nothing_behind(nginx, tmp_path):
+    # /slow sends 64 KiB/s: cancelled part way, while the transport owns the target (file or memory). The memory
+    # target must not be written after it is released (a use after free would show under the leak loop / ASan).
+    async def main():
+        async with HTTPClient() as client:
+            for dest in (tmp_path / "slow.bin", None):
+                for _ in range(3):
+                    task = asyncio.ensure_future(client.download(nginx.url + "/slow", dest))
+                    await asyncio.sleep(0.15)
+                    task.cancel()
+                    with pytest.raises(asyncio.CancelledError):
+                        await task
+            r = await client.download(nginx.url + "/big")  # the client still works
+            assert r.data == (nginx.prefix / "www" / "big.bin").read_bytes()
+
+    asyncio.run(main())
+    assert leftovers(tmp_path) == []
+
+
+def test_receive_into_misuse_is_refused(nginx):
+    with SyncHTTPClient() as client:
+        stream = client.stream("GET", nginx.url + "/big")
+        with stream:
+            native = stream._native
+            with pytest.raises(ValueError):
+                native.receive_into(-1)
+            block = native.receive_into(None)
+            assert type(block) is bytes and len(block) == 1 << 20
+            with pytest.raises(RuntimeError):
+                native.receive_into(None)  # once
+            assert list(stream._chunks()) == []  # no pieces: the body went to the block
+        assert block == (nginx.prefix / "www" / "big.bin").read_bytes()
