@@ -7,6 +7,7 @@
 #include "json/encode_types.hpp"
 #include "json/str_values.hpp"
 #include "py/dict_iter.hpp"
+#include "py/recursion.hpp"
 #include "py/ref.hpp"
 #include "schema/plan_builder.hpp"
 #include "struct/struct_meta.hpp"
@@ -432,7 +433,8 @@ PyObject *dispatch(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const
     }
     return raise_expected_named(plan, "decimal", path);
   }
-  if (Py_TYPE(tp) == json::types.enum_meta) return convert_enum(obj, plan, path);
+  if (Py_TYPE(tp) == json::types.enum_meta || PyType_IsSubtype(Py_TYPE(tp), json::types.enum_meta))  // custom metaclasses too
+    return convert_enum(obj, plan, path);
   if (PyAnySet_Check(obj)) return convert_any_set(obj, plan, o, path);
   if (reinterpret_cast<PyObject *>(tp) == schema::ext_class)  // msgpack.Ext passes through as is
     return (k & sk::kExt) ? Py_NewRef(obj) : raise_expected_named(plan, "ext", path);
@@ -469,6 +471,10 @@ PyObject *convert_value(PyObject *obj, const TypePlan *plan, ConvertOptions &o, 
       return Py_NewRef(obj);
   }
   if (k & sk::kAny) return check_validator(Py_NewRef(obj), plan, path);
+  // Python's recursion limit applies, as in msgspec (a cyclic input meets it); kMaxDepth bounds the C stack
+  // when that limit is set very high.
+  py::RecursionGuard guard(" while deserializing an object");
+  if (!guard.entered) return nullptr;
   if (++o.depth > kMaxDepth) {
     o.depth--;
     PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded during convert");

@@ -1,5 +1,6 @@
 // csrc/json/decode_entry.cpp: input buffer handling and the Python faces of the decoder (json.decode,
 // Decoder with decode / decode_lines).
+#include "py/errors.hpp"
 #include "py/module_functions.hpp"
 #include "json/decode_entry.hpp"
 #include "json/decode_any.hpp"
@@ -73,10 +74,7 @@ PyObject *decode_with(const DecodeOptions &o, const unsigned char *data, size_t 
 // ---- json.decode(buf, *, type=Any, strict=True, dec_hook=None) -------------------------------------------------
 
 PyObject *json_decode(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-  if (nargs != 1) {
-    PyErr_Format(PyExc_TypeError, "decode() takes exactly 1 positional argument (%zd given)", nargs);
-    return nullptr;
-  }
+  if (!py::check_positional(nargs, 1, 1)) return nullptr;
   PyObject *type = nullptr, *strict = nullptr, *dec_hook = nullptr, *collect_errors = nullptr, *max_errors = nullptr;
   Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t i = 0; i < nkw; i++) {
@@ -250,6 +248,7 @@ PyObject *Decoder_get_forbid_unknown_fields(PyObject *self, void *) {
 PyMethodDef Decoder_methods[] = {
     {"decode", Decoder_decode, METH_O, "decode($self, buf, /)\n--\n\nDecode one JSON document as the Decoder's type."},
     {"decode_lines", Decoder_decode_lines, METH_O, "decode_lines($self, buf, /)\n--\n\nDecode newline-delimited JSON into a list."},
+    {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "See PEP 585 (`Decoder[T](T)`, as msgspec)."},
     {},
 };
 

@@ -1,5 +1,6 @@
 // csrc/json/encoder.cpp: boltwire._core.JsonEncoder (Encoder in boltwire.json) and json_encode(), the entry
 // points that parse options, run encode_value over a BytesWriter and hand out the finished bytes.
+#include "py/errors.hpp"
 #include "py/module_functions.hpp"
 #include <cstring>
 
@@ -227,10 +228,7 @@ PyTypeObject EncoderType = {
 // ---- json_encode(obj, *, enc_hook=None, order=None) -----------------------------------------------------
 
 PyObject *json_encode(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-  if (nargs != 1) {
-    PyErr_Format(PyExc_TypeError, "encode() takes exactly 1 positional argument (%zd given)", nargs);
-    return nullptr;
-  }
+  if (!py::check_positional(nargs, 1, 1)) return nullptr;
   static const char *const names[] = {"enc_hook", "order"};
   PyObject *slots[2] = {nullptr, nullptr};
   if (!match_keywords("encode", args, nargs, kwnames, names, slots, 2)) return nullptr;

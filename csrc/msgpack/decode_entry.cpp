@@ -3,6 +3,7 @@
 #include "json/decode_entry.hpp"
 #include "msgpack/decode.hpp"
 #include "msgpack/ext.hpp"
+#include "py/errors.hpp"
 #include "py/ref.hpp"
 #include <cstring>
 
@@ -69,10 +70,7 @@ PyObject *none_to_null(PyObject *hook) { return hook == Py_None ? nullptr : hook
 // ---- msgpack.decode(buf, /, *, type=Any, strict=True, dec_hook=None, ext_hook=None) ----------------------------
 
 PyObject *msgpack_decode(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-  if (nargs != 1) {
-    PyErr_Format(PyExc_TypeError, "decode() takes exactly 1 positional argument (%zd given)", nargs);
-    return nullptr;
-  }
+  if (!py::check_positional(nargs, 1, 1)) return nullptr;
   PyObject *type = nullptr, *strict = nullptr, *dec_hook = nullptr, *ext_hook = nullptr;
   Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t i = 0; i < nkw; i++) {
@@ -180,7 +178,7 @@ PyObject *Decoder_get_strict(PyObject *self, void *) {
 }
 
 PyMethodDef Decoder_methods[] = {
-    {"decode", Decoder_decode, METH_O, "decode(buf, /): decode one MessagePack value as the Decoder's type."},
+    {"decode", Decoder_decode, METH_O, "decode($self, buf, /)\n--\n\nDecode one MessagePack value as the Decoder's type."},
     {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "See PEP 585."},
     {},
 };

@@ -103,10 +103,7 @@ PyObject *Encoder_encode(PyObject *self_obj, PyObject *obj) {
 // encode_into(obj, buffer, offset=0, /)
 PyObject *Encoder_encode_into(PyObject *self_obj, PyObject *const *args, Py_ssize_t nargs) {
   auto *self = reinterpret_cast<EncoderObject *>(self_obj);
-  if (nargs < 2 || nargs > 3) {
-    PyErr_Format(PyExc_TypeError, "encode_into expected 2 or 3 arguments, got %zd", nargs);
-    return nullptr;
-  }
+  if (!py::check_positional(nargs, 2, 3)) return nullptr;
   PyObject *buffer = args[1];
   if (!PyByteArray_CheckExact(buffer)) return json::bad_encode_into_buffer(buffer), nullptr;
   Py_ssize_t offset = 0;
@@ -142,9 +139,9 @@ PyObject *Encoder_get_uuid_format(PyObject *self_obj, void *) {
 }
 
 PyMethodDef Encoder_methods[] = {
-    {"encode", Encoder_encode, METH_O, "encode(obj, /) -> bytes: serialize obj as MessagePack."},
+    {"encode", Encoder_encode, METH_O, "encode($self, obj, /)\n--\n\nSerialize obj as MessagePack bytes."},
     {"encode_into", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Encoder_encode_into)), METH_FASTCALL,
-     "encode_into(obj, buffer, offset=0, /): serialize obj into a bytearray at offset (-1 appends)."},
+     "encode_into($self, obj, buffer, offset=0, /)\n--\n\nSerialize obj into a bytearray at offset (-1 appends)."},
     {},
 };
 
@@ -172,10 +169,7 @@ PyTypeObject EncoderType = {
 
 // msgpack_encode(obj, /, *, enc_hook=None, order=None)
 PyObject *msgpack_encode(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-  if (nargs != 1) {
-    PyErr_Format(PyExc_TypeError, "encode() takes exactly 1 positional argument (%zd given)", nargs);
-    return nullptr;
-  }
+  if (!py::check_positional(nargs, 1, 1)) return nullptr;
   PyObject *enc_hook = nullptr, *order = nullptr;
   Py_ssize_t nkw = kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t k = 0; k < nkw; ++k) {

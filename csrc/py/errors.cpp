@@ -27,4 +27,10 @@ BW_DEFINE_ERROR(value_error, PyExc_ValueError)
 BW_DEFINE_ERROR(attribute_error, PyExc_AttributeError)
 #undef BW_DEFINE_ERROR
 
+bool positional_count_error(Py_ssize_t nargs, Py_ssize_t min, Py_ssize_t max) {
+  if (nargs > max) PyErr_SetString(PyExc_TypeError, "Extra positional arguments provided");
+  else PyErr_Format(PyExc_TypeError, "Missing %zd required arguments", min - nargs);
+  return false;
+}
+
 }  // namespace boltwire::py

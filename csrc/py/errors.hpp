@@ -10,4 +10,11 @@ namespace boltwire::py {
 [[gnu::cold]] PyObject *value_error(const char *fmt, ...);
 [[gnu::cold]] PyObject *attribute_error(const char *fmt, ...);
 
+// A wrong count of positional arguments, in msgspec's words ("Missing N required arguments" / "Extra positional
+// arguments provided"); false with TypeError set.
+[[gnu::cold]] bool positional_count_error(Py_ssize_t nargs, Py_ssize_t min, Py_ssize_t max);
+inline bool check_positional(Py_ssize_t nargs, Py_ssize_t min, Py_ssize_t max) {
+  return (nargs >= min && nargs <= max) || positional_count_error(nargs, min, max);
+}
+
 }  // namespace boltwire::py

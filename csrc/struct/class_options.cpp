@@ -83,6 +83,16 @@ bool base_has_layout_slot(PyObject *bases, uint32_t flag) {
   return false;
 }
 
+bool non_struct_base_with_dict(PyObject *bases) {
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(bases); i++) {
+    PyObject *base = PyTuple_GET_ITEM(bases, i);
+    if (!PyType_Check(base)) continue;
+    auto *tp = reinterpret_cast<PyTypeObject *>(base);
+    if (tp->tp_dictoffset != 0 && !is_struct_type(tp)) return true;
+  }
+  return false;
+}
+
 bool resolve_tag(PyObject *name, ClassOptions &out) {
   PyObject *option = out.tag_option.get();
   if (option == nullptr || option == Py_None || option == Py_False) {
@@ -171,12 +181,17 @@ bool parse_class_options(PyObject *name, PyObject *bases, PyObject *kwargs, Clas
     if (out.tag_field && !out.tag_option) out.tag_option = py::Object::borrow(Py_True);
   }
   if (PyErr_Occurred()) return false;
-  if ((out.flags & kCacheHash) && !(out.flags & kFrozen)) {
-    py::type_error("Struct option `cache_hash=True` requires `frozen=True`");
+  // Conflicting options: msgspec's ValueErrors and words.
+  if ((out.flags & kOrder) && !(out.flags & kEq)) {
+    PyErr_SetString(PyExc_ValueError, "Cannot set eq=False and order=True");
     return false;
   }
-  if ((out.flags & kOrder) && !(out.flags & kEq)) {
-    py::type_error("Struct option `order=True` requires `eq=True`");
+  if ((out.flags & kCacheHash) && !(out.flags & kFrozen)) {
+    PyErr_SetString(PyExc_ValueError, "Cannot set cache_hash=True without frozen=True");
+    return false;
+  }
+  if (!(out.flags & kGc) && non_struct_base_with_dict(bases)) {
+    PyErr_SetString(PyExc_ValueError, "Cannot set gc=False when inheriting from non-struct types with a __dict__");
     return false;
   }
   if ((out.flags & kTagFallback) && (out.flags & kArrayLike)) {

@@ -197,6 +197,12 @@ bool add_namespace_fields(PyObject *ns, bool kw_only, std::vector<FieldDraft> &d
         py::type_error("field names must be str, got %R", name);
         return false;
       }
+      for (PyObject *reserved : {py::names.weakref, py::names.dict, py::names.cached_hash}) {  // slots of the layout
+        if (PyUnicode_Compare(name, reserved) == 0) {
+          py::type_error("Cannot have a struct field named %R", name);
+          return false;
+        }
+      }
       int classvar = classvars.check(annotation);
       if (classvar < 0) return false;
       if (classvar) continue;

@@ -12,7 +12,7 @@ namespace {
 PyObject *read_field(PyObject *self, const StructMetaObject *meta, Py_ssize_t i) {
   PyObject *value = *field_slot(self, meta, i);
   if (BW_UNLIKELY(value == nullptr)) {
-    PyErr_Format(PyExc_AttributeError, "Struct field '%U' is unset", field_name(meta, i));
+    field_unset_error(meta, i);
   }
   return value;
 }

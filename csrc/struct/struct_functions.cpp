@@ -28,7 +28,8 @@ PyObject *asdict(PyObject *, PyObject *obj) {
   if (!out) return nullptr;
   for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
     PyObject *value = *field_slot(obj, meta, i);
-    if (value != nullptr && PyDict_SetItem(out.get(), field_name(meta, i), value) < 0) return nullptr;
+    if (value == nullptr) return field_unset_error(meta, i);
+    if (PyDict_SetItem(out.get(), field_name(meta, i), value) < 0) return nullptr;
   }
   return out.release();
 }
@@ -42,7 +43,7 @@ PyObject *astuple(PyObject *, PyObject *obj) {
     PyObject *value = *field_slot(obj, meta, i);
     if (value == nullptr) {
       Py_DECREF(out);
-      return PyErr_Format(PyExc_AttributeError, "Struct field '%U' is unset", field_name(meta, i));
+      return field_unset_error(meta, i);
     }
     PyTuple_SET_ITEM(out, i, Py_NewRef(value));
   }

@@ -249,8 +249,37 @@ PyObject *StructMeta_new(PyObject *, PyObject *args, PyObject *kwargs) {
   // Heap metaclasses do not inherit the vectorcall flag on 3.11; without it every instance creation would
   // go through a tuple and a dict.
   if (mcls->tp_call == PyVectorcall_Call) mcls->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+  // `class C(metaclass=StructMeta)` names no Struct base: the instance behaviour (frozen __setattr__, ==,
+  // hash, copy...) comes from _StructBase, so it is added (not the public Struct: isinstance(c, Struct) stays
+  // false, as in msgspec).
+  Object own_bases;
+  if (!any_base_has(bases, [](PyTypeObject *t) { return PyType_IsSubtype(t, &StructBaseType) != 0; })) {
+    own_bases = Object::steal(PyList_New(0));
+    if (!own_bases) return nullptr;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(bases); i++) {
+      PyObject *base = PyTuple_GET_ITEM(bases, i);
+      if (base != reinterpret_cast<PyObject *>(&PyBaseObject_Type) && PyList_Append(own_bases.get(), base) < 0)
+        return nullptr;
+    }
+    if (PyList_Append(own_bases.get(), reinterpret_cast<PyObject *>(&StructBaseType)) < 0) return nullptr;
+    own_bases = Object::steal(PyList_AsTuple(own_bases.get()));
+    if (!own_bases) return nullptr;
+    bases = own_bases.get();
+  }
   if (has_key(ns, py::names.init)) return py::type_error("Struct types cannot define __init__");
   if (has_key(ns, py::names.new_)) return py::type_error("Struct types cannot define __new__");
+  // A mixin's own __init__ / __new__ would never run (msgspec refuses them; builtin types such as Exception
+  // define both).
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(bases); i++) {
+    PyObject *base = PyTuple_GET_ITEM(bases, i);
+    if (!PyType_Check(base) || base == reinterpret_cast<PyObject *>(&PyBaseObject_Type) ||
+        PyType_IsSubtype(Py_TYPE(base), &StructMetaBaseType))
+      continue;
+    PyObject *base_dict = reinterpret_cast<PyTypeObject *>(base)->tp_dict;
+    for (PyObject *method : {py::names.init, py::names.new_})
+      if (base_dict != nullptr && has_key(base_dict, method))
+        return py::type_error("Struct base classes cannot define %U", method);
+  }
   Object kw = Object::steal(kwargs ? PyDict_Copy(kwargs) : PyDict_New());
   if (!kw) return nullptr;
   ClassOptions opts;
@@ -396,6 +425,7 @@ bool init_struct_meta() {
   Object new_method = function ? Object::steal(PyStaticMethod_New(function.get())) : Object();
   if (!new_method) return false;
   Object ns = Object::steal(Py_BuildValue("{sOssss}", "__new__", new_method.get(), "__module__", "boltwire", "__doc__",
+                                          "StructMeta(name, bases, namespace, /, **struct_config)\n--\n\n"
                                           "The metaclass of Struct classes."));
   if (!ns) return false;
   PyObject *meta = PyObject_CallFunction(reinterpret_cast<PyObject *>(&PyType_Type), "s(O)O", "StructMeta",

@@ -85,6 +85,10 @@ inline PyObject **field_slot(PyObject *self, const StructMetaObject *meta, Py_ss
 inline PyObject *field_name(const StructMetaObject *meta, Py_ssize_t i) noexcept {
   return PyTuple_GET_ITEM(meta->fields, i);
 }
+// AttributeError for field i emptied by `del instance.field`; returns nullptr.
+[[gnu::cold, gnu::noinline]] inline PyObject *field_unset_error(const StructMetaObject *meta, Py_ssize_t i) {
+  return PyErr_Format(PyExc_AttributeError, "Struct field '%U' is unset", field_name(meta, i));
+}
 
 // Reads field i into `value` (NULL when unset) and returns 1 when it holds its default and `omit_defaults`
 // asks for such fields to be left out (repr_omit_defaults, omit_defaults), 0 when it is to be shown, -1 with

@@ -26,10 +26,12 @@ bool copy_instance_dict(PyObject *self, PyObject *copy) {
 PyObject *copy_instance(PyObject *self) {
   PyTypeObject *tp = Py_TYPE(self);
   const StructMetaObject *meta = as_meta(tp);
+  for (Py_ssize_t i = 0; i < meta->n_fields; i++)  // an unset field is an error, as for repr and == (msgspec)
+    if (*field_slot(self, meta, i) == nullptr) return field_unset_error(meta, i);
   PyObject *copy = alloc_instance(tp);
   if (copy == nullptr) return nullptr;
   for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
-    *field_slot(copy, meta, i) = Py_XNewRef(*field_slot(self, meta, i));
+    *field_slot(copy, meta, i) = Py_NewRef(*field_slot(self, meta, i));
   }
   if (meta->flags & kGenericLayout) {
     if (!copy_instance_dict(self, copy)) {
@@ -64,7 +66,7 @@ PyObject *replace_fields(PyObject *self, PyObject *const *values, PyObject *kwna
     PyObject **slot = field_slot(out.get(), meta, i);
     if (*slot != nullptr) continue;  // replaced above
     PyObject *old = *field_slot(self, meta, i);
-    if (old == nullptr) return PyErr_Format(PyExc_AttributeError, "Struct field '%U' is unset", field_name(meta, i));
+    if (old == nullptr) return field_unset_error(meta, i);
     *slot = Py_NewRef(old);
     track |= may_be_tracked(old);
   }
@@ -96,7 +98,7 @@ PyObject *Struct_reduce(PyObject *self, PyObject *) {
   if (!values) return nullptr;
   for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
     PyObject *value = *field_slot(self, meta, i);
-    if (value == nullptr) return PyErr_Format(PyExc_AttributeError, "Struct field '%U' is unset", field_name(meta, i));
+    if (value == nullptr) return field_unset_error(meta, i);
     PyTuple_SET_ITEM(values.get(), i, Py_NewRef(value));
   }
   if (meta->n_kw_only == 0) return PyTuple_Pack(2, tp, values.get());

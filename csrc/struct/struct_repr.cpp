@@ -22,8 +22,8 @@ PyObject *Struct_repr(PyObject *self) {
   for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
     PyObject *value;
     int omitted = read_field_omitting_default(self, meta, i, meta->flags & kReprOmitDefaults, value);
-    if (omitted < 0) goto done;
-    if (omitted || value == nullptr) continue;
+    if (omitted < 0 || (value == nullptr && field_unset_error(meta, i) == nullptr)) goto done;
+    if (omitted) continue;
     if ((!first && _PyUnicodeWriter_WriteASCIIString(&writer, ", ", 2) < 0) ||
         _PyUnicodeWriter_WriteStr(&writer, field_name(meta, i)) < 0 || _PyUnicodeWriter_WriteChar(&writer, '=') < 0)
       goto done;
@@ -49,8 +49,8 @@ PyObject *Struct_rich_repr(PyObject *self, PyObject *) {
   for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
     PyObject *value;
     int omitted = read_field_omitting_default(self, meta, i, meta->flags & kReprOmitDefaults, value);
-    if (omitted < 0) return nullptr;
-    if (omitted || value == nullptr) continue;
+    if (omitted < 0 || value == nullptr) return omitted < 0 ? nullptr : field_unset_error(meta, i);
+    if (omitted) continue;
     py::Object pair = py::Object::steal(PyTuple_Pack(2, field_name(meta, i), value));
     if (!pair || PyList_Append(out.get(), pair.get()) < 0) return nullptr;
   }

@@ -60,10 +60,10 @@ def _check_length(name: str, value: Any) -> Any:
         return None
     if type(value) is not int:
         raise TypeError(f"`{name}` must be an int, got {type(value).__name__}")
+    if not -sys.maxsize - 1 <= value <= sys.maxsize:
+        raise ValueError(f"`{name}` is out of range, {value} is not a valid length")
     if value < 0:
         raise ValueError(f"`{name}` must be >= 0, got {value}")
-    if value > sys.maxsize:
-        raise ValueError(f"`{name}` is out of range, {value} is not a valid length")
     return value
 
 

@@ -30,14 +30,16 @@ def import_library(module: str, fallback: str | None, package: str, function: st
     ) from None
 
 
-def as_builtins(obj: Any, builtin_types: tuple[type, ...], enc_hook: Any, order: Any) -> Any:
-    return to_builtins(obj, builtin_types=builtin_types, enc_hook=enc_hook, order=order)
+def as_builtins(obj: Any, builtin_types: tuple[type, ...], enc_hook: Any, order: Any, str_keys: bool = False) -> Any:
+    """`str_keys`: the format's tables only have str keys (TOML), so other keys are written as their str form."""
+    return to_builtins(obj, builtin_types=builtin_types, enc_hook=enc_hook, order=order, str_keys=str_keys)
 
 
-def from_builtins(obj: Any, type: Any, builtin_types: tuple[type, ...], strict: bool, dec_hook: Any) -> Any:
+def from_builtins(obj: Any, type: Any, builtin_types: tuple[type, ...], strict: bool, dec_hook: Any,
+                  str_keys: bool = False) -> Any:
     if type is Any:
         return obj
-    return convert(obj, type, builtin_types=builtin_types, strict=strict, dec_hook=dec_hook)
+    return convert(obj, type, builtin_types=builtin_types, strict=strict, dec_hook=dec_hook, str_keys=str_keys)
 
 
 def to_text_input(buf: Any) -> Any:

@@ -33,7 +33,7 @@ def fields(type_or_instance: Any) -> tuple[FieldInfo, ...]:
     if not isinstance(cls, StructMeta):
         cls = type(type_or_instance)
         if not isinstance(cls, StructMeta):
-            raise TypeError(f"fields() expects a Struct type or instance, got {type_or_instance!r}")
+            raise TypeError(f"Must be called with a struct type or instance, got {type_or_instance!r}")
     hints = _class_hints(type_or_instance if typing.get_origin(type_or_instance) is not None else cls)
     defaults = cls.__struct_defaults__
     offset = len(cls.__struct_fields__) - len(defaults)

@@ -24,7 +24,7 @@ def __dir__() -> tuple[str, ...]:
 def encode(obj: Any, *, enc_hook: Callable[[Any], Any] | None = None, order: str | None = None) -> bytes:
     """Serialize ``obj`` (which must become a table) as a TOML document (UTF-8 bytes)."""
     tomli_w = _tf.import_library("tomli_w", None, "tomli_w", "toml.encode")
-    doc = _tf.as_builtins(obj, _TOML_TYPES, enc_hook, order)
+    doc = _tf.as_builtins(obj, _TOML_TYPES, enc_hook, order, str_keys=True)
     if not isinstance(doc, dict):
         raise TypeError(f"TOML documents must be tables, got an object of type {type(obj).__name__!r}")
     return tomli_w.dumps(doc).encode("utf-8")
@@ -44,4 +44,4 @@ def decode(
         obj = tomllib.loads(buf.decode("utf-8") if isinstance(buf, bytes) else buf)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise _DecodeError(str(exc)) from None
-    return _tf.from_builtins(obj, type, _TOML_TYPES, strict, dec_hook)
+    return _tf.from_builtins(obj, type, _TOML_TYPES, strict, dec_hook, str_keys=True)

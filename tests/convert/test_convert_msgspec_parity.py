@@ -245,3 +245,48 @@ def test_hand_built_alias_of_a_non_generic_class_is_refused():
 
     ours, theirs = outcome(lambda: struct_case(boltwire)), outcome(lambda: struct_case(msgspec))
     assert ours[0] == theirs[0] == "TypeError"
+
+
+@pytest.mark.parametrize("base", ["EnumMeta", "EnumType"])
+def test_enum_with_a_custom_metaclass(base):
+    import enum
+
+    class ChoicesMeta(getattr(enum, base)):
+        pass
+
+    class Test(enum.Enum, metaclass=ChoicesMeta):
+        A = "apple"
+        B = "banana"
+
+    assert boltwire.convert(Test.A, Test) is Test.A
+    for value in [Test.B, "apple", "ceeee", 1]:
+        same(lambda lib: lib.convert(value, Test))
+
+
+@pytest.mark.parametrize("kind", ["list", "dict"])
+def test_cyclic_input_hits_the_recursion_limit(kind):
+    import sys
+
+    typ = int
+    for _ in range(50):
+        typ = list[typ] if kind == "list" else dict[str, typ]
+    cyclic = [] if kind == "list" else {}
+    if kind == "list":
+        cyclic.append(cyclic)
+    else:
+        cyclic["x"] = cyclic
+
+    def depth():
+        frame, n = sys._getframe(), 0
+        while frame is not None:
+            frame, n = frame.f_back, n + 1
+        return n
+
+    for lib in (boltwire, msgspec):
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(depth() + 10)
+        try:
+            with pytest.raises(RecursionError):
+                lib.convert(cyclic, typ)
+        finally:
+            sys.setrecursionlimit(old)

@@ -113,3 +113,19 @@ def test_missing_library_names_the_package(monkeypatch):
     monkeypatch.setitem(sys.modules, "tomli_w", None)
     with pytest.raises(ImportError, match="conda install"):
         boltwire.toml.encode({"a": 1})
+
+
+@pytest.mark.parametrize("value, tp", [
+    ({1: "a", 2: "b"}, dict[int, str]),
+    ({datetime.date(2022, 1, 2): 1}, dict[datetime.date, int]),
+    ({datetime.datetime(2022, 1, 2, 3, 4, 5, 6, tzinfo=datetime.timezone.utc): 1}, dict[datetime.datetime, int]),
+    ({datetime.time(12, 34): 1}, dict[datetime.time, int]),
+    ({1.5: "x"}, dict[float, str]),
+])
+def test_toml_non_str_keys_round_trip_as_strings(value, tp):
+    ours, theirs = pair("toml")
+    encoded = outcome(lambda: ours.encode({"t": value}))
+    assert encoded == outcome(lambda: theirs.encode({"t": value}))
+    assert encoded[0] == "ok"
+    assert outcome(lambda: ours.decode(encoded[1], type=dict[str, tp])) == outcome(
+        lambda: theirs.decode(encoded[1], type=dict[str, tp])) == ("ok", {"t": value})

@@ -492,3 +492,11 @@ def test_msgpack_str_subclass_key_is_written_as_str():
         assert lib.msgpack.encode({mystr("test"): 1}) == lib.msgpack.encode({"test": 1})
     ours, theirs = (outcome(lambda: lib.msgpack.encode(mystr("v"))) for lib in LIBS)
     assert ours == theirs
+
+
+def test_decoders_are_subscriptable_at_runtime():
+    for lib in LIBS:
+        for proto in (lib.json, lib.msgpack):
+            dec = proto.Decoder[int](int)
+            assert isinstance(dec, proto.Decoder)
+            assert dec.decode(proto.encode(2)) == 2

@@ -3,6 +3,7 @@
 import gc
 import inspect
 import pickle
+import sys
 import weakref
 
 import msgspec
@@ -352,3 +353,103 @@ def test_classvar_string_needs_a_loaded_hashable_module(module):
 
     ours, theirs = (outcome(lambda: make(lib)) for lib in LIBS)
     assert ours[0] == theirs[0] != "ok"
+
+
+def _class_outcome(lib, body, **options):
+    def make():
+        ns = {}
+        exec(body, {"Struct": lib.Struct}, ns)
+        return "ok"
+    return outcome(make)
+
+
+@pytest.mark.parametrize("body", [
+    "class T(Struct):\n    __weakref__: int\n",
+    "class T(Struct):\n    __dict__: int\n",
+    "class T(Struct, order=True, eq=False):\n    pass\n",
+    "class T(Struct, cache_hash=True):\n    pass\n",
+    "class Base:\n    pass\nclass T(Struct, Base, gc=False):\n    pass\n",
+    "class Base:\n    __slots__ = ()\nclass T(Struct, Base, gc=False):\n    pass\n",
+])
+def test_class_definition_errors_match_msgspec(body):
+    ours, theirs = (_class_outcome(lib, body) for lib in LIBS)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("value", [sys.maxsize + 1, -sys.maxsize - 2, 10**400, -(10**400), -1, -sys.maxsize - 1])
+@pytest.mark.parametrize("field", ["min_length", "max_length"])
+def test_meta_length_range_errors_match_msgspec(field, value):
+    ours, theirs = (outcome(lambda: lib.Meta(**{field: value})) for lib in LIBS)
+    assert ours[0] == theirs[0] == "ValueError"
+    assert ours[1].split(",")[0] == theirs[1].split(",")[0]
+
+
+def test_fields_of_a_non_struct_names_the_accepted_kinds():
+    ours, theirs = (outcome(lambda: lib.structs.fields(1)) for lib in LIBS)
+    assert ours[0] == theirs[0] == "TypeError"
+    assert theirs[1] in ours[1]
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.json.encode(), lambda lib: lib.json.decode(), lambda lib: lib.msgpack.encode(),
+    lambda lib: lib.msgpack.decode(), lambda lib: lib.json.encode(1, 2), lambda lib: lib.msgpack.decode(b"", b""),
+    lambda lib: lib.msgpack.Encoder().encode_into(1), lambda lib: lib.msgpack.Encoder().encode_into(1, bytearray(), 0, 0),
+])
+def test_positional_count_errors_match_msgspec(call):
+    ours, theirs = (outcome(lambda: call(lib)) for lib in LIBS)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("body", [
+    "class Mixin:\n    def __init__(self):\n        pass\nclass T(Struct, Mixin):\n    pass\n",
+    "class Mixin:\n    def __new__(cls):\n        pass\nclass T(Struct, Mixin):\n    pass\n",
+    "class T(Struct, Exception):\n    pass\n",
+    "class Mixin:\n    def method(self):\n        return 1\nclass T(Struct, Mixin):\n    x: int\n",
+    "import abc\nclass T(Struct, abc.ABC):\n    x: int\n",
+])
+def test_mixin_bases_with_their_own_init_or_new_are_refused(body):
+    ours, theirs = (_class_outcome(lib, body) for lib in LIBS)
+    assert ours[0] == theirs[0]
+
+
+def test_structmeta_used_directly_gives_struct_behaviour():
+    """Options apply as in msgspec (frozen refuses assignment); boltwire also gives ==, repr and copy, where
+    msgspec's metaclass-only classes keep object's (a documented difference)."""
+    def shared(lib):
+        class C(metaclass=lib.StructMeta, frozen=True):
+            x: int
+        c = C(x=1)
+        calls = [lambda: setattr(c, "x", 2), lambda: isinstance(c, lib.Struct), lambda: lib.json.encode(c),
+                 lambda: lib.structs.asdict(c), lambda: C.__struct_config__.frozen]
+        return [outcome(call) for call in calls], C
+
+    ours, C = shared(boltwire)
+    assert ours[0][0] == "AttributeError"
+    assert [o if o[0] == "ok" else o[0] for o in ours] == [o if o[0] == "ok" else o[0] for o in shared(msgspec)[0]]
+    assert C(1) == C(1) and repr(C(1)) == "C(x=1)" and hash(C(1)) == hash(C(1))
+
+
+def test_unset_fields_are_attribute_errors_like_msgspec():
+    import copy
+
+    def run(lib):
+        ns = {}
+        exec("class M(Struct):\n    x: int\n    y: int\n    z: str = 'd'\n", {"Struct": lib.Struct}, ns)
+        t = ns["M"](1, 2)
+        del t.y
+        calls = [lambda: repr(t), lambda: copy.copy(t), lambda: lib.structs.asdict(t), lambda: lib.structs.astuple(t),
+                 lambda: list(t.__rich_repr__()), lambda: t == ns["M"](1, 2)]
+        return [outcome(call) for call in calls]
+
+    ours, theirs = run(boltwire), run(msgspec)
+    assert ours == theirs
+    assert all(o[0] == "AttributeError" for o in ours)
+
+
+def test_msgpack_and_structmeta_signatures_match_msgspec():
+    def sigs(lib):
+        objs = [lib.msgpack.Ext, lib.msgpack.Encoder().encode, lib.msgpack.Encoder().encode_into,
+                lib.msgpack.Decoder().decode]
+        return [str(inspect.signature(o)) for o in objs] + [lib.StructMeta.__text_signature__]
+
+    assert sigs(boltwire) == sigs(msgspec)
