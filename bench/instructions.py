@@ -62,6 +62,17 @@ CASES = {
         "import json_documents, {lib}\ndoc = json_documents.make_document(1_000_000, 1)\n"
         "dumps = {lib}.json.encode if '{lib}' != 'orjson' else {lib}.dumps",
         "dumps(doc)", 3, ["boltwire", "orjson", "msgspec"]),
+    "struct_define": (
+        "import {lib}\nsrc = 'class C(S, order=True):\\n' + ''.join(f'    {{f}}: int\\n' for f in 'abcde')\n"
+        "code = compile(src, '<C>', 'exec')\nenv = {{'S': {lib}.Struct}}",
+        "exec(code, dict(env))", 3000, ["boltwire", "msgspec"]),
+    "struct_define_gc": (  # as make bench times it: GC on, so the collections class garbage triggers count (±4%)
+        "import {lib}\nsrc = 'class C(S, order=True):\\n' + ''.join(f'    {{f}}: int\\n' for f in 'abcde')\n"
+        "code = compile(src, '<C>', 'exec')\nenv = {{'S': {lib}.Struct}}",
+        "exec(code, dict(env))", 3000, ["boltwire", "msgspec"]),
+    "struct_create": (
+        "import {lib}\nclass C({lib}.Struct, order=True):\n    a: int\n    b: int\n    c: int\n    d: int\n    e: int",
+        "C(a=1, b=2, c=3, d=4, e=5)", 200000, ["boltwire", "msgspec"]),
     "load_json_unknown": (
         UNKNOWN_SETUP + "data = {lib}.json.encode(rows)\ndec = {lib}.json.Decoder(T)", "dec.decode(data)", 30,
         ["boltwire", "msgspec"]),
@@ -87,6 +98,8 @@ CASES = {
         "sorted(xs)", 300, ["boltwire", "msgspec"]),
 }
 
+GC_ON = {"struct_define_gc"}
+
 SCRIPT = """
 import sys
 sys.path[:0] = [{here!r}] + {site!r}
@@ -94,6 +107,7 @@ sys.path[:0] = [{here!r}] + {site!r}
 import gc
 gc.collect()
 gc.disable()  # as timeit (and so make bench) times
+{gc_on}
 for _ in range({n}):
     {stmt}
 """
@@ -101,7 +115,10 @@ for _ in range({n}):
 
 def count(python: str, case: str, lib: str, n: int, site: list[str]) -> int:
     setup, stmt, _, _ = CASES[case]
-    text = SCRIPT.format(here=HERE, site=site, setup=setup.format(lib=lib), n=n, stmt=stmt.format(lib=lib))
+    # make bench times class definition with GC on (as an import runs), so the collections it triggers count
+    gc_on = "gc.enable()" if case in GC_ON else ""
+    text = SCRIPT.format(here=HERE, site=site, setup=setup.format(lib=lib), n=n, stmt=stmt.format(lib=lib),
+                         gc_on=gc_on)
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(text)
     try:
@@ -132,7 +149,7 @@ def main() -> None:
                 continue
             site = [os.path.abspath(d) for d in args.site]
             per_op = (count(sys.executable, case, lib, n, site) - count(sys.executable, case, lib, 0, site)) / n
-            row.append(f"{lib} {per_op / 1e6:9.3f} M")
+            row.append(f"{lib} {per_op / 1e6:9.3f} M" if per_op >= 1e5 else f"{lib} {per_op:9.0f}  ")
         print(f"{case:18} " + "  ".join(row), flush=True)
 
 

@@ -1,6 +1,7 @@
 // csrc/struct/class_options.cpp: the class keywords (frozen=, eq=, tag=, rename=, ...) of a Struct class.
 #include "struct/class_options.hpp"
 #include "py/errors.hpp"
+#include <cstring>
 
 namespace boltwire::structs {
 namespace {
@@ -26,13 +27,25 @@ constexpr BoolOption kBoolOptions[] = {
     {"tag_fallback", kTagFallback},
 };
 
-// Pops `key` from kwargs; returns a new reference or an empty Ref when absent.
+// Pops `key` from kwargs; returns a new reference or an empty Ref when absent (or on error: check
+// PyErr_Occurred). Most classes pass no option or one: an empty dict is answered at once, and keys are interned
+// once per name (PyDict_GetItemString would build and hash a str per call, per option, per class).
 py::Object pop_option(PyObject *kwargs, const char *key) {
-  if (kwargs == nullptr) return {};
-  PyObject *value = PyDict_GetItemString(kwargs, key);
+  if (kwargs == nullptr || PyDict_GET_SIZE(kwargs) == 0) return {};
+  constexpr int kSlots = 24;
+  static const char *names[kSlots];
+  static PyObject *keys[kSlots];
+  int i = 0;
+  while (i < kSlots && names[i] != nullptr && std::strcmp(names[i], key) != 0) i++;
+  if (i == kSlots) return {};  // unreachable: fewer options than slots
+  if (names[i] == nullptr) {  // first use of this option name: intern it (lives with the module)
+    if ((keys[i] = PyUnicode_InternFromString(key)) == nullptr) return {};
+    names[i] = key;
+  }
+  PyObject *value = PyDict_GetItemWithError(kwargs, keys[i]);
   if (value == nullptr) return {};
   py::Object owned = py::Object::borrow(value);
-  if (PyDict_DelItemString(kwargs, key) < 0) return {};
+  if (PyDict_DelItem(kwargs, keys[i]) < 0) return {};
   return owned;
 }
 

@@ -55,6 +55,10 @@ class ClassVarCheck {
     if (classvar_ == nullptr && !load_classvar()) return -1;
     if (annotation == classvar_) return 1;
     if (PyUnicode_Check(annotation)) return check_text(annotation);
+    // A plain class (`int`, a Struct) answers from its own MRO: getattr would raise and clear an
+    // AttributeError per field, most of a small class's definition cost.
+    if (Py_TYPE(annotation) == &PyType_Type)
+      return _PyType_Lookup(reinterpret_cast<PyTypeObject *>(annotation), py::names.origin) == classvar_;
     PyObject *origin = nullptr;
     if (PyObject_GetOptionalAttr(annotation, py::names.origin, &origin) < 0) {
       PyErr_Clear();  // an annotation object with a failing __origin__ is a field's type, judged later

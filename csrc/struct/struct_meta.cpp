@@ -94,9 +94,9 @@ Object simple_qualname(PyObject *ns, PyObject *name) {
   PyObject *qualname = PyDict_GetItemWithError(ns, py::names.qualname);
   if (qualname == nullptr) return PyErr_Occurred() ? Object() : Object::borrow(name);
   if (!PyUnicode_Check(qualname)) return Object::borrow(name);
-  Object marker = Object::steal(PyUnicode_FromString("<locals>."));
-  if (!marker) return {};
-  Py_ssize_t at = PyUnicode_Find(qualname, marker.get(), 0, PyUnicode_GET_LENGTH(qualname), -1);
+  static PyObject *marker = PyUnicode_InternFromString("<locals>.");  // made once, lives with the module
+  if (marker == nullptr) return {};
+  Py_ssize_t at = PyUnicode_Find(qualname, marker, 0, PyUnicode_GET_LENGTH(qualname), -1);
   if (at == -2) return {};
   if (at < 0) return Object::borrow(qualname);
   return Object::steal(PyUnicode_Substring(qualname, at + 9, PyUnicode_GET_LENGTH(qualname)));
