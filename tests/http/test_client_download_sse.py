@@ -100,8 +100,18 @@ def parse_multipart(content_type: str, body: bytes) -> list:
     msg = email.message_from_bytes(b"Content-Type: " + content_type.encode() + b"\r\n\r\n" + body,
                                    policy=email.policy.HTTP)
     assert msg.is_multipart() and not msg.defects
-    return [(p.get_param("name", header="content-disposition"), p.get_filename(), p.get_content_type(),
+    return [(_disposition_param(p, "name"), _disposition_param(p, "filename"), p.get_content_type(),
              p.get_payload(decode=True)) for p in msg.iter_parts()]
+
+
+def _disposition_param(part, key: str):
+    """A Content-Disposition parameter as written: only its double quotes taken off. (get_param's unquoting also
+    strips <...>, and get_filename strips spaces: a filename "<>" would read back as "".)"""
+    raw = part.get_param(key, header="content-disposition", unquote=False)
+    if raw is None:
+        return None
+    assert raw.startswith('"') and raw.endswith('"'), raw
+    return raw[1:-1]
 
 
 class CountingFile(io.BufferedReader):

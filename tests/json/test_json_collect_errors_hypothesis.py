@@ -83,10 +83,12 @@ def assert_agrees(fail_fast, collect):
         assert col == ff
         return
     assert type(col) is type(ff)
-    assert str(col).split("\n")[0] == str(ff)
+    # str() is one message per line; a message may itself hold a newline (an unknown key with "\n" in it), so the
+    # first message is a prefix, not the first line.
+    assert str(col) == str(ff) or str(col).startswith(str(ff) + "\n")
     if isinstance(ff, bw.ValidationError):
         assert col.errors()[0] == ff.errors()[0]
-        assert len(col.errors()) == len(str(col).split("\n"))
+        assert str(col).count("\n") >= len(col.errors()) - 1
 
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
