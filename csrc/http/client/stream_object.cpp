@@ -101,9 +101,10 @@ int Stream_clear(StreamObject *self) {
 void Stream_dealloc(StreamObject *self) {
   PyObject_GC_UnTrack(self);
   if (self->exchange != nullptr) {
-    close_stream(self);
+    close_stream(self);  // detaches the download's target too
     self->exchange->user = nullptr;
-    self->exchange->drop_ref();
+    self->exchange->drop_ref();  // may free it: Stream_clear below must not reach it
+    self->exchange = nullptr;
   }
   Stream_clear(self);
   PyObject_GC_Del(self);
