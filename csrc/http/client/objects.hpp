@@ -147,8 +147,8 @@ PyObject *finish_detached(PyObject *self, PyObject *const *args, Py_ssize_t narg
 // _http_set_redirect(cls): the exception class finish_response raises, with the undecoded Response, for a
 // redirect when ResponseSpec::follow is set (the client layer follows it).
 PyObject *set_redirect_class(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
-// Whether the exception set (PyErr_Occurred) or `exc` (when given) is that redirect signal.
-bool is_redirect_signal(PyObject *exc = nullptr);
+// Whether the exception set (PyErr_Occurred) is that redirect signal.
+bool is_redirect_signal();
 
 // submit/send of _HttpTransport (transport_object.cpp), also called by the verbs' native path.
 PyObject *Transport_submit(TransportObject *self, PyObject *const *args, Py_ssize_t nargs);

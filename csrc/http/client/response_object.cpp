@@ -289,11 +289,7 @@ PyObject *redirect_signal(engine::Exchange &ex, const ResponseSpec &spec, PyObje
 }
 }  // namespace
 
-bool is_redirect_signal(PyObject *exc) {
-  if (g_redirect_class == nullptr) return false;
-  return exc != nullptr ? PyObject_TypeCheck(exc, reinterpret_cast<PyTypeObject *>(g_redirect_class))
-                        : PyErr_ExceptionMatches(g_redirect_class);
-}
+bool is_redirect_signal() { return g_redirect_class != nullptr && PyErr_ExceptionMatches(g_redirect_class); }
 
 PyObject *set_redirect_class(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
   if (nargs != 1 || !PyType_Check(args[0]) ||

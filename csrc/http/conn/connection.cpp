@@ -66,21 +66,23 @@ IoResult Connection::send_raw(const char *data, std::size_t size, std::size_t &w
   }
 }
 
-IoResult Connection::recv_raw(char *buffer, std::size_t size, std::size_t &got, int &error) noexcept {
-  int flags = MSG_DONTWAIT;
-  if (wait_armed_) {  // the one read that may wait (arm_read_wait)
-    wait_armed_ = false;
-    flags = 0;
-  }
+namespace {
+
+// The rule every socket read follows once `read` (one recv or splice) has returned: data, EOF, or an error. A read
+// that may wait (the armed one: the socket is in blocking mode with a receive timeout) ends on EINTR / EAGAIN with
+// `wait_expired` set, so that the driver checks its deadline and runs signal handlers; any other read retries EINTR
+// and reports EAGAIN as WouldBlock.
+template <class Read>
+IoResult read_by_the_rule(Read read, bool may_wait, bool &wait_expired, std::size_t &got, int &error) noexcept {
   for (;;) {
-    ssize_t n = ::recv(fd_, buffer, size, flags);
+    ssize_t n = read();
     if (n > 0) {
       got = static_cast<std::size_t>(n);
       return IoResult::Ok;
     }
     if (n == 0) return IoResult::Eof;
-    if ((errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) && flags == 0) {
-      wait_expired_ = true;  // a timeout, or a signal whose handler the driver must get to run
+    if ((errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) && may_wait) {
+      wait_expired = true;
       return IoResult::WouldBlock;
     }
     if (errno == EINTR) continue;
@@ -90,6 +92,19 @@ IoResult Connection::recv_raw(char *buffer, std::size_t size, std::size_t &got, 
   }
 }
 
+}  // namespace
+
+bool Connection::take_read_wait() noexcept {
+  bool armed = wait_armed_;
+  wait_armed_ = false;
+  return armed;
+}
+
+IoResult Connection::recv_raw(char *buffer, std::size_t size, std::size_t &got, int &error) noexcept {
+  int flags = take_read_wait() ? 0 : MSG_DONTWAIT;  // the one read that may wait (arm_read_wait)
+  return read_by_the_rule([&] { return ::recv(fd_, buffer, size, flags); }, flags == 0, wait_expired_, got, error);
+}
+
 IoResult Connection::splice_to(int pipe_write, std::size_t size, std::size_t &moved, int &error) noexcept {
   if (tls_) {
     error = EINVAL;
@@ -97,8 +112,7 @@ IoResult Connection::splice_to(int pipe_write, std::size_t size, std::size_t &mo
   }
   // splice has no MSG_DONTWAIT, so on a socket in blocking mode (the sync driver's, arm_read_wait) it follows
   // recv_raw's rule by other means: the armed read may wait (up to the receive timeout), any other must not.
-  bool may_wait = wait_armed_;
-  wait_armed_ = false;
+  bool may_wait = take_read_wait();
   if (blocking_mode_ && !may_wait) {
     pollfd p{fd_, POLLIN, 0};
     int ready = ::poll(&p, 1, 0);
@@ -108,22 +122,9 @@ IoResult Connection::splice_to(int pipe_write, std::size_t size, std::size_t &mo
       return IoResult::Failed;
     }
   }
-  for (;;) {
-    ssize_t n = ::splice(fd_, nullptr, pipe_write, nullptr, size, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-    if (n > 0) {
-      moved = static_cast<std::size_t>(n);
-      return IoResult::Ok;
-    }
-    if (n == 0) return IoResult::Eof;
-    if ((errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) && may_wait) {
-      wait_expired_ = true;  // as recv_raw: a timeout, or a signal the driver must get to
-      return IoResult::WouldBlock;
-    }
-    if (errno == EINTR) continue;
-    if (errno == EAGAIN || errno == EWOULDBLOCK) return IoResult::WouldBlock;
-    error = errno;
-    return IoResult::Failed;
-  }
+  return read_by_the_rule(
+      [&] { return ::splice(fd_, nullptr, pipe_write, nullptr, size, SPLICE_F_MOVE | SPLICE_F_NONBLOCK); }, may_wait,
+      wait_expired_, moved, error);
 }
 
 bool Connection::arm_read_wait(int timeout_ms) noexcept {

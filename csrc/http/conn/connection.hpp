@@ -124,6 +124,7 @@ class Connection {
  private:
   IoResult send_raw(const char *data, std::size_t size, std::size_t &written, int &error) noexcept;
   IoResult recv_raw(char *buffer, std::size_t size, std::size_t &got, int &error) noexcept;
+  bool take_read_wait() noexcept;  // whether this read is the armed one (which may wait); the arm is used up
   IoResult tls_write(const char *data, std::size_t size, std::size_t &written, int &error) noexcept;
   IoResult tls_read(char *buffer, std::size_t size, std::size_t &got, int &error) noexcept;
   IoResult tls_fill(int &error) noexcept;  // one socket read into the session's input
@@ -135,7 +136,7 @@ class Connection {
   std::unique_ptr<tls::TlsSession> tls_;
   std::unique_ptr<h2::Session> h2_;
   bool blocking_mode_ = false;  // O_NONBLOCK is off (arm_read_wait); reads and writes pass MSG_DONTWAIT
-  bool wait_armed_ = false;     // the next recv_raw may block (for up to rcv_timeout_ms_)
+  bool wait_armed_ = false;     // the next socket read (recv_raw, splice_to) may block (for up to rcv_timeout_ms_)
   bool wait_expired_ = false;   // the armed read returned no bytes (timeout or signal)
   int rcv_timeout_ms_ = 0;      // SO_RCVTIMEO as set on the socket (0: none set)
   bool tls_eof_ = false;        // the socket reached EOF and the session was told

@@ -2,8 +2,9 @@
 
 The native transport does the detection: with follow_redirects on, a 301/302/303/307/308 carrying Location is not
 decoded or status-checked but raised as RedirectSignal with the raw Response, so a client that never meets a
-redirect pays nothing here. _http_call / _http_send (csrc/http/client/fast_path.cpp) hand the signal to the client's
-_redirected / _redirected_sync, which continue in follow_async / follow_sync; the policy path
+redirect pays nothing here. The async verbs catch the signal at their await, and _http_send
+(csrc/http/client/fast_path.cpp) catches it for the sync ones; both hand it to the client's _redirected /
+_redirected_sync, which continue in follow_async / follow_sync; the policy path
 (retries, auth, cookies, middleware) runs every hop through the same loop."""
 
 from __future__ import annotations
