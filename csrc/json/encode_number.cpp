@@ -1,12 +1,11 @@
 // csrc/json/encode_number.cpp: int and float to JSON text.
 //
 // Integers: a 64-bit fast path with digit-pair formatting; larger ints go through int.__str__ (exact).
-// Floats: std::to_chars gives the shortest round-trip digits; the layout follows msgspec: plain notation for
+// Floats: format_double writes the shortest round-trip digits; the layout follows msgspec: plain notation for
 // decimal exponents in [-5, 16) with ".0" on integral values, else "d.ddde[-]x"; NaN and infinities are null.
 #include "json/encode_value.hpp"
 #include "json/number_format.hpp"
 #include "py/compat.hpp"
-#include <charconv>
 #include <cmath>
 #include <cstring>
 
