@@ -79,7 +79,7 @@ bool write_object_sorted(EncodeState &state, std::vector<KeyedItem> &items) noex
   return true;
 }
 
-bool encode_list(EncodeState &state, PyObject *obj) noexcept {
+[[gnu::noinline]] bool encode_list(EncodeState &state, PyObject *obj) noexcept {
   py::BytesWriter &out = state.out;
   Py_ssize_t n = PyList_GET_SIZE(obj);
   if (n == 0) return out.write("[]", 2);
@@ -94,7 +94,7 @@ bool encode_list(EncodeState &state, PyObject *obj) noexcept {
   return close_with(out, start, ']');
 }
 
-bool encode_tuple(EncodeState &state, PyObject *obj) noexcept {
+[[gnu::noinline]] bool encode_tuple(EncodeState &state, PyObject *obj) noexcept {
   return encode_array(state, &PyTuple_GET_ITEM(obj, 0), PyTuple_GET_SIZE(obj));
 }
 
@@ -127,7 +127,7 @@ bool encode_set(EncodeState &state, PyObject *obj) noexcept {
   return ok && close_with(out, start, ']');
 }
 
-bool encode_dict(EncodeState &state, PyObject *obj) noexcept {
+[[gnu::noinline]] bool encode_dict(EncodeState &state, PyObject *obj) noexcept {
   py::BytesWriter &out = state.out;
   if (PyDict_GET_SIZE(obj) == 0) return out.write("{}", 2);
   py::RecursionGuard guard;

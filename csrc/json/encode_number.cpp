@@ -16,6 +16,15 @@ namespace {
 using py::read_compact_long;
 
 [[gnu::noinline]] bool encode_big_long(EncodeState &state, PyObject *obj) noexcept {
+  uint64_t magnitude;
+  bool negative;
+  if (py::read_u64_long(obj, &magnitude, &negative)) {
+    if (!state.out.reserve(kMaxIntChars)) return false;
+    char *p = state.out.cursor();
+    *p = '-';
+    state.out.advance(negative + write_u64(p + negative, magnitude));
+    return true;
+  }
   int overflow = 0;
   long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
   if (overflow == 0) {

@@ -163,7 +163,7 @@ PyObject *dataclass_field_names(PyTypeObject *tp, bool *is_dataclass) noexcept {
   return tuple.get();  // borrowed: the class's cache holds it
 }
 
-bool encode_struct(EncodeState &state, PyObject *obj) noexcept {
+[[gnu::noinline]] bool encode_struct(EncodeState &state, PyObject *obj) noexcept {
   StructMetaObject *meta = structs::as_meta(Py_TYPE(obj));
   py::RecursionGuard scope;
   if (!scope.entered) return false;

@@ -30,12 +30,15 @@ bool write_escaped(py::BytesWriter &out, const char *s, size_t n, char trailer =
 bool write_str_general(py::BytesWriter &out, PyObject *obj, char trailer) noexcept;
 // The same, with the common case inline: a compact ASCII str of at most 16 chars that needs no escape (most
 // keys and short values) is copied with two overlapping moves and one check.
+// Only tail calls leave it (growth included), so it needs no stack frame.
 inline bool write_str(py::BytesWriter &out, PyObject *obj, char trailer) noexcept {
   if (BW_LIKELY(PyUnicode_IS_COMPACT_ASCII(obj))) {
     auto n = static_cast<size_t>(PyUnicode_GET_LENGTH(obj));
-    if (n <= 16 && BW_LIKELY(out.reserve(n + 3))) {
+    if (n <= 16 && BW_LIKELY(out.has_room(n + 3))) {
       char *p = out.cursor();
-      if (BW_LIKELY(copy_short_clean(p + 1, static_cast<const char *>(PyUnicode_DATA(obj)), n))) {
+      // A compact ASCII str's characters follow its header.
+      const char *s = reinterpret_cast<const char *>(reinterpret_cast<PyASCIIObject *>(obj) + 1);
+      if (BW_LIKELY(copy_short_clean(p + 1, s, n))) {
         p[0] = '"';
         p[n + 1] = '"';
         p[n + 2] = trailer;  // reserved; counted only when nonzero

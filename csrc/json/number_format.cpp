@@ -132,34 +132,48 @@ namespace {
 
 inline void write_pair(char *p, uint32_t pair) noexcept { std::memcpy(p, kDigitPairs + pair * 2, 2); }
 
-// Exactly 8 digits (leading zeros kept) of x < 10^8, with 32-bit arithmetic.
-inline void write_8_digits(char *p, uint32_t x) noexcept {
-  uint32_t high = x / 10000, low = x % 10000;
-  write_pair(p, high / 100);
-  write_pair(p + 2, high % 100);
-  write_pair(p + 4, low / 100);
-  write_pair(p + 6, low % 100);
+// The 8 decimal digits of x < 10^8 (leading zeros kept) as byte values 0..9, first digit in the lowest byte
+// (memory order on little-endian), by SWAR: split into two 4-digit halves (32-bit lanes), each half into two
+// pairs (16-bit lanes: q = v * 10486 >> 20 is v / 100 for v < 10^4), each pair into two digits (8-bit lanes:
+// v * 103 >> 10 is v / 10 for v < 100). No lane's product reaches the next lane.
+inline uint64_t digits_8(uint32_t x) noexcept {
+  uint64_t v = (x / 10000) | (static_cast<uint64_t>(x % 10000) << 32);
+  uint64_t hundreds = ((v * 10486) >> 20) & 0x0000007F0000007Full;
+  v = hundreds | ((v - hundreds * 100) << 16);
+  uint64_t tens = ((v * 103) >> 10) & 0x000F000F000F000Full;
+  return tens | ((v - tens * 10) << 8);
 }
 
-// x < 10^8 without leading zeros; returns the digit count.
+constexpr uint64_t kAsciiZeros = 0x3030303030303030ull;
+
+// Exactly 8 digits (leading zeros kept) of x < 10^8.
+inline void write_8_digits(char *p, uint32_t x) noexcept {
+  uint64_t v = digits_8(x) | kAsciiZeros;
+  std::memcpy(p, &v, 8);
+}
+
+// x < 10^8 without leading zeros; returns the digit count. Stores 8 bytes at dst (the digits first).
 inline size_t write_small(char *dst, uint32_t x) noexcept {
-  size_t n = x < 100 ? (x < 10 ? 1 : 2) : x < 10000 ? (x < 1000 ? 3 : 4) : x < 1000000 ? (x < 100000 ? 5 : 6)
-                                                                                     : (x < 10000000 ? 7 : 8);
-  char *p = dst + n;
-  while (x >= 100) {
-    p -= 2;
-    write_pair(p, x % 100);
-    x /= 100;
+  if (x < 100) {
+    if (x < 10) {
+      *dst = static_cast<char>('0' + x);
+      return 1;
+    }
+    write_pair(dst, x);
+    return 2;
   }
-  if (x >= 10) write_pair(p - 2, x);
-  else p[-1] = static_cast<char>('0' + x);
-  return n;
+  uint64_t v = digits_8(x);
+  int leading = __builtin_ctzll(v) >> 3;  // zero digits before the first nonzero one (x >= 100: at most 5)
+  v = (v >> (8 * leading)) | kAsciiZeros;
+  std::memcpy(dst, &v, 8);
+  return static_cast<size_t>(8 - leading);
 }
 
 }  // namespace
 
 size_t write_u64(char *dst, uint64_t v) noexcept {
-  // Blocks of 8 digits with 32-bit pair arithmetic: at most one variable-length head and two full blocks.
+  // Blocks of 8 digits: at most one variable-length head and two full blocks (each stored as one 8-byte word,
+  // so up to 20 bytes at dst are written; callers reserve kMaxIntChars).
   if (v < 100000000) return write_small(dst, static_cast<uint32_t>(v));
   if (v < 10000000000000000ull) {
     size_t n = write_small(dst, static_cast<uint32_t>(v / 100000000));
