@@ -174,10 +174,10 @@ PyObject *Stream_take(StreamObject *self, PyObject *const *args, Py_ssize_t narg
 }
 
 // Gives the driver memory for the body of `length` bytes (no more room than needed); nullptr on a failed
-// allocation (a Python error). Plain pages: the driver faults them in while it waits for the sender
-// (body_direct.cpp, prepare_ahead). Huge pages (MADV_HUGEPAGE) were tried and dropped: where the kernel hands back
-// a 2 MiB page the host has not backed yet (a VM whose freed memory is reported to the host), each one costs
-// milliseconds, and a download ran 5x slower at random.
+// allocation (a Python error). Plain pages, faulted in by a helper thread while the driver receives
+// (engine/prefault.hpp). Huge pages (MADV_HUGEPAGE) were dropped: where the kernel hands back a 2 MiB page that the
+// host has not backed yet (a VM whose freed memory is reported to the host), each costs milliseconds, and a download
+// ran 5x slower at random.
 PyObject *body_block(std::int64_t length) {
   return PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(length));
 }
