@@ -198,6 +198,43 @@ def test_memory_downloads_closed_at_once_stop_their_prefault_thread(large, kind)
     asyncio.run(main())
 
 
+def test_a_forked_child_closes_a_stream_whose_prefault_thread_it_lacks(nginx):
+    # Forked right after receive_into(None): the prefault thread (which holds its mutex while it populates a step)
+    # is not in the child. The child closing its copy of the stream must not wait for that thread (it would hang
+    # forever); the parent's download goes on. 32 MiB: the thread runs for milliseconds, so the fork lands while it
+    # holds the mutex. In a subprocess: forking pytest would duplicate the session.
+    body = os.urandom(32 << 20)
+    path = nginx.prefix / "www" / "direct-fork.bin"
+    path.write_bytes(body)
+    os.chmod(path, 0o644)
+    url = nginx.url + "/direct-fork.bin"
+    script = textwrap.dedent(f"""
+        import hashlib, os, sys, time
+        from boltwire import SyncHTTPClient
+        with SyncHTTPClient() as client:
+            for _ in range(5):
+                stream = client.stream("GET", {url!r})
+                with stream:
+                    block = stream._native.receive_into(None)
+                    pid = os.fork()
+                    if pid == 0:
+                        stream.close()
+                        os._exit(0)
+                    deadline = time.monotonic() + 10
+                    while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+                        time.sleep(0.01)
+                    if done[0] == 0:
+                        os.kill(pid, 9)
+                        sys.exit("the child hung closing its stream")
+                    assert done[1] == 0, done
+                    assert list(stream._chunks()) == []
+                print(hashlib.sha256(block).hexdigest())
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [hashlib.sha256(body).hexdigest()] * 5
+
+
 def test_receive_into_misuse_is_refused(nginx):
     with SyncHTTPClient() as client:
         stream = client.stream("GET", nginx.url + "/big")

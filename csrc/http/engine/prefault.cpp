@@ -11,6 +11,8 @@
 #include <new>
 #include <thread>
 
+#include "http/engine/engine.hpp"
+
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23  // Linux 5.14; older C library headers lack the name
 #endif
@@ -31,6 +33,7 @@ struct Prefault {
   char *data;
   std::size_t size;
   std::size_t skip;
+  std::uint64_t generation;  // fork_generation() when started: a forked child has no such thread
   std::atomic<int> refs{2};  // the owner's and the thread's
 
   void release() noexcept {
@@ -62,6 +65,7 @@ Prefault *start_prefault(char *data, std::size_t size, std::size_t skip) noexcep
   p->data = data;
   p->size = size;
   p->skip = skip;
+  p->generation = fork_generation();
   try {
     std::thread([p] {
       p->run();
@@ -75,7 +79,8 @@ Prefault *start_prefault(char *data, std::size_t size, std::size_t skip) noexcep
 }
 
 void stop_prefault(Prefault *prefault) noexcept {
-  if (prefault == nullptr) return;
+  // In a forked child the thread does not exist, and its mutex may have been held at the fork: left alone (leaked).
+  if (prefault == nullptr || prefault->generation != fork_generation()) return;
   {
     std::lock_guard lock(prefault->mutex);
     prefault->data = nullptr;

@@ -15,6 +15,8 @@ namespace boltwire::http::engine {
 //   - The thread touches the memory only under the handle's mutex and only while `data` is set; stop_prefault()
 //     clears it under that mutex, so once it returns the memory may go.
 //   - The handle is freed by whichever of the owner (stop_prefault) and the thread lets go of it last.
+//   - A forked child has no such thread (and its mutex may have been held at the fork): stop_prefault there leaves
+//     the handle alone.
 struct Prefault;
 
 // Starts populating `size` bytes at `data` past its first `skip` bytes; nullptr (nothing started) for a block too
