@@ -67,7 +67,7 @@ void write_finite_double(py::BytesWriter &out, double v) noexcept {
   out.advance(format_double(out.cursor(), v));
 }
 
-bool encode_float(EncodeState &state, PyObject *obj) noexcept {
+[[gnu::noinline]] bool encode_float(EncodeState &state, PyObject *obj) noexcept {
   double v = PyFloat_AS_DOUBLE(obj);
   if (!state.out.reserve(kMaxDoubleChars)) return false;
   if (BW_UNLIKELY(!std::isfinite(v))) {

@@ -32,8 +32,15 @@ bool call_enc_hook(EncodeState &state, PyObject *obj) noexcept {
   return ok;
 }
 
+[[gnu::noinline]] bool encode_literal(EncodeState &state, PyObject *obj) noexcept {
+  if (obj == Py_True) return state.out.write("true", 4);
+  if (obj == Py_False) return state.out.write("false", 5);
+  return state.out.write("null", 4);
+}
+
 [[gnu::noinline]] bool encode_other(EncodeState &state, PyObject *obj) noexcept {
   PyTypeObject *tp = Py_TYPE(obj);
+  if (is_struct(tp)) return encode_struct(state, obj);
   if (tp == types.datetime) return encode_datetime(state, obj);
   if (tp == types.date) return encode_date(state, obj);
   if (tp == types.time) return encode_time(state, obj);
@@ -74,15 +81,10 @@ bool encode_value(EncodeState &state, PyObject *obj) noexcept {
   if (tp == &PyUnicode_Type) return write_str(state.out, obj, 0);
   if (tp == &PyLong_Type) return encode_long(state, obj);
   if (tp == &PyFloat_Type) return encode_float(state, obj);
-  if (tp == &PyBool_Type) {
-    if (obj == Py_True) return state.out.write("true", 4);
-    return state.out.write("false", 5);
-  }
-  if (obj == Py_None) return state.out.write("null", 4);
+  if (tp == &PyBool_Type || obj == Py_None) return encode_literal(state, obj);
   if (tp == &PyList_Type) return encode_list(state, obj);
   if (tp == &PyDict_Type) return encode_dict(state, obj);
   if (tp == &PyTuple_Type) return encode_tuple(state, obj);
-  if (is_struct(tp)) return encode_struct(state, obj);
   return encode_other(state, obj);
 }
 

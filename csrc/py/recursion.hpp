@@ -4,13 +4,12 @@
 
 namespace boltwire::py {
 
-// CPython's per-thread recursion counter where Py_EnterRecursiveCall is "decrement it; check only when it
-// runs out" (3.11: recursion_remaining; 3.12: c_recursion_remaining), so a guard that knows the thread state can
-// do the common case inline. Other versions take the calls.
-#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+// CPython 3.11's Py_EnterRecursiveCall is "decrement tstate->recursion_remaining; check only when it runs out"
+// and Py_LeaveRecursiveCall increments it (Include/internal/pycore_ceval.h, without USE_STACKCHECK, which only
+// Windows defines), so a guard that knows the thread state can do the common case inline. Other versions, whose
+// counters differ, take the calls.
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000 && !defined(USE_STACKCHECK)
 #define BW_RECURSION_COUNTER recursion_remaining
-#elif PY_VERSION_HEX >= 0x030C0000 && PY_VERSION_HEX < 0x030D0000
-#define BW_RECURSION_COUNTER c_recursion_remaining
 #endif
 
 // Enters CPython's recursion check for the scope: deep nesting raises RecursionError instead of overflowing the
@@ -28,7 +27,7 @@ class RecursionGuard {
     if (!entered) return;
 #ifdef BW_RECURSION_COUNTER
     if (ts_ != nullptr) {
-      ++ts_->BW_RECURSION_COUNTER;  // what Py_LeaveRecursiveCall does on these versions
+      ++ts_->BW_RECURSION_COUNTER;  // what Py_LeaveRecursiveCall does there
       return;
     }
 #endif
