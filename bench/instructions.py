@@ -3,6 +3,8 @@
 Timings on a shared machine drift; instruction counts do not. For each case this runs the interpreter twice under
 `valgrind --tool=callgrind` (once preparing the data only, once also running the operation N times) and prints
 (difference / N), the instructions one operation costs, for boltwire and, where it has one, msgspec / orjson.
+http_sync / http_async: one request of the HTTP races (client side, every thread of the process; the kernel's
+share of the CPU time is not in the count).
 
     .venv/bin/python bench/instructions.py [case ...] [--libs boltwire,msgspec] [-n N] [--site DIR]
 """
@@ -123,6 +125,26 @@ CASES = {
         "sorted(xs)", 300, ["boltwire", "msgspec"]),
 }
 
+# The HTTP races' requests against a private nginx (started in the setup, outside valgrind): GET / decoded into the
+# race's nested Struct, after warm-up requests (connections open, caches filled). http_async is shaped as the race:
+# 100 workers on one loop take requests from a shared counter; one operation is 1,000 requests (PER divides).
+HTTP_SETUP = (
+    "import atexit, asyncio, sys\nsys.path.insert(0, {tests!r})\nfrom nginx_server import NginxServer\n"
+    "import http_clients, {lib}\nserver = NginxServer().start()\natexit.register(server.stop)\n"
+    "T = http_clients.boltwire_types()\n")
+CASES["http_sync"] = (
+    HTTP_SETUP + "client = {lib}.SyncHTTPClient(base_url=server.url).__enter__()\n"
+    "for _ in range(200): client.get('/', response_data_type=T)",
+    "client.get('/', response_data_type=T).data", 3000, ["boltwire"])
+CASES["http_async"] = (
+    HTTP_SETUP + "loop = asyncio.new_event_loop()\n"
+    "client = loop.run_until_complete({lib}.HTTPClient(base_url=server.url).__aenter__())\n"
+    "async def worker(todo):\n    for _ in todo: (await client.get('/', response_data_type=T)).data\n"
+    "async def race(n):\n    todo = iter(range(n))\n    await asyncio.gather(*(worker(todo) for _ in range(100)))\n"
+    "loop.run_until_complete(race(1000))",
+    "loop.run_until_complete(race(1000))", 4, ["boltwire"])
+PER = {"http_async": 1000}  # requests per operation
+
 GC_ON = {"struct_define_gc"}
 
 SCRIPT = """
@@ -142,8 +164,9 @@ def count(python: str, case: str, lib: str, n: int, site: list[str]) -> int:
     setup, stmt, _, _ = CASES[case]
     # make bench times class definition with GC on (as an import runs), so the collections it triggers count
     gc_on = "gc.enable()" if case in GC_ON else ""
-    text = SCRIPT.format(here=HERE, site=site, setup=setup.format(lib=lib), n=n, stmt=stmt.format(lib=lib),
-                         gc_on=gc_on)
+    tests = os.path.join(os.path.dirname(HERE), "tests", "http")
+    text = SCRIPT.format(here=HERE, site=site, setup=setup.format(lib=lib, tests=tests), n=n,
+                         stmt=stmt.format(lib=lib), gc_on=gc_on)
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(text)
     try:
@@ -174,6 +197,7 @@ def main() -> None:
                 continue
             site = [os.path.abspath(d) for d in args.site]
             per_op = (count(sys.executable, case, lib, n, site) - count(sys.executable, case, lib, 0, site)) / n
+            per_op /= PER.get(case, 1)
             row.append(f"{lib} {per_op / 1e6:9.3f} M" if per_op >= 1e5 else f"{lib} {per_op:9.0f}  ")
         print(f"{case:18} " + "  ".join(row), flush=True)
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "http/codec/chars.hpp"
 #include "http/codec/response_parser.hpp"
 #include "response_harness.hpp"
 
@@ -188,6 +189,30 @@ void test_value_bytes_after_a_tab() {
   }
 }
 
+// parsed_equals_lower (the framing names, a word at a time) agrees with equals_lower on every byte a token or a field
+// value may hold, at every position of names shorter and longer than a word.
+void test_parsed_equals_lower() {
+  for (std::string_view lower : {"close", "chunked", "connection", "keep-alive", "content-length", "transfer-encoding"}) {
+    for (std::size_t at = 0; at < lower.size(); ++at) {
+      for (int b = 0; b < 256; ++b) {
+        const char c = static_cast<char>(b);
+        if (!codec::chars::has(c, codec::chars::kFieldByte)) continue;  // never in a parsed head
+        std::string probe(lower);
+        probe[at] = c;
+        BW_CHECK(codec::chars::parsed_equals_lower(probe, lower) == codec::chars::equals_lower(probe, lower));
+      }
+    }
+    std::string upper(lower);
+    for (char &c : upper)
+      if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
+    BW_CHECK(codec::chars::parsed_equals_lower(upper, lower));
+    BW_CHECK(!codec::chars::parsed_equals_lower(upper.substr(1), lower));
+  }
+  // Names one byte off are not framing fields: no Content-Length here, so the body runs to the close.
+  expect_both("HTTP/1.1 200 OK\r\nContent-Lengtz: 1\r\nXonnection: close\r\n\r\nab",
+              "H 200 1.1 \"OK\" eof close [Content-Lengtz: 1] [Xonnection: close] | B \"ab\" | C | X");
+}
+
 void test_error_catalogue() {
   std::set<std::string_view> names;
   for (int i = 0; i <= static_cast<int>(codec::ParseError::IncompleteBody); ++i) {
@@ -211,5 +236,6 @@ void run_response_api_tests() {
   test_chunked_data_views();
   test_value_bytes_at_every_position();
   test_value_bytes_after_a_tab();
+  test_parsed_equals_lower();
   test_error_catalogue();
 }

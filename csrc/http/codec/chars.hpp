@@ -2,6 +2,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace boltwire::http::codec::chars {
@@ -55,6 +56,24 @@ constexpr bool equals_lower(std::string_view s, std::string_view lower) noexcept
   for (std::size_t i = 0; i < s.size(); ++i)
     if (to_lower(s[i]) != lower[i]) return false;
   return true;
+}
+
+// equals_lower for bytes of a parsed head (a token or a field value: no control byte but HTAB) against `lower` made
+// of lower-case letters, digits and '-': each byte compared as (c | 0x20), eight at a time. Exact for such input:
+// the only other byte that ORs to a letter is its capital; to a digit or '-', a control byte (0x10..0x19, CR).
+inline bool parsed_equals_lower(std::string_view s, std::string_view lower) noexcept {
+  const std::size_t n = s.size();
+  if (n != lower.size()) return false;
+  if (n < 8) return equals_lower(s, lower);
+  constexpr std::uint64_t kCase = 0x2020202020202020ull;
+  auto word = [](const char *p) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+  };
+  for (std::size_t i = 0; i + 8 <= n; i += 8)
+    if ((word(s.data() + i) | kCase) != word(lower.data() + i)) return false;
+  return (word(s.data() + n - 8) | kCase) == word(lower.data() + n - 8);  // the tail, overlapping the last word
 }
 
 // Strip OWS (SP / HTAB) from both ends.

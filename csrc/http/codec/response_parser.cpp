@@ -344,24 +344,24 @@ ParseError ResponseParser::record_field(std::uint32_t base, const FieldLineSpans
 ParseError ResponseParser::note_framing_field(std::string_view name, std::string_view value) noexcept {
   switch (name.size()) {
     case 10:  // Connection (RFC 9110 §7.6.1): a list of case-insensitive options
-      if (chars::equals_lower(name, "connection")) {
+      if (chars::parsed_equals_lower(name, "connection")) {
         chars::for_each_list_element(value, [this](std::string_view option) {
-          if (chars::equals_lower(option, "close")) conn_close_ = true;
-          else if (chars::equals_lower(option, "keep-alive")) conn_keep_alive_ = true;
+          if (chars::parsed_equals_lower(option, "close")) conn_close_ = true;
+          else if (chars::parsed_equals_lower(option, "keep-alive")) conn_keep_alive_ = true;
           return true;
         });
       }
       return ParseError::None;
     case 14:
-      if (chars::equals_lower(name, "content-length"))
+      if (chars::parsed_equals_lower(name, "content-length"))
         return parse_content_length(value, has_content_length_, content_length_);
       return ParseError::None;
     case 17:  // Transfer-Encoding (RFC 9112 §6.1): codings in order of application; several lines form one list
-      if (chars::equals_lower(name, "transfer-encoding")) {
+      if (chars::parsed_equals_lower(name, "transfer-encoding")) {
         te_present_ = true;
         chars::for_each_list_element(value, [this](std::string_view coding) {
           if (te_last_chunked_) te_other_ = true;  // something follows chunked (or chunked twice)
-          te_last_chunked_ = chars::equals_lower(coding, "chunked");
+          te_last_chunked_ = chars::parsed_equals_lower(coding, "chunked");
           if (!te_last_chunked_) te_other_ = true;
           return true;
         });
