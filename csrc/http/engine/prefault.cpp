@@ -30,25 +30,21 @@ std::atomic<bool> g_unsupported{false};  // the kernel refused MADV_POPULATE_WRI
 
 struct Prefault {
   std::mutex mutex;
-  char *data;
-  std::size_t size;
-  std::size_t skip;
-  std::uint64_t generation;  // fork_generation() when started: a forked child has no such thread
-  std::atomic<int> refs{2};  // the owner's and the thread's
+  bool alive = true;         // cleared by stop_prefault: the memory may go
+  std::uintptr_t first = 0;  // the pages to populate: [first, last), page-aligned; set before the thread starts
+  std::uintptr_t last = 0;
+  std::uint64_t generation = 0;  // fork_generation() when started: a forked child has no such thread
+  std::atomic<int> refs{2};      // the owner's and the thread's
 
   void release() noexcept {
     if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
   }
 
   void run() noexcept {
-    const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-    auto base = reinterpret_cast<std::uintptr_t>(data);
-    std::uintptr_t at = (base + skip + page - 1) & ~(page - 1);
-    const std::uintptr_t end = (base + size) & ~(page - 1);
-    while (at < end) {
-      std::uintptr_t stop = end - at > kStep ? at + kStep : end;
+    for (std::uintptr_t at = first; at < last;) {
+      std::uintptr_t stop = last - at > kStep ? at + kStep : last;
       std::lock_guard lock(mutex);
-      if (data == nullptr) return;
+      if (!alive) return;
       if (::madvise(reinterpret_cast<void *>(at), stop - at, MADV_POPULATE_WRITE) != 0) {
         if (errno == EINVAL) g_unsupported.store(true, std::memory_order_relaxed);
         return;  // the reads fault the rest in
@@ -60,11 +56,12 @@ struct Prefault {
 
 Prefault *start_prefault(char *data, std::size_t size, std::size_t skip) noexcept {
   if (size < kMinimum || skip >= size || g_unsupported.load(std::memory_order_relaxed)) return nullptr;
+  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  auto base = reinterpret_cast<std::uintptr_t>(data);
   auto *p = new (std::nothrow) Prefault();
   if (p == nullptr) return nullptr;
-  p->data = data;
-  p->size = size;
-  p->skip = skip;
+  p->first = (base + skip + page - 1) & ~(page - 1);
+  p->last = (base + size) & ~(page - 1);
   p->generation = fork_generation();
   try {
     std::thread([p] {
@@ -83,7 +80,7 @@ void stop_prefault(Prefault *prefault) noexcept {
   if (prefault == nullptr || prefault->generation != fork_generation()) return;
   {
     std::lock_guard lock(prefault->mutex);
-    prefault->data = nullptr;
+    prefault->alive = false;
   }
   prefault->release();
 }

@@ -12,7 +12,7 @@ namespace boltwire::http::engine {
 // page) while the driver receives. Populating never changes the bytes: a page the reads filled first is skipped.
 //
 // Invariants
-//   - The thread touches the memory only under the handle's mutex and only while `data` is set; stop_prefault()
+//   - The thread touches the memory only under the handle's mutex and only while `alive` is set; stop_prefault()
 //     clears it under that mutex, so once it returns the memory may go.
 //   - The handle is freed by whichever of the owner (stop_prefault) and the thread lets go of it last.
 //   - A forked child has no such thread (and its mutex may have been held at the fork): stop_prefault there leaves
