@@ -99,6 +99,20 @@ CASES = {
         "import library_models, {lib}\nm = library_models.load('{lib}')\n"
         "orders = library_models.build_orders(m, library_models.make_orders())\nenc = {lib}.msgpack.Encoder()",
         "enc.encode(orders)", 10, ["boltwire", "msgspec"]),
+    "load_msgpack": (
+        "import library_models, {lib}, {lib}.msgpack\nm = library_models.load('{lib}')\n"
+        "data = {lib}.msgpack.encode(library_models.build_orders(m, library_models.make_orders()))\n"
+        "dec = {lib}.msgpack.Decoder(list[m.Order])",
+        "dec.decode(data)", 10, ["boltwire", "msgspec"]),
+    "load_msgpack_tagged": (  # bench_msgpack's tree row: the Decoder's type is the union, not Dir
+        "import library_models, {lib}, {lib}.msgpack\nm = library_models.load('{lib}')\n"
+        "data = {lib}.msgpack.encode(library_models.build_tree(m, library_models.make_tree()))\n"
+        "dec = {lib}.msgpack.Decoder(m.File | m.Dir)",
+        "dec.decode(data)", 3000, ["boltwire", "msgspec"]),
+    "load_msgpack_untyped": (
+        "import library_models, {lib}, {lib}.msgpack\nm = library_models.load('{lib}')\n"
+        "data = {lib}.msgpack.encode(library_models.build_orders(m, library_models.make_orders()))",
+        "{lib}.msgpack.decode(data)", 10, ["boltwire", "msgspec"]),
     "struct_eq_unequal": (
         "import {lib}\nclass C({lib}.Struct, order=True):\n    a: int\n    b: str\n    c: float\n    d: int\n    e: int\n"
         "xs = [C(a=i, b='s', c=1.5, d=4, e=5) for i in range(200)]\ny = C(a=199, b='s', c=1.5, d=4, e=5)",
