@@ -29,18 +29,7 @@ def test_msgpack_first_collected_error_is_the_fail_fast_error(doc):
 @jh.SETTINGS
 @given(jh.document, st.data())
 def test_msgpack_mutated_bytes_agree(doc, data):
-    buf = bytearray(encoded(doc))
-    for _ in range(data.draw(st.integers(1, 3))):
-        at = data.draw(st.integers(0, len(buf)))
-        op = data.draw(st.sampled_from(["delete", "insert", "replace"]))
-        byte = data.draw(st.integers(0, 255))
-        if op == "delete" and at < len(buf):
-            del buf[at]
-        elif op == "insert":
-            buf.insert(at, byte)
-        elif at < len(buf):
-            buf[at] = byte
-    data_bytes = bytes(buf)
+    data_bytes = jh.mutate(data, encoded(doc), st.integers(0, 255))
     jh.assert_agrees(lambda: bm.decode(data_bytes, type=jh.Doc),
                      lambda: bm.decode(data_bytes, type=jh.Doc, collect_errors=True))
 
