@@ -8,6 +8,7 @@
 // CPython's recursion guard, so deep input raises RecursionError as in msgspec.
 #pragma once
 #include "msgpack/reader.hpp"
+#include "schema/error_collector.hpp"
 #include "schema/error_path.hpp"
 #include "schema/type_plan.hpp"
 
@@ -18,7 +19,13 @@ struct DecodeReader : Reader {
   PyObject *dec_hook = nullptr;  // dec_hook(type, obj) for custom types
   PyObject *ext_hook = nullptr;  // ext_hook(code, memoryview) for extension values outside typed contexts
   PyObject *input = nullptr;     // the object decoded from: memoryview results are views of it
+  schema::ErrorCollector *collect = nullptr;  // collect_errors=True: where errors go (schema/error_collector.hpp)
 };
+
+// Collect mode: the value starting at `begin` failed inside a container. Records its error and steps over it
+// (skip_value from `begin`) unless it was read whole already. True (r.pos after the value) when the walk goes
+// on; false when it must stop (not collecting, another error pending, or max_errors reached).
+[[gnu::cold]] bool step_over_failed(DecodeReader &r, const unsigned char *begin);
 
 // A memoryview of the input's bytes [data, data + size): a view, not a copy (writable when the input is), with
 // format "B" whatever the input's format and shape (msgspec).

@@ -18,7 +18,17 @@ struct DecodeOptions {
   bool strict = true;
   PyObject *dec_hook = nullptr;
   PyObject *ext_hook = nullptr;
+  bool collect_errors = false;  // raise every validation error at once (schema/error_collector.hpp)
+  Py_ssize_t max_errors = 100;
 };
+
+// One value and nothing after it; `root` is the collect root in collect mode.
+PyObject *decode_document(DecodeReader &r, const TypePlan *plan, const schema::PathNode *root) {
+  Object value = Object::steal(plan == nullptr ? decode_any(r, nullptr) : decode_typed(r, plan, root));
+  if (!value) return nullptr;
+  if (r.pos != r.end) return raise_malformed(r.offset(), "trailing characters");
+  return value.release();
+}
 
 PyObject *decode_with(const DecodeOptions &o, PyObject *input, const unsigned char *data, size_t size) {
   DecodeReader r;
@@ -28,10 +38,14 @@ PyObject *decode_with(const DecodeOptions &o, PyObject *input, const unsigned ch
   r.strict = o.strict;
   r.dec_hook = o.dec_hook;
   r.ext_hook = o.ext_hook;
-  Object value = Object::steal(o.plan == nullptr ? decode_any(r, nullptr) : decode_typed(r, o.plan, nullptr));
-  if (!value) return nullptr;
-  if (r.pos != r.end) return raise_malformed(r.offset(), "trailing characters");
-  return value.release();
+  if (BW_UNLIKELY(o.collect_errors && o.plan != nullptr)) {
+    schema::ErrorCollector collector;
+    collector.max_errors = o.max_errors;
+    r.collect = &collector;
+    schema::PathNode root = schema::collect_root(collector);
+    return schema::finish_collect(collector, decode_document(r, o.plan, &root));
+  }
+  return decode_document(r, o.plan, nullptr);
 }
 
 // Runs the decoder over the bytes of `buf` (bytes or any contiguous buffer; CPython's own TypeError otherwise).
@@ -67,11 +81,13 @@ namespace {
 
 PyObject *none_to_null(PyObject *hook) { return hook == Py_None ? nullptr : hook; }
 
-// ---- msgpack.decode(buf, /, *, type=Any, strict=True, dec_hook=None, ext_hook=None) ----------------------------
+// ---- msgpack.decode(buf, /, *, type=Any, strict=True, dec_hook=None, ext_hook=None, collect_errors=False,
+// max_errors=100) ------------------------------------------------------------------------------------------------
 
 PyObject *msgpack_decode(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
   if (!py::check_positional(nargs, 1, 1)) return nullptr;
   PyObject *type = nullptr, *strict = nullptr, *dec_hook = nullptr, *ext_hook = nullptr;
+  PyObject *collect_errors = nullptr, *max_errors = nullptr;
   Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t i = 0; i < nkw; i++) {
     PyObject *key = PyTuple_GET_ITEM(kwnames, i);
@@ -84,6 +100,10 @@ PyObject *msgpack_decode(PyObject *, PyObject *const *args, Py_ssize_t nargs, Py
       dec_hook = value;
     } else if (PyUnicode_CompareWithASCIIString(key, "ext_hook") == 0) {
       ext_hook = value;
+    } else if (PyUnicode_CompareWithASCIIString(key, "collect_errors") == 0) {
+      collect_errors = value;
+    } else if (PyUnicode_CompareWithASCIIString(key, "max_errors") == 0) {
+      max_errors = value;
     } else {
       PyErr_Format(PyExc_TypeError, "decode() got an unexpected keyword argument '%U'", key);
       return nullptr;
@@ -101,6 +121,9 @@ PyObject *msgpack_decode(PyObject *, PyObject *const *args, Py_ssize_t nargs, Py
   }
   o.dec_hook = dec_hook == nullptr ? nullptr : none_to_null(dec_hook);
   o.ext_hook = ext_hook == nullptr ? nullptr : none_to_null(ext_hook);
+  if ((collect_errors != nullptr || max_errors != nullptr) &&
+      !schema::parse_collect_options(collect_errors, max_errors, o.collect_errors, o.max_errors))
+    return nullptr;
   return decode_buffer(o, args[0]);
 }
 
@@ -116,12 +139,15 @@ struct DecoderObject {
 
 int Decoder_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
   auto *self = reinterpret_cast<DecoderObject *>(self_obj);
-  static const char *keywords[] = {"type", "strict", "dec_hook", "ext_hook", nullptr};
-  PyObject *type = nullptr, *dec_hook = Py_None, *ext_hook = Py_None;
-  int strict = 1;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$pOO:Decoder", const_cast<char **>(keywords), &type, &strict,
-                                   &dec_hook, &ext_hook))
+  static const char *keywords[] = {"type", "strict", "dec_hook", "ext_hook", "collect_errors", "max_errors", nullptr};
+  PyObject *type = nullptr, *dec_hook = Py_None, *ext_hook = Py_None, *max_errors = nullptr;
+  int strict = 1, collect_errors = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$pOOpO:Decoder", const_cast<char **>(keywords), &type, &strict,
+                                   &dec_hook, &ext_hook, &collect_errors, &max_errors))
     return -1;
+  bool collect = collect_errors;
+  Py_ssize_t max = 100;
+  if (max_errors != nullptr && !schema::parse_collect_options(nullptr, max_errors, collect, max)) return -1;
   if (!json::check_hook(dec_hook, "dec_hook") || !json::check_hook(ext_hook, "ext_hook")) return -1;
   bool ok;
   const TypePlan *plan = json::resolve_decode_plan(type, ok);
@@ -139,6 +165,8 @@ int Decoder_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
   self->options.strict = strict;
   self->options.dec_hook = none_to_null(dec_hook);
   self->options.ext_hook = none_to_null(ext_hook);
+  self->options.collect_errors = collect;
+  self->options.max_errors = max;
   return 0;
 }
 
@@ -177,6 +205,14 @@ PyObject *Decoder_get_strict(PyObject *self, void *) {
   return PyBool_FromLong(reinterpret_cast<DecoderObject *>(self)->options.strict);
 }
 
+PyObject *Decoder_get_collect_errors(PyObject *self, void *) {
+  return PyBool_FromLong(reinterpret_cast<DecoderObject *>(self)->options.collect_errors);
+}
+
+PyObject *Decoder_get_max_errors(PyObject *self, void *) {
+  return PyLong_FromSsize_t(reinterpret_cast<DecoderObject *>(self)->options.max_errors);
+}
+
 PyMethodDef Decoder_methods[] = {
     {"decode", Decoder_decode, METH_O, "decode($self, buf, /)\n--\n\nDecode one MessagePack value as the Decoder's type."},
     {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "See PEP 585."},
@@ -192,6 +228,8 @@ PyMemberDef Decoder_members[] = {
 
 PyGetSetDef Decoder_getset[] = {
     {"strict", Decoder_get_strict, nullptr, "Whether lax conversions are refused.", nullptr},
+    {"collect_errors", Decoder_get_collect_errors, nullptr, "Whether every validation error is raised at once.", nullptr},
+    {"max_errors", Decoder_get_max_errors, nullptr, "The most errors collect_errors=True gathers.", nullptr},
     {},
 };
 
@@ -201,7 +239,7 @@ PyTypeObject DecoderType = {
     .tp_dealloc = Decoder_dealloc,
     .tp_repr = Decoder_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "Decoder(type=Any, *, strict=True, dec_hook=None, ext_hook=None)",
+    .tp_doc = "Decoder(type=Any, *, strict=True, dec_hook=None, ext_hook=None, collect_errors=False, max_errors=100)",
     .tp_traverse = Decoder_traverse,
     .tp_clear = Decoder_clear,
     .tp_methods = Decoder_methods,
@@ -213,7 +251,8 @@ PyTypeObject DecoderType = {
 
 PyMethodDef decoder_functions[] = {
     {"msgpack_decode", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(msgpack_decode)),
-     METH_FASTCALL | METH_KEYWORDS, "msgpack_decode(buf, /, *, type=Any, strict=True, dec_hook=None, ext_hook=None)"},
+     METH_FASTCALL | METH_KEYWORDS,
+     "msgpack_decode(buf, /, *, type=Any, strict=True, dec_hook=None, ext_hook=None, collect_errors=False, max_errors=100)"},
     {},
 };
 

@@ -63,14 +63,15 @@ PyObject *read_tag(DecodeReader &r, bool str_tags, bool int_tags, const PathNode
     if (t.kind == Kind::kStr) return str_from(t.data, t.size);
     return t.kind == Kind::kInt ? PyLong_FromLongLong(t.i) : PyLong_FromUnsignedLongLong(t.u);
   }
-  return raise_validation(tag_node, "Expected `%s`, got `%s`", str_tags && int_tags ? "int | str" : str_tags ? "str" : "int",
-                          kind);
+  return schema::raise_error(schema::ErrorType::kInvalidTag, schema::ErrorInput{nullptr, kind}, tag_node, "Expected `%s`, got `%s`",
+                             str_tags && int_tags ? "int | str" : str_tags ? "str" : "int", kind);
 }
 
 // msgspec quotes a str tag's text as is (no escapes) and writes an int tag plainly.
 [[gnu::cold]] void raise_invalid_tag(const PathNode *tag_node, PyObject *tag) {
-  if (PyUnicode_Check(tag)) raise_validation(tag_node, "Invalid value '%U'", tag);
-  else raise_validation(tag_node, "Invalid value %R", tag);
+  constexpr auto kInvalidTag = schema::ErrorType::kInvalidTag;
+  if (PyUnicode_Check(tag)) schema::raise_error(kInvalidTag, schema::ErrorInput{tag}, tag_node, "Invalid value '%U'", tag);
+  else schema::raise_error(kInvalidTag, schema::ErrorInput{tag}, tag_node, "Invalid value %R", tag);
 }
 
 // The tag value in the input against the class's own tag; errors name `tag_node` (the tag field of a map, the
@@ -124,8 +125,16 @@ const ObjectPlan *select_tagged_member(const DecodeReader &r, size_t n, const sk
     }
     if (!skip_value(scan)) return nullptr;
   }
-  raise_validation(path, "Object missing required field `%U`", u->tag_field);
+  schema::raise_error(schema::ErrorType::kInvalidTag, schema::ErrorInput{nullptr, "object"}, path,
+                      "Object missing required field `%U`", u->tag_field);
   return sk::union_fallback(u);
+}
+
+// Collect mode: a map key that is no str failed (its error pending, r.pos at the key): records the error and
+// steps over the key and its value. False when the walk must stop.
+[[gnu::cold]] bool step_over_pair(DecodeReader &r) {
+  if (r.collect == nullptr || !schema::collect_pending(*r.collect) || r.collect->full()) return false;
+  return skip_value(r) && skip_value(r);
 }
 
 // An unknown key of a Struct that keeps its unknown fields (true when kept) or forbids them (a ValidationError).
@@ -149,6 +158,7 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
   PyObject *self = structs::alloc_instance(tp);
   bool track = false;
   size_t hint = 0;
+  bool failed = false;  // collect mode: a member failed (its errors are collected); the instance is dropped
   for (size_t i = 0; self != nullptr && i < n; i++) {
     Token key;
     Py_ssize_t index;
@@ -159,9 +169,11 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
       is_tag = !op->tag_field_utf8.empty() && same(op->tag_field_utf8, key);  // never also a field name
       index = is_tag ? -1 : sk::find_field_name(op, key.data, key.size, hint);
     } else {
-      Py_CLEAR(self);
-      break;
+      if (!step_over_pair(r)) Py_CLEAR(self);
+      failed = true;
+      continue;
     }
+    const unsigned char *begin = r.pos;
     bool ok;
     if (is_tag) {  // checked again even when a union picked the class by it (a repeated tag may differ)
       PathNode tag_node{path, op->tag_field, 0};
@@ -169,6 +181,10 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
     } else if (index >= 0) {
       PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
       PyObject *value = decode_typed(r, op->field_plans[index], &node);
+      if (value == nullptr && step_over_failed(r, begin)) {
+        failed = true;
+        value = Py_NewRef(Py_None);  // a placeholder, so that the field is not reported missing too
+      }
       ok = value != nullptr;
       if (ok) {
         Py_XSETREF(*structs::field_slot(self, meta, index), value);
@@ -180,10 +196,19 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
     } else {
       ok = skip_value(r);
     }
+    if (!ok && index < 0 && step_over_failed(r, begin)) ok = failed = true;  // the tag, an unknown key (fields: above)
     if (!ok) Py_CLEAR(self);
   }
   Py_LeaveRecursiveCall();
   if (self == nullptr) return nullptr;
+  if (BW_UNLIKELY(r.collect != nullptr)) {
+    // Every missing field is an error of its own; the instance is dropped when anything failed.
+    Py_ssize_t missing = structs::collect_missing_fields(self, *r.collect, path);
+    if (missing != 0 || failed) {
+      Py_DECREF(self);
+      return nullptr;
+    }
+  }
   return structs::finish_decoded_struct(self, track, path);
 }
 
@@ -197,17 +222,32 @@ PyObject *decode_dict(DecodeReader &r, size_t n, const TypePlan *plan, const Pat
   bool str_keys = key_plan->kinds == sk::kStr && !key_plan->constraints.any();
   PathNode key_node{path, nullptr, PathNode::kDictKey};
   PathNode value_node{path, nullptr, PathNode::kDictValue};
+  bool failed = false;  // collect mode: a key or value failed (its errors are collected); the dict is dropped
   for (size_t i = 0; dict && i < n; i++) {
     Object key;
+    const unsigned char *begin = r.pos;
     if (any_keys || (str_keys && r.pos < r.end && is_str_opcode(*r.pos))) {
       key = Object::steal(decode_any(r, &key_node, true));
     } else {
       key = Object::steal(decode_typed(r, key_plan, &key_node));
     }
-    Object value = Object::steal(key ? decode_typed(r, value_plan, &value_node) : nullptr);
-    if (!value || !dict_set_key(dict.get(), key.get(), value.get(), r)) dict.reset();
+    if (!key) {  // collect mode: the key's error is recorded, then its value is stepped over
+      if (!step_over_failed(r, begin) || !skip_value(r)) dict.reset();
+      failed = true;
+      continue;
+    }
+    begin = r.pos;
+    value_node.key = key.get();  // the loc names the key (str(e) keeps msgspec's `$[...]`)
+    Object value = Object::steal(decode_typed(r, value_plan, &value_node));
+    if (!value) {
+      if (!step_over_failed(r, begin)) dict.reset();
+      failed = true;
+    } else if (!dict_set_key(dict.get(), key.get(), value.get(), r)) {
+      dict.reset();
+    }
   }
   Py_LeaveRecursiveCall();
+  if (BW_UNLIKELY(failed)) return nullptr;
   return dict.release();
 }
 
@@ -217,14 +257,22 @@ PyObject *decode_class_map(DecodeReader &r, size_t n, const TypePlan *plan, cons
   std::vector<Object> values(static_cast<size_t>(op->n_fields));
   size_t hint = 0;
   bool ok = true;
+  bool failed = false;  // collect mode: a member failed (its errors are collected); the object is dropped
   for (size_t i = 0; ok && i < n; i++) {
     Token key;
-    ok = read_str_key(r, key, path);
-    if (!ok) break;
+    if (!read_str_key(r, key, path)) {
+      ok = failed = step_over_pair(r);
+      continue;
+    }
     Py_ssize_t index = sk::find_field_name(op, key.data, key.size, hint);
     if (index >= 0) {
       PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
+      const unsigned char *begin = r.pos;
       values[index] = Object::steal(decode_typed(r, op->field_plans[index], &node));
+      if (!values[index] && step_over_failed(r, begin)) {
+        failed = true;
+        values[index] = Object::steal(Py_NewRef(Py_None));  // a placeholder, so that it is not reported missing too
+      }
       ok = static_cast<bool>(values[index]);
     } else {
       ok = skip_value(r);
@@ -232,6 +280,10 @@ PyObject *decode_class_map(DecodeReader &r, size_t n, const TypePlan *plan, cons
   }
   Py_LeaveRecursiveCall();
   if (!ok) return nullptr;
+  if (BW_UNLIKELY(r.collect != nullptr)) {
+    Py_ssize_t missing = structs::collect_missing_values(plan, values, *r.collect, path);
+    if (missing != 0 || failed) return nullptr;
+  }
   return structs::finish_decoded_object(plan, values, path);
 }
 
@@ -304,11 +356,17 @@ PyObject *decode_struct_array(DecodeReader &r, const Token &t, const TypePlan *p
   if (!enter_nested()) return nullptr;
   PyObject *self = structs::alloc_instance(tp);
   bool track = false;
+  bool failed = false;  // collect mode: a field failed (its errors are collected); the instance is dropped
   for (Py_ssize_t i = offset; self != nullptr && i < n; i++) {
     Py_ssize_t field = i - offset;
     node.index = i;
     if (field < meta->n_fields) {
+      const unsigned char *begin = r.pos;
       PyObject *value = decode_typed(r, op->field_plans[field], &node);
+      if (value == nullptr && step_over_failed(r, begin)) {
+        failed = true;
+        value = Py_NewRef(Py_None);  // a placeholder: the instance is dropped
+      }
       if (value == nullptr) {
         Py_CLEAR(self);
       } else {
@@ -321,6 +379,10 @@ PyObject *decode_struct_array(DecodeReader &r, const Token &t, const TypePlan *p
   }
   Py_LeaveRecursiveCall();
   if (self == nullptr) return nullptr;
+  if (BW_UNLIKELY(failed)) {
+    Py_DECREF(self);
+    return nullptr;
+  }
   return structs::finish_decoded_struct(self, track, path);
 }
 

@@ -105,11 +105,15 @@ PyObject *decode_sequence(DecodeReader &r, size_t n, const TypePlan *plan, const
                                     : PyList_New(exact ? static_cast<Py_ssize_t>(n) : 0));
   PathNode node{path, nullptr, 0};
   const TypePlan *item_plan = plan->item;
+  bool failed = false;  // collect mode: an item failed (its errors are collected); the result is dropped
   for (size_t i = 0; out && i < n; i++) {
     node.index = static_cast<Py_ssize_t>(i);
+    const unsigned char *begin = r.pos;
     PyObject *item = decode_typed(r, item_plan, &node);
     if (item == nullptr) {
-      out.reset();
+      if (!step_over_failed(r, begin)) out.reset();
+      failed = true;
+      if (out && !is_set && exact) PyList_SET_ITEM(out.get(), static_cast<Py_ssize_t>(i), Py_NewRef(Py_None));
     } else if (!is_set && exact) {
       PyList_SET_ITEM(out.get(), static_cast<Py_ssize_t>(i), item);
     } else {
@@ -119,11 +123,14 @@ PyObject *decode_sequence(DecodeReader &r, size_t n, const TypePlan *plan, const
         raise_validation(&node, "Expected a hashable value, got `%s`", Py_TYPE(item)->tp_name);
       }
       Py_DECREF(item);
-      if (rc < 0) out.reset();
+      if (rc < 0) {  // the item was read whole: only its error is collected
+        if (r.collect == nullptr || !schema::collect_pending(*r.collect) || r.collect->full()) out.reset();
+        failed = true;
+      }
     }
   }
   Py_LeaveRecursiveCall();
-  if (!out) return nullptr;
+  if (!out || BW_UNLIKELY(failed)) return nullptr;
   // Sets are measured after duplicates collapse, as msgspec measures them.
   if (is_set && c.any() && !schema::check_array_length(c, PySet_GET_SIZE(out.get()), path)) return nullptr;
   if (k & sk::kVarTuple) return PyList_AsTuple(out.get());
@@ -149,13 +156,21 @@ PyObject *decode_fixed_array(DecodeReader &r, size_t n, const TypePlan *plan, co
   if (!enter_nested()) return nullptr;
   Object out = Object::steal(PyTuple_New(max));
   PathNode node{path, nullptr, 0};
+  bool failed = false;  // collect mode: an item failed (its errors are collected); the result is dropped
   for (Py_ssize_t i = 0; out && i < size; i++) {
     node.index = i;
+    const unsigned char *begin = r.pos;
     PyObject *item = decode_typed(r, named ? op->field_plans[i] : plan->items[i], &node);
-    if (item == nullptr) out.reset();
-    else PyTuple_SET_ITEM(out.get(), i, item);
+    if (item == nullptr) {
+      if (!step_over_failed(r, begin)) out.reset();
+      failed = true;
+      item = Py_NewRef(Py_None);  // a placeholder: the tuple is dropped
+    }
+    if (out) PyTuple_SET_ITEM(out.get(), i, item);
+    else Py_DECREF(item);
   }
   Py_LeaveRecursiveCall();
+  if (BW_UNLIKELY(failed)) return nullptr;
   if (!out || !named) return out.release();
   for (Py_ssize_t i = size; i < max; i++) PyTuple_SET_ITEM(out.get(), i, Py_NewRef(PyTuple_GET_ITEM(op->defaults, i)));
   return PyObject_Call(op->cls, out.get(), nullptr);
@@ -170,6 +185,14 @@ PyObject *decode_array(DecodeReader &r, const Token &t, const TypePlan *plan, co
 }
 
 }  // namespace
+
+bool step_over_failed(DecodeReader &r, const unsigned char *begin) {
+  bool consumed;
+  if (r.collect == nullptr || !schema::collect_failure(*r.collect, consumed)) return false;
+  if (consumed) return true;
+  r.pos = begin;
+  return skip_value(r);
+}
 
 PyObject *decode_typed(DecodeReader &r, const TypePlan *plan, const PathNode *path) {
   uint64_t k = plan->kinds;

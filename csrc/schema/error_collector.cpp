@@ -9,36 +9,48 @@ namespace {
 
 // The ValidationError a raiser leaves pending in collect mode: one shared instance, never seen by user code
 // (the call's containers or finish_collect take it). nullptr with an error set when it cannot be made.
+PyObject *placeholder_exc = nullptr;
+
 PyObject *placeholder() {
-  static PyObject *exc = nullptr;
-  if (exc == nullptr) {
+  if (placeholder_exc == nullptr) {
     PyObject *cls = validation_error_type();
-    if (cls == nullptr) return nullptr;
-    exc = PyObject_CallOneArg(cls, PyUnicode_InternFromString("(recorded by collect_errors=True)"));
+    PyObject *text = cls == nullptr ? nullptr : PyUnicode_FromString("(recorded by collect_errors=True)");
+    if (text == nullptr) return nullptr;
+    placeholder_exc = PyObject_CallOneArg(cls, text);
+    Py_DECREF(text);
   }
-  return exc;
+  return placeholder_exc;
 }
 
-void release_pieces(ErrorCollector &c, size_t begin) {
-  for (size_t i = begin; i < c.pieces.size(); i++) Py_XDECREF(c.pieces[i].key);
-  c.pieces.resize(begin);
-}
-
-void release(ErrorRecord &r) {
-  Py_XDECREF(r.message);
-  Py_XDECREF(r.input);
-  Py_XDECREF(r.line);
-  Py_XDECREF(r.detail);
+// True, the exception cleared, when the pending exception is the placeholder; otherwise it stays pending.
+bool take_placeholder() {
+#if PY_VERSION_HEX < 0x030C0000
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  if (value != nullptr && value == placeholder_exc) {
+    Py_DECREF(type);
+    Py_DECREF(value);
+    Py_XDECREF(traceback);
+    return true;
+  }
+  PyErr_Restore(type, value, traceback);
+  return false;
+#else
+  PyObject *exc = PyErr_GetRaisedException();
+  if (exc != nullptr && exc == placeholder_exc) {
+    Py_DECREF(exc);
+    return true;
+  }
+  PyErr_SetRaisedException(exc);
+  return false;
+#endif
 }
 
 // Forgets the tentative record: its placeholder was cleared by a catch site (see Invariants).
 void drop_tentative(ErrorCollector &c) {
   if (!c.tentative) return;
   c.tentative = false;
-  ErrorRecord &r = c.records.back();
-  release_pieces(c, r.loc_begin);
-  release(r);
-  c.records.pop_back();
+  c.list.pop_back();
 }
 
 // `name` (a type name the raisers pass as a static string) as a str. New reference.
@@ -56,82 +68,57 @@ PyObject *type_name_str(ErrorCollector &c, const char *name) {
 bool keep(ErrorCollector &c, PyObject *exc, bool malformed) {
   PyObject *message = PyObject_Str(exc);
   if (message == nullptr) return false;
-  PyObject *details = nullptr;
-  bool ok = malformed ? true : PyObject_GetOptionalAttr(exc, details_name(), &details) >= 0;
-  if (ok && details != nullptr && (PyTuple_Check(details) || PyList_Check(details))) {
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(details);
+  PyObject *attr = nullptr, *details = nullptr;
+  bool ok = malformed ? true : PyObject_GetOptionalAttr(exc, details_name(), &attr) >= 0;
+  if (ok && attr != nullptr) ok = (details = details_tuple(attr)) != nullptr || !PyErr_Occurred();
+  if (ok && details != nullptr) {
+    Py_ssize_t n = PyTuple_GET_SIZE(details);
     for (Py_ssize_t i = 0; i < n && !c.full(); i++) {
       ErrorRecord r;
+      r.loc_begin = static_cast<uint32_t>(c.list.pieces.size());  // no pieces of its own
       r.line = i == 0 ? Py_NewRef(message) : nullptr;
-      r.detail = Py_NewRef(PySequence_Fast_GET_ITEM(details, i));
-      c.records.push_back(r);
+      r.detail = Py_NewRef(PyTuple_GET_ITEM(details, i));
+      c.list.records.push_back(r);
     }
   } else if (ok) {
     // A ValidationError raised by user code (a hook) carries no details: its text is the message.
     ErrorRecord r;
+    r.loc_begin = static_cast<uint32_t>(c.list.pieces.size());
     r.detail = make_error_detail(malformed ? ErrorType::kMalformed : ErrorType::kValidator, ErrorInput{}, nullptr, message);
     if ((ok = r.detail != nullptr)) {
       r.line = Py_NewRef(message);
-      c.records.push_back(r);
+      c.list.records.push_back(r);
     }
   }
-  Py_XDECREF(details);
+  Py_XDECREF(attr);
   Py_DECREF(message);
   return ok;
 }
 
 // Raises the ValidationError of every record: str() is their messages, one per line, each as fail-fast mode
-// words it; `_details` their (type, loc, msg, input) tuples.
+// words it; `_details` the records themselves.
 PyObject *raise_collected(ErrorCollector &c) {
   std::string text;
-  PyObject *details = PyTuple_New(c.count());
-  if (details == nullptr) return nullptr;
+  const ErrorRecordList &list = c.list;
   bool first = true;
-  for (size_t i = 0; i < c.records.size(); i++) {
-    const ErrorRecord &r = c.records[i];
-    PyObject *line = r.detail != nullptr ? r.line : r.message;
-    if (line != nullptr) {
-      if (!first) text += '\n';
-      first = false;
-      const PathNode *nodes = r.detail != nullptr ? nullptr : c.pieces.data() + r.loc_begin;
-      if (!append_located_message(text, line, nodes, r.detail != nullptr ? 0 : r.loc_size)) {
-        Py_DECREF(details);
-        return nullptr;
-      }
-    }
-    PyObject *detail;
-    if (r.detail != nullptr) {
-      detail = Py_NewRef(r.detail);
-    } else {
-      PyObject *loc = build_loc(c.pieces.data() + r.loc_begin, r.loc_size);
-      detail = loc == nullptr ? nullptr : PyTuple_New(4);
-      if (detail != nullptr) {
-        PyTuple_SET_ITEM(detail, 0, Py_NewRef(error_type_str(r.type)));
-        PyTuple_SET_ITEM(detail, 1, loc);
-        PyTuple_SET_ITEM(detail, 2, Py_NewRef(r.message));
-        PyTuple_SET_ITEM(detail, 3, Py_NewRef(r.input != nullptr ? r.input : Py_None));
-      } else {
-        Py_XDECREF(loc);
-      }
-    }
-    if (detail == nullptr) {
-      Py_DECREF(details);
-      return nullptr;
-    }
-    PyTuple_SET_ITEM(details, static_cast<Py_ssize_t>(i), detail);
+  for (const ErrorRecord &r : list.records) {
+    if (r.detail != nullptr && r.line == nullptr) continue;  // a kept exception's further details: no line
+    if (!first) text += '\n';
+    first = false;
+    if (!append_record_line(text, r, list.pieces)) return nullptr;
   }
   PyObject *str = PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "surrogatepass");
-  if (str != nullptr) raise_with_details(str, details);
-  Py_XDECREF(str);
-  Py_DECREF(details);
+  if (str == nullptr) return nullptr;
+  PyObject *details = take_error_records(c.list);
+  if (details != nullptr) raise_with_details(str, details);
+  Py_XDECREF(details);
+  Py_DECREF(str);
   return nullptr;
 }
 
 }  // namespace
 
 ErrorCollector::~ErrorCollector() {
-  release_pieces(*this, 0);
-  for (ErrorRecord &r : records) release(r);
   for (CachedMessage &m : messages) Py_DECREF(m.message);
   for (auto &entry : type_names) Py_DECREF(entry.second);
 }
@@ -150,15 +137,17 @@ PyObject *record_error(ErrorCollector &c, ErrorType type, ErrorInput input, cons
     }
     r.message = Py_NewRef(message);
     try {
-      size_t n = copy_path(path, nullptr), begin = c.pieces.size();
-      c.pieces.resize(begin + n);
-      copy_path(path, c.pieces.data() + begin);
-      for (size_t i = begin; i < begin + n; i++) Py_XINCREF(c.pieces[i].key);
+      std::vector<PathNode> &pieces = c.list.pieces;
+      size_t n = copy_path(path, nullptr), begin = pieces.size();
+      pieces.resize(begin + n);
+      copy_path(path, pieces.data() + begin);
+      for (size_t i = begin; i < begin + n; i++) Py_XINCREF(pieces[i].key);
       r.loc_begin = static_cast<uint32_t>(begin);
       r.loc_size = static_cast<uint32_t>(n);
-      c.records.push_back(r);
+      c.list.records.push_back(r);
     } catch (const std::bad_alloc &) {
-      release(r);
+      Py_XDECREF(r.message);
+      Py_XDECREF(r.input);
       PyErr_NoMemory();
       return nullptr;
     }
@@ -187,14 +176,13 @@ bool cache_message(ErrorCollector &c, const TypePlan *plan, const char *got, PyO
 }
 
 bool collect_pending(ErrorCollector &c) {
-  PyObject *cls = validation_error_type();
-  if (cls == nullptr || !PyErr_ExceptionMatches(cls)) return false;
-  PyObject *exc = PyErr_GetRaisedException();
-  if (exc == placeholder()) {  // recorded at its raise: the record stays
-    Py_DECREF(exc);
+  if (take_placeholder()) {  // recorded at its raise: the record stays
     c.tentative = false;
     return true;
   }
+  PyObject *cls = validation_error_type();
+  if (cls == nullptr || !PyErr_ExceptionMatches(cls)) return false;
+  PyObject *exc = PyErr_GetRaisedException();
   drop_tentative(c);
   bool ok;
   try {
@@ -222,6 +210,8 @@ PyObject *finish_collect(ErrorCollector &c, PyObject *result) {
     drop_tentative(c);
     if (c.count() == 0) return result;
     Py_DECREF(result);
+  } else if (take_placeholder()) {
+    c.tentative = false;
   } else if (PyErr_Occurred()) {
     PyObject *cls = validation_error_type();
     if (cls == nullptr) return nullptr;
@@ -230,28 +220,20 @@ PyObject *finish_collect(ErrorCollector &c, PyObject *result) {
       drop_tentative(c);
       return nullptr;  // anything else (a hook's RuntimeError, MemoryError) propagates as is
     }
+    drop_tentative(c);
+    if (c.count() == 0) return nullptr;  // the first error is the only one: raised as fail-fast raises it
+    // A ValidationError from user code joins as it is; malformed input after collected errors ends the walk
+    // and is reported last.
     PyObject *exc = PyErr_GetRaisedException();
-    if (exc == placeholder()) {
-      c.tentative = false;
-      Py_DECREF(exc);
-    } else {
-      drop_tentative(c);
-      if (c.count() == 0) {  // the first error is the only one: raised as fail-fast raises it
-        PyErr_SetRaisedException(exc);
-        return nullptr;
-      }
-      // A ValidationError from user code joins as it is; malformed input after collected errors ends the walk
-      // and is reported last.
-      bool ok;
-      try {
-        ok = c.full() || keep(c, exc, !validation);
-      } catch (const std::bad_alloc &) {
-        ok = false;
-        PyErr_NoMemory();
-      }
-      Py_DECREF(exc);
-      if (!ok) return nullptr;
+    bool ok;
+    try {
+      ok = c.full() || keep(c, exc, !validation);
+    } catch (const std::bad_alloc &) {
+      ok = false;
+      PyErr_NoMemory();
     }
+    Py_DECREF(exc);
+    if (!ok) return nullptr;
   } else {
     drop_tentative(c);
   }

@@ -9,33 +9,25 @@
 // the placeholder (the record stays) or, for a ValidationError raised elsewhere (user code), keep its text and
 // details; the container then steps over the value and goes on. A value whose own errors were collected
 // returns nullptr with no exception set ("failed, already recorded"). finish_collect() ends the call: it
-// renders every record once (messages, `loc` tuples) and raises one ValidationError.
+// renders their messages into str(e) and raises one ValidationError, its `_details` the records themselves
+// (their `loc` and detail tuples are made when errors() asks).
 //
 // Invariants: the last record is `tentative` from its raise until a container takes its placeholder; a
 // tentative record whose placeholder was cleared instead (by a catch site) is dropped at the next raise or
-// take, as a newer exception replaces an older one. Records own their references; paths live in `pieces`.
+// take, as a newer exception replaces an older one.
 #pragma once
 #include "py/python.hpp"
 #include "schema/error_path.hpp"
-#include <cstdint>
+#include "schema/error_records.hpp"
+#include <utility>
 #include <vector>
 
 namespace boltwire::schema {
 
-struct ErrorRecord {
-  PyObject *message = nullptr;  // the error's msg, no path suffix (owned)
-  PyObject *input = nullptr;    // the offending value or its type name (owned), nullptr for None
-  PyObject *line = nullptr;     // kept exceptions only: their whole str() (owned), or nullptr
-  PyObject *detail = nullptr;   // kept exceptions only: their (type, loc, msg, input) tuple (owned)
-  uint32_t loc_begin = 0, loc_size = 0;  // the path: pieces[loc_begin, loc_begin + loc_size), root first
-  ErrorType type = ErrorType::kInvalidValue;
-};
-
 struct ErrorCollector {
   Py_ssize_t max_errors = 100;
-  std::vector<ErrorRecord> records;
-  std::vector<PathNode> pieces;  // every record's path; keys owned
-  bool tentative = false;        // the last record's placeholder is still pending (see Invariants)
+  ErrorRecordList list;   // in input order (error_records.hpp)
+  bool tentative = false;  // the last record's placeholder is still pending (see Invariants)
   // Messages made once per call: (plan, got) -> "Expected `...`, got `...`"; type names as str.
   struct CachedMessage {
     const TypePlan *plan;
@@ -49,7 +41,7 @@ struct ErrorCollector {
   ErrorCollector(const ErrorCollector &) = delete;
   ErrorCollector &operator=(const ErrorCollector &) = delete;
   ~ErrorCollector();
-  Py_ssize_t count() const noexcept { return static_cast<Py_ssize_t>(records.size()); }
+  Py_ssize_t count() const noexcept { return static_cast<Py_ssize_t>(list.records.size()); }
   bool full() const noexcept { return count() >= max_errors; }
 };
 

@@ -50,7 +50,14 @@ class ValidationError(DecodeError):
     def errors(self) -> list[ErrorDetail]:
         """Every error this exception carries, in input order: one for a fail-fast decode, all of them
         (up to ``max_errors``) with ``collect_errors=True``."""
+        # _details: a tuple of (type, loc, msg, input) tuples, or with collect_errors=True the compact records
+        # (a sequence that makes those tuples on first use).
         details = self.__dict__.get("_details")
         if details is None:  # raised by user code (a hook): its text is the message
             return [ErrorDetail("validator", (), str(self), None)]
         return [ErrorDetail(*d) for d in details]
+
+    def error_count(self) -> int:
+        """How many errors ``errors()`` returns, without building them (pydantic's name)."""
+        details = self.__dict__.get("_details")
+        return 1 if details is None else len(details)

@@ -49,6 +49,8 @@ class Decoder(Generic[T]):
         strict: bool = True,
         dec_hook: Callable[[type, Any], Any] | None = None,
         ext_hook: Callable[[int, memoryview], Any] | None = None,
+        collect_errors: bool = False,
+        max_errors: int = 100,
     ) -> None: ...
     @overload
     def __init__(
@@ -58,6 +60,8 @@ class Decoder(Generic[T]):
         strict: bool = True,
         dec_hook: Callable[[type, Any], Any] | None = None,
         ext_hook: Callable[[int, memoryview], Any] | None = None,
+        collect_errors: bool = False,
+        max_errors: int = 100,
     ) -> None: ...
     @property
     def type(self) -> Any: ...
@@ -67,6 +71,10 @@ class Decoder(Generic[T]):
     def dec_hook(self) -> Callable[[type, Any], Any] | None: ...
     @property
     def ext_hook(self) -> Callable[[int, memoryview], Any] | None: ...
+    @property
+    def collect_errors(self) -> bool: ...
+    @property
+    def max_errors(self) -> int: ...
     def decode(self, buf: bytes | bytearray | memoryview, /) -> T: ...
 
 @overload
@@ -77,6 +85,8 @@ def decode(
     strict: bool = True,
     dec_hook: Callable[[type, Any], Any] | None = None,
     ext_hook: Callable[[int, memoryview], Any] | None = None,
+    collect_errors: bool = False,
+    max_errors: int = 100,
 ) -> Any: ...
 @overload
 def decode(
@@ -87,4 +97,6 @@ def decode(
     strict: bool = True,
     dec_hook: Callable[[type, Any], Any] | None = None,
     ext_hook: Callable[[int, memoryview], Any] | None = None,
+    collect_errors: bool = False,
+    max_errors: int = 100,
 ) -> T: ...

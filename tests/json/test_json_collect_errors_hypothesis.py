@@ -91,6 +91,22 @@ def assert_agrees(fail_fast, collect):
         assert str(col).count("\n") >= len(col.errors()) - 1
 
 
+def mutate(data, buf, byte_strategy):
+    """`buf` with 1-3 bytes deleted, inserted (drawn from `byte_strategy`) or replaced, as drawn from `data`."""
+    buf = bytearray(buf)
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.integers(0, len(buf)))
+        op = data.draw(st.sampled_from(["delete", "insert", "replace"]))
+        byte = data.draw(byte_strategy)
+        if op == "delete" and at < len(buf):
+            del buf[at]
+        elif op == "insert":
+            buf.insert(at, byte)
+        elif at < len(buf):
+            buf[at] = byte
+    return bytes(buf)
+
+
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -104,18 +120,7 @@ def test_json_first_collected_error_is_the_fail_fast_error(doc):
 @SETTINGS
 @given(document, st.data())
 def test_json_mutated_bytes_agree(doc, data):
-    buf = bytearray(stdlib_json.dumps(doc).encode())
-    for _ in range(data.draw(st.integers(1, 3))):
-        at = data.draw(st.integers(0, len(buf)))
-        op = data.draw(st.sampled_from(["delete", "insert", "replace"]))
-        byte = data.draw(st.sampled_from(b'{}[],:"0 xn\\'))
-        if op == "delete" and at < len(buf):
-            del buf[at]
-        elif op == "insert":
-            buf.insert(at, byte)
-        elif at < len(buf):
-            buf[at] = byte
-    data_bytes = bytes(buf)
+    data_bytes = mutate(data, stdlib_json.dumps(doc).encode(), st.sampled_from(b'{}[],:"0 xn\\'))
     assert_agrees(lambda: bj.decode(data_bytes, type=Doc), lambda: bj.decode(data_bytes, type=Doc, collect_errors=True))
 
 
