@@ -151,6 +151,36 @@ def test_dataclass_fields_raising_attribute_or_key_error_are_omitted():
     assert boltwire.json.encode(Prop()) == msgspec.json.encode(Prop()) == b'{"first":1}'
 
 
+@pytest.mark.parametrize("present", ["ab", "a", "b", ""])
+def test_ducktyped_dataclass_fields_read_from_the_instance(present):
+    # gel.Object's shape: the class says it is a dataclass with no fields, the instance carries the real table and
+    # answers through __getattr__ (a KeyError leaves the field out). msgspec reads the instance's table.
+    import dataclasses
+
+    import boltwire.msgpack
+    import msgspec.msgpack
+
+    @dataclasses.dataclass
+    class Ex:
+        a: int
+        b: int
+
+    msg = {k: v for k, v in zip("ab", range(2)) if k in present}
+
+    class Duck:
+        __dataclass_fields__ = {}
+
+        def __getattr__(self, key):
+            return msg[key]
+
+    x = Duck()
+    x.__dataclass_fields__ = Ex.__dataclass_fields__
+    assert boltwire.json.encode(x) == msgspec.json.encode(x) == msgspec.json.encode(msg)
+    assert boltwire.msgpack.encode(x) == msgspec.msgpack.encode(x)
+    assert boltwire.to_builtins(x) == msgspec.to_builtins(x) == msg
+    assert boltwire.json.encode(Duck()) == msgspec.json.encode(Duck()) == b"{}"  # the class's table otherwise
+
+
 def test_failed_recursive_build_leaves_no_dangling_table():
     # A is half-built when B (its field) completes; A then fails. B must not stay cached with a borrowed pointer
     # into A's freed table: decoding B afterwards used to read freed memory. Run in a child: a crash is a failure.
