@@ -18,6 +18,7 @@ struct DecodeReader : Reader {
   PyObject *dec_hook = nullptr;  // dec_hook(type, obj) for custom types
   PyObject *ext_hook = nullptr;  // ext_hook(code, memoryview) for extension values outside typed contexts
   PyObject *input = nullptr;     // the object decoded from: memoryview results are views of it
+  bool in_key = false;           // inside a dict key or set item: untyped arrays become tuples (hashable, msgspec)
 };
 
 // A memoryview of the input's bytes [data, data + size): a view, not a copy (writable when the input is), with

@@ -202,7 +202,10 @@ PyObject *decode_dict(DecodeReader &r, size_t n, const TypePlan *plan, const Pat
     if (any_keys || (str_keys && r.pos < r.end && is_str_opcode(*r.pos))) {
       key = Object::steal(decode_any(r, &key_node, true));
     } else {
+      bool in_key = r.in_key;
+      r.in_key = true;
       key = Object::steal(decode_typed(r, key_plan, &key_node));
+      r.in_key = in_key;
     }
     Object value = Object::steal(key ? decode_typed(r, value_plan, &value_node) : nullptr);
     if (!value || !dict_set_key(dict.get(), key.get(), value.get(), r)) dict.reset();

@@ -107,7 +107,10 @@ PyObject *decode_sequence(DecodeReader &r, size_t n, const TypePlan *plan, const
   const TypePlan *item_plan = plan->item;
   for (size_t i = 0; out && i < n; i++) {
     node.index = static_cast<Py_ssize_t>(i);
+    bool in_key = r.in_key;
+    r.in_key = in_key || is_set;
     PyObject *item = decode_typed(r, item_plan, &node);
+    r.in_key = in_key;
     if (item == nullptr) {
       out.reset();
     } else if (!is_set && exact) {
@@ -176,7 +179,7 @@ PyObject *decode_typed(DecodeReader &r, const TypePlan *plan, const PathNode *pa
   PyObject *result;
   if (BW_UNLIKELY(k & (sk::kAny | sk::kRaw))) {
     if (k & sk::kAny) {
-      result = decode_any(r, path);
+      result = decode_any(r, path, r.in_key);
     } else {  // Raw: the value's exact bytes, checked but not converted
       const unsigned char *begin = r.pos;
       if (!skip_value(r)) return nullptr;
