@@ -22,8 +22,9 @@ struct TypedReader : Reader {
 
 // Decodes one value at r.pos (whitespace skipped) as `plan`. New reference, or nullptr with an error set.
 PyObject *decode_typed(TypedReader &r, const schema::TypePlan *plan, const schema::PathNode *path);
-// Whole-document entry: one value, optional surrounding whitespace, nothing else.
-PyObject *decode_document_typed(TypedReader &r, const schema::TypePlan *plan);
+// Whole-document entry: one value, optional surrounding whitespace, nothing else. `root` is the collect root
+// in collect mode (schema/error_collector.hpp).
+PyObject *decode_document_typed(TypedReader &r, const schema::TypePlan *plan, const schema::PathNode *root = nullptr);
 
 // Object-shaped readers (decode_typed_objects.cpp).
 PyObject *decode_typed_object(TypedReader &r, const schema::TypePlan *plan, const schema::PathNode *path);
