@@ -530,3 +530,39 @@ def test_decoders_are_subscriptable_at_runtime():
             dec = proto.Decoder[int](int)
             assert isinstance(dec, proto.Decoder)
             assert dec.decode(proto.encode(2)) == 2
+
+
+META_CONFLICTS = [
+    lambda M: Annotated[int, M(ge=1), M(ge=2)],
+    lambda M: Annotated[int, M(gt=1), M(ge=2)],
+    lambda M: Annotated[int, M(lt=2), M(le=1)],
+    lambda M: Annotated[float, M(gt=1), M(ge=2)],
+    lambda M: Annotated[float, M(gt=0), M(gt=1)],
+    lambda M: Annotated[str, M(min_length=1), M(min_length=2)],
+    lambda M: Annotated[str, M(pattern="a"), M(pattern="b")],
+    lambda M: Annotated[list[int], M(max_length=1), M(max_length=2)],
+    lambda M: Annotated[Annotated[int, M(ge=1)], M(ge=2)],
+    lambda M: Annotated[int, M(gt=0), M(multiple_of=2), M(multiple_of=3)],
+    lambda M: Annotated[int, M(ge=1), M(le=2)],
+    lambda M: Annotated[int, M(title="a"), M(title="b")],
+    lambda M: Annotated[int, M(gt=2**63 - 1)],
+    lambda M: Annotated[int, M(lt=-(2**63))],
+    lambda M: Annotated[int, M(ge=2**63)],
+    lambda M: Annotated[int, M(le=2**63)],
+]
+
+
+@pytest.mark.parametrize("make", META_CONFLICTS)
+def test_meta_conflicts_and_int64_bounds_refused_like_msgspec(make):
+    def outcome(lib):
+        try:
+            lib.json.Decoder(make(lib.Meta))
+        except Exception as e:
+            return type(e), str(e).replace(lib.__name__ + ".", "")
+        return None
+
+    theirs = outcome(msgspec)
+    assert outcome(boltwire) == theirs
+    if theirs is not None:  # convert builds the same plan
+        with pytest.raises(theirs[0]):
+            boltwire.convert(1, make(boltwire.Meta))
