@@ -183,9 +183,7 @@ PyObject *decode_typed(DecodeReader &r, const TypePlan *plan, const PathNode *pa
     } else {  // Raw: the value's exact bytes, checked but not converted
       const unsigned char *begin = r.pos;
       if (!skip_value(r)) return nullptr;
-      Object bytes = Object::steal(PyBytes_FromStringAndSize(reinterpret_cast<const char *>(begin), r.pos - begin));
-      if (!bytes) return nullptr;
-      result = PyObject_CallOneArg(reinterpret_cast<PyObject *>(&json::RawType), bytes.get());
+      result = json::raw_view(r.input, reinterpret_cast<const char *>(begin), r.pos - begin);
     }
   } else {
     const unsigned char *at = r.pos;
