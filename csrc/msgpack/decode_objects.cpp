@@ -275,11 +275,7 @@ PyObject *decode_struct_array(DecodeReader &r, const Token &t, const TypePlan *p
   auto n = static_cast<Py_ssize_t>(t.size);
   PathNode node{path, nullptr, 0};
   auto required_of = [](const ObjectPlan *p) {
-    structs::StructMetaObject *meta = structs::as_meta(reinterpret_cast<PyTypeObject *>(p->cls));
-    Py_ssize_t required = 0;
-    for (Py_ssize_t i = 0; i < meta->n_fields; i++)
-      if (PyTuple_GET_ITEM(meta->defaults, i) == structs::NoDefault) required = i + 1;
-    return required;
+    return structs::required_prefix(structs::as_meta(reinterpret_cast<PyTypeObject *>(p->cls)));
   };
   Py_ssize_t offset = 0;
   if (plan->struct_union != nullptr || op->tag_value != nullptr) {

@@ -566,3 +566,36 @@ def test_meta_conflicts_and_int64_bounds_refused_like_msgspec(make):
     if theirs is not None:  # convert builds the same plan
         with pytest.raises(theirs[0]):
             boltwire.convert(1, make(boltwire.Meta))
+
+
+INT_TAG_DOCS = [b'{"type": 18446744073709551615}', b'{"type": 18446744073709551616}', b'{"type": 1' + b"0" * 30 + b"}",
+                b'{"type": -9223372036854775809}', b'{"type": 9223372036854775808}',
+                b'{"type": 9223372036854775807}', b'{"type": -9223372036854775808}', b"[]", b'["Test"]']
+
+
+@pytest.mark.parametrize("doc", INT_TAG_DOCS)
+def test_int_tags_at_the_int64_edges_and_array_like_lengths_like_msgspec(doc):
+    def outcome(lib):
+        class T(lib.Struct, tag=123):
+            pass
+
+        class A(lib.Struct, tag=2**63 - 1):
+            pass
+
+        class B(lib.Struct, tag=-(2**63)):
+            pass
+
+        class C(lib.Struct, tag="Test", array_like=True):
+            a: int
+            b: int
+            c: int = 0
+
+        results = []
+        for t in (T, B, A | B, C):
+            try:
+                results.append(type(lib.json.decode(doc, type=t)).__name__)
+            except (lib.ValidationError, lib.DecodeError) as e:
+                results.append(str(e))
+        return results
+
+    assert outcome(boltwire) == outcome(msgspec)
