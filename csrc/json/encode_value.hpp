@@ -85,6 +85,9 @@ bool encode_timedelta(EncodeState &state, PyObject *obj) noexcept;
 // encode_special.cpp: uuid.UUID, decimal.Decimal, enum.Enum.
 bool encode_uuid(EncodeState &state, PyObject *obj) noexcept;
 bool encode_decimal(EncodeState &state, PyObject *obj) noexcept;
+// decimal_format=callable: the callable's result is encoded in the Decimal's place, as a value or as a dict key
+// (and may not hold a Decimal).
+bool encode_decimal_with_hook(EncodeState &state, PyObject *obj, bool as_key) noexcept;
 bool encode_enum(EncodeState &state, PyObject *obj) noexcept;
 
 }  // namespace boltwire::json

@@ -599,3 +599,18 @@ def test_int_tags_at_the_int64_edges_and_array_like_lengths_like_msgspec(doc):
         return results
 
     assert outcome(boltwire) == outcome(msgspec)
+
+
+@pytest.mark.parametrize("fmt", [lambda d: str(d.quantize(decimal.Decimal("0.000"))), lambda d: {d: "v"}, lambda d: 1.5,
+                                 lambda d: d])
+def test_decimal_format_callable_applies_to_dict_keys_like_msgspec(fmt):
+    doc = {"key": decimal.Decimal("1.3449"), decimal.Decimal("1.3449"): "value"}
+
+    def outcome(lib):
+        try:
+            return lib.json.Encoder(decimal_format=fmt).encode(doc)
+        except TypeError as e:
+            assert "callable returned a value containing a Decimal" in str(e)
+            return TypeError
+
+    assert outcome(boltwire) == outcome(msgspec)
