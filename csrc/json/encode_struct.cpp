@@ -155,9 +155,31 @@ PyObject *names_of_fields(PyObject *owner, PyObject *fields) noexcept {
 
 }  // namespace
 
+namespace {
+
+// The class's field names, cached on the class itself (so it stays collectable). Borrowed, or nullptr.
+PyObject *class_field_names(PyTypeObject *tp, bool *is_dataclass) noexcept {
+  PyObject *cached = py::type_cache_get(tp, types.str_dataclass_cache);
+  if (cached != nullptr || PyErr_Occurred()) return cached;
+  Object fields = Object::steal(PyObject_GetAttr(reinterpret_cast<PyObject *>(tp), types.str_dataclass_fields));
+  if (!fields) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return nullptr;
+    PyErr_Clear();
+    *is_dataclass = false;
+    return nullptr;
+  }
+  Object tuple = Object::steal(names_of_fields(reinterpret_cast<PyObject *>(tp), fields.get()));
+  if (!tuple || !py::type_cache_set(tp, types.str_dataclass_cache, tuple.get())) return nullptr;
+  return tuple.get();
+}
+
+}  // namespace
+
 PyObject *dataclass_field_names(PyObject *obj, bool *is_dataclass) noexcept {
   *is_dataclass = true;
   PyTypeObject *tp = Py_TYPE(obj);
+  PyObject *names = class_field_names(tp, is_dataclass);
+  if (names == nullptr) return nullptr;
   // A ducktyped dataclass (gel.Object) carries its own __dataclass_fields__: msgspec reads it from the instance.
   PyObject **dict = tp->tp_dictoffset != 0 ? _PyObject_GetDictPtr(obj) : nullptr;
   if (dict != nullptr && *dict != nullptr) {
@@ -168,19 +190,7 @@ PyObject *dataclass_field_names(PyObject *obj, bool *is_dataclass) noexcept {
     }
     if (PyErr_Occurred()) return nullptr;
   }
-  PyObject *cached = py::type_cache_get(tp, types.str_dataclass_cache);
-  if (cached != nullptr || PyErr_Occurred()) return Py_XNewRef(cached);
-  Object fields = Object::steal(PyObject_GetAttr(reinterpret_cast<PyObject *>(tp), types.str_dataclass_fields));
-  if (!fields) {
-    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return nullptr;
-    PyErr_Clear();
-    *is_dataclass = false;
-    return nullptr;
-  }
-  Object tuple = Object::steal(names_of_fields(reinterpret_cast<PyObject *>(tp), fields.get()));
-  // Cached on the class itself, so the class stays collectable.
-  if (!tuple || !py::type_cache_set(tp, types.str_dataclass_cache, tuple.get())) return nullptr;
-  return tuple.release();
+  return Py_NewRef(names);
 }
 
 [[gnu::noinline]] bool encode_struct(EncodeState &state, PyObject *obj) noexcept {

@@ -179,6 +179,10 @@ def test_ducktyped_dataclass_fields_read_from_the_instance(present):
     assert boltwire.msgpack.encode(x) == msgspec.msgpack.encode(x)
     assert boltwire.to_builtins(x) == msgspec.to_builtins(x) == msg
     assert boltwire.json.encode(Duck()) == msgspec.json.encode(Duck()) == b"{}"  # the class's table otherwise
+    # the dataclass itself (its class dict holds __dataclass_fields__) is a type, not an instance
+    for f in (boltwire.json.encode, boltwire.msgpack.encode, boltwire.to_builtins):
+        with pytest.raises(TypeError, match="Encoding objects of type type"):
+            f(Ex)
 
 
 def test_failed_recursive_build_leaves_no_dangling_table():
