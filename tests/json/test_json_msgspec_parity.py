@@ -618,3 +618,34 @@ def test_decimal_format_callable_applies_to_dict_keys_like_msgspec(fmt):
             return TypeError
 
     assert outcome(boltwire) == outcome(msgspec)
+
+
+def test_float_hook_errors_become_validation_errors_like_msgspec():
+    from typing import Any
+
+    unicode_error = UnicodeDecodeError("utf-8", b"\xff", 0, 1, "callback error")
+
+    def value_error(v):
+        raise ValueError("Oh no!")
+
+    def decode_error(v):
+        raise unicode_error
+
+    def key_error(v):
+        raise KeyError("k")
+
+    def outcome(lib):
+        class Ex(lib.Struct):
+            a: float
+            b: Any
+
+        out = []
+        for hook, doc, t in [(value_error, b"[1.5]", Any), (value_error, b'{"a": 1.5, "b": 2.5}', Ex),
+                             (decode_error, b"1.5", Any), (key_error, b"1.5", Any)]:
+            try:
+                lib.json.Decoder(t, float_hook=hook).decode(doc)
+            except Exception as e:
+                out.append((type(e).__name__, str(e), repr(e.__cause__), e.__cause__ is unicode_error))
+        return out
+
+    assert outcome(boltwire) == outcome(msgspec)
