@@ -5,6 +5,7 @@
 // the target type pass through unchanged, as in msgspec.
 #include "convert/convert.hpp"
 #include "json/encode_types.hpp"
+#include "json/raw.hpp"
 #include "json/str_values.hpp"
 #include "py/dict_iter.hpp"
 #include "py/recursion.hpp"
@@ -469,6 +470,7 @@ PyObject *convert_value(PyObject *obj, const TypePlan *plan, ConvertOptions &o, 
       return Py_NewRef(obj);
   }
   if (k & sk::kAny) return check_validator(Py_NewRef(obj), plan, path);
+  if (BW_UNLIKELY(k == sk::kRaw) && json::is_raw(obj)) return Py_NewRef(obj);  // a Raw field takes a Raw as is
   // Python's recursion limit applies, as in msgspec (a cyclic input meets it); kMaxDepth bounds the C stack
   // when that limit is set very high.
   py::RecursionGuard guard(" while deserializing an object");

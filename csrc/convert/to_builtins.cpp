@@ -340,13 +340,12 @@ PyObject *convert_struct(const ToBuiltinsOptions &opt, PyObject *obj, bool is_ke
 // 1 and *out set when `obj` is a dataclass instance, 0 when it is not, -1 on error.
 int convert_dataclass(const ToBuiltinsOptions &opt, PyObject *obj, PyObject **out) noexcept {
   bool is_dataclass;
-  PyObject *borrowed_names = json::dataclass_field_names(Py_TYPE(obj), &is_dataclass);
+  // Held: a field getter may run code that drops the class's cached names.
+  py::Object names = py::Object::steal(json::dataclass_field_names(obj, &is_dataclass));
   if (!is_dataclass) return 0;
-  if (borrowed_names == nullptr) return -1;
+  if (!names) return -1;
   py::RecursionGuard scope;
   if (!scope.entered) return -1;
-  // Held: a field getter may run code that drops the class's cached names.
-  py::Object names = py::Object::borrow(borrowed_names);
   Py_ssize_t n = PyTuple_GET_SIZE(names.get());
   py::Object dict = py::Object::steal(_PyDict_NewPresized(n));
   if (!dict) return -1;

@@ -47,9 +47,10 @@ PyObject *with_buffer(PyObject *buf, Fn &&fn) {
   return result;
 }
 
-PyObject *decode_with(const DecodeOptions &o, const unsigned char *data, size_t size) {
+PyObject *decode_with(const DecodeOptions &o, PyObject *input, const unsigned char *data, size_t size) {
   if (o.plan == nullptr && o.float_hook == nullptr && !o.forbid_unknown_fields) return decode_document_any(data, size);
   TypedReader r;
+  r.input = input;
   r.start = r.pos = data;
   r.end = data + size;
   r.strict = o.strict;
@@ -111,7 +112,7 @@ PyObject *json_decode(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObj
   if ((collect_errors != nullptr || max_errors != nullptr) &&
       !schema::parse_collect_options(collect_errors, max_errors, o.collect_errors, o.max_errors))
     return nullptr;
-  return with_buffer(args[0], [&](const unsigned char *d, size_t n) { return decode_with(o, d, n); });
+  return with_buffer(args[0], [&](const unsigned char *d, size_t n) { return decode_with(o, args[0], d, n); });
 }
 
 PyObject *json_decode_any(PyObject *, PyObject *buf) {
@@ -167,16 +168,17 @@ int Decoder_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
 
 PyObject *Decoder_decode(PyObject *self_obj, PyObject *buf) {
   auto *self = reinterpret_cast<DecoderObject *>(self_obj);
-  return with_buffer(buf, [&](const unsigned char *d, size_t n) { return decode_with(self->options, d, n); });
+  return with_buffer(buf, [&](const unsigned char *d, size_t n) { return decode_with(self->options, buf, d, n); });
 }
 
 // JSON Lines, read as msgspec does: a stream of values separated by whitespace (newlines or not; `1 2\n3` is
 // [1, 2, 3]), decoded as if the whole buffer were a list of the Decoder's type. Error paths start at the
 // value's index (`$[1].x`) and byte offsets count from the start of the buffer.
-PyObject *decode_lines_with(const DecodeOptions &o, const unsigned char *data, size_t size) {
+PyObject *decode_lines_with(const DecodeOptions &o, PyObject *input, const unsigned char *data, size_t size) {
   Object out = Object::steal(PyList_New(0));
   if (!out) return nullptr;
   TypedReader r;
+  r.input = input;
   r.start = r.pos = data;
   r.end = data + size;
   r.strict = o.strict;
@@ -207,7 +209,7 @@ PyObject *decode_lines_with(const DecodeOptions &o, const unsigned char *data, s
 
 PyObject *Decoder_decode_lines(PyObject *self_obj, PyObject *buf) {
   auto *self = reinterpret_cast<DecoderObject *>(self_obj);
-  return with_buffer(buf, [&](const unsigned char *d, size_t n) { return decode_lines_with(self->options, d, n); });
+  return with_buffer(buf, [&](const unsigned char *d, size_t n) { return decode_lines_with(self->options, buf, d, n); });
 }
 
 PyObject *Decoder_repr(PyObject *self_obj) {

@@ -177,6 +177,8 @@ PyObject *decode_number(Reader &r, const schema::PathNode *path) {
     PyObject *text = PyUnicode_FromStringAndSize(reinterpret_cast<const char *>(t.begin), t.end - t.begin);
     if (text == nullptr) return nullptr;
     PyObject *value = PyObject_CallOneArg(r.float_hook, text);
+    // A TypeError / ValueError from the hook is the value's ValidationError (caused by it), as msgspec.
+    if (value == nullptr) schema::reraise_as_validation(path, schema::ErrorInput{text});
     Py_DECREF(text);
     return value;
   }

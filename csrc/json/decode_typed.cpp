@@ -283,10 +283,7 @@ PyObject *decode_typed(TypedReader &r, const TypePlan *plan, const PathNode *pat
     // Raw: the value's exact bytes, checked but not converted.
     const unsigned char *begin = r.pos;
     if (!skip_any(r)) return nullptr;
-    PyObject *bytes = PyBytes_FromStringAndSize(reinterpret_cast<const char *>(begin), r.pos - begin);
-    if (bytes == nullptr) return nullptr;
-    result = PyObject_CallOneArg(reinterpret_cast<PyObject *>(&RawType), bytes);
-    Py_DECREF(bytes);
+    result = raw_view(r.input, reinterpret_cast<const char *>(begin), r.pos - begin);
   } else {
     switch (*r.pos) {
       case '"':

@@ -18,6 +18,7 @@ struct TypedReader : Reader {
   PyObject *dec_hook = nullptr;    // called as dec_hook(type, obj) for custom types
   bool forbid_unknown_fields = false;  // Decoder-level: unknown keys are errors for every object-like class
   schema::ErrorCollector *collect = nullptr;  // collect_errors=True: where errors go (schema/error_collector.hpp)
+  PyObject *input = nullptr;       // the object decoded from (a Raw is a view of it when it is bytes or str)
 };
 
 // Decodes one value at r.pos (whitespace skipped) as `plan`. New reference, or nullptr with an error set.

@@ -123,6 +123,15 @@ PyObject *raise_invalid_tag(const PathNode *tag_node, PyObject *value) {
   return schema::raise_error(schema::ErrorType::kInvalidTag, schema::ErrorInput{value}, tag_node, "Invalid value %R", value);
 }
 
+// An integer token of 19 or 20 digits that msgspec reads as a tag value: one in [-2**63, 2**64 - 1] (a tag never
+// is a uint64, so those values are then invalid, not of the wrong type).
+bool in_tag_range(const NumberToken &t) {
+  const char *limit = t.negative ? "9223372036854775808" : "18446744073709551615";
+  const unsigned char *digits = t.begin + (t.negative ? 1 : 0);
+  size_t n = static_cast<size_t>(t.digits), m = strlen(limit);
+  return n < m || (n == m && memcmp(digits, limit, n) <= 0);
+}
+
 // Reads a tag value (a str or an int, as the tags in play allow) at r.pos. `tag_node` is its path.
 PyObject *read_tag_value(Reader &r, bool str_tags, bool int_tags, const PathNode *tag_node) {
   if (r.pos < r.end && *r.pos == '"' && str_tags) return decode_string(r);
@@ -130,6 +139,7 @@ PyObject *read_tag_value(Reader &r, bool str_tags, bool int_tags, const PathNode
     NumberToken t;
     if (!scan_number(r, t)) return nullptr;
     if (t.fits_int64()) return number_to_int(t);
+    if (!t.is_float && t.digits <= 20 && in_tag_range(t)) return number_to_int(t);  // the int64 / uint64 edges
   } else {
     if (r.pos >= r.end) return raise_malformed(r, msg::kExpectedValue);
     if (!skip_any(r)) return nullptr;
@@ -496,7 +506,10 @@ PyObject *decode_struct_array(TypedReader &r, const TypePlan *plan, const PathNo
   const ObjectPlan *op = plan->struct_plan;
   PathNode node{path, nullptr, 0};
   if (plan->struct_union != nullptr || op->tag_value != nullptr) {
-    if (done) return raise_validation(path, "Expected `array` of at least length 1, got 0");
+    if (done) {  // a single class names its whole length, its tag included (msgspec)
+      Py_ssize_t min = plan->struct_union ? 1 : structs::required_prefix(structs::as_meta(reinterpret_cast<PyTypeObject *>(op->cls))) + 1;
+      return raise_validation(path, "Expected `array` of at least length %zd, got 0", min);
+    }
     bool str_tags = plan->struct_union ? plan->struct_union->str_tags : PyUnicode_Check(op->tag_value);
     bool int_tags = plan->struct_union ? plan->struct_union->int_tags : !str_tags;
     Object tag = Object::steal(read_tag_value(r, str_tags, int_tags, &node));
@@ -517,9 +530,7 @@ PyObject *decode_struct_array(TypedReader &r, const TypePlan *plan, const PathNo
   Py_ssize_t offset = node.index;
   auto *tp = reinterpret_cast<PyTypeObject *>(op->cls);
   structs::StructMetaObject *meta = structs::as_meta(tp);
-  Py_ssize_t required = 0;
-  for (Py_ssize_t i = 0; i < meta->n_fields; i++)
-    if (PyTuple_GET_ITEM(meta->defaults, i) == structs::NoDefault) required = i + 1;
+  Py_ssize_t required = structs::required_prefix(meta);
   PyObject *self = structs::alloc_instance(tp);
   if (self == nullptr) return nullptr;
   bool track = false;

@@ -20,6 +20,7 @@ bool encode_dict_key(EncodeState &state, PyObject *key) noexcept {
   if (!load_lazy_types()) return false;
   if (tp == types.uuid || PyType_IsSubtype(tp, types.uuid)) return encode_uuid(state, key);
   if (tp == types.decimal) {
+    if (state.options.decimal_format == DecimalFormat::kCallable) return encode_decimal_with_hook(state, key, true);
     DecimalFormat saved = state.options.decimal_format;
     state.options.decimal_format = DecimalFormat::kString;
     bool ok = encode_decimal(state, key);

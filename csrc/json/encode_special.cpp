@@ -56,8 +56,7 @@ bool encode_uuid(EncodeState &state, PyObject *obj) noexcept {
   return true;
 }
 
-// decimal_format=callable: the callable's result is encoded in the Decimal's place (and may not hold a Decimal).
-bool encode_decimal_with_hook(EncodeState &state, PyObject *obj) noexcept {
+bool encode_decimal_with_hook(EncodeState &state, PyObject *obj, bool as_key) noexcept {
   if (state.in_decimal_hook) {
     py::type_error("decimal_format callable returned a value containing a Decimal");
     return false;
@@ -65,13 +64,13 @@ bool encode_decimal_with_hook(EncodeState &state, PyObject *obj) noexcept {
   py::Object value = py::Object::steal(PyObject_CallOneArg(state.options.decimal_hook, obj));
   if (!value) return false;
   state.in_decimal_hook = true;
-  bool ok = encode_value(state, value.get());
+  bool ok = as_key ? encode_dict_key(state, value.get()) : encode_value(state, value.get());
   state.in_decimal_hook = false;
   return ok;
 }
 
 bool encode_decimal(EncodeState &state, PyObject *obj) noexcept {
-  if (state.options.decimal_format == DecimalFormat::kCallable) return encode_decimal_with_hook(state, obj);
+  if (state.options.decimal_format == DecimalFormat::kCallable) return encode_decimal_with_hook(state, obj, false);
   PyObject *text = PyObject_Str(obj);
   if (text == nullptr) return false;
   Py_ssize_t n;

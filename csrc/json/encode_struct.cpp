@@ -133,8 +133,32 @@ bool encode_struct_extra(EncodeState &state, PyObject *obj, const StructMetaObje
 
 }  // namespace
 
-PyObject *dataclass_field_names(PyTypeObject *tp, bool *is_dataclass) noexcept {
-  *is_dataclass = true;
+namespace {
+
+// The real fields' names (not ClassVar / InitVar) of a __dataclass_fields__ value, in order. New reference.
+PyObject *names_of_fields(PyObject *owner, PyObject *fields) noexcept {
+  if (!PyDict_Check(fields)) {
+    PyErr_Format(PyExc_RuntimeError, "%R.__dataclass_fields__ is not a dict", owner);
+    return nullptr;
+  }
+  Object names = Object::steal(PyList_New(0));
+  if (!names) return nullptr;
+  Py_ssize_t pos = 0;
+  PyObject *key, *field;
+  while (PyDict_Next(fields, &pos, &key, &field)) {
+    Object kind = Object::steal(PyObject_GetAttr(field, types.str_field_type));
+    if (!kind) return nullptr;
+    if (kind.get() == types.dataclass_field_marker && PyList_Append(names.get(), key) < 0) return nullptr;
+  }
+  return PyList_AsTuple(names.get());
+}
+
+}  // namespace
+
+namespace {
+
+// The class's field names, cached on the class itself (so it stays collectable). Borrowed, or nullptr.
+PyObject *class_field_names(PyTypeObject *tp, bool *is_dataclass) noexcept {
   PyObject *cached = py::type_cache_get(tp, types.str_dataclass_cache);
   if (cached != nullptr || PyErr_Occurred()) return cached;
   Object fields = Object::steal(PyObject_GetAttr(reinterpret_cast<PyObject *>(tp), types.str_dataclass_fields));
@@ -144,23 +168,29 @@ PyObject *dataclass_field_names(PyTypeObject *tp, bool *is_dataclass) noexcept {
     *is_dataclass = false;
     return nullptr;
   }
-  if (!PyDict_Check(fields.get())) {
-    PyErr_Format(PyExc_RuntimeError, "%R.__dataclass_fields__ is not a dict", reinterpret_cast<PyObject *>(tp));
-    return nullptr;
-  }
-  Object names = Object::steal(PyList_New(0));
-  if (!names) return nullptr;
-  Py_ssize_t pos = 0;
-  PyObject *key, *field;
-  while (PyDict_Next(fields.get(), &pos, &key, &field)) {
-    Object kind = Object::steal(PyObject_GetAttr(field, types.str_field_type));
-    if (!kind) return nullptr;
-    if (kind.get() == types.dataclass_field_marker && PyList_Append(names.get(), key) < 0) return nullptr;
-  }
-  Object tuple = Object::steal(PyList_AsTuple(names.get()));
-  // Cached on the class itself, so the class stays collectable.
+  Object tuple = Object::steal(names_of_fields(reinterpret_cast<PyObject *>(tp), fields.get()));
   if (!tuple || !py::type_cache_set(tp, types.str_dataclass_cache, tuple.get())) return nullptr;
-  return tuple.get();  // borrowed: the class's cache holds it
+  return tuple.get();
+}
+
+}  // namespace
+
+PyObject *dataclass_field_names(PyObject *obj, bool *is_dataclass) noexcept {
+  *is_dataclass = true;
+  PyTypeObject *tp = Py_TYPE(obj);
+  PyObject *names = class_field_names(tp, is_dataclass);
+  if (names == nullptr) return nullptr;
+  // A ducktyped dataclass (gel.Object) carries its own __dataclass_fields__: msgspec reads it from the instance.
+  PyObject **dict = tp->tp_dictoffset != 0 ? _PyObject_GetDictPtr(obj) : nullptr;
+  if (dict != nullptr && *dict != nullptr) {
+    PyObject *own = PyDict_GetItemWithError(*dict, types.str_dataclass_fields);
+    if (own != nullptr) {
+      Object held = Object::borrow(own);  // the fields' getters may run code that changes the instance
+      return names_of_fields(obj, held.get());
+    }
+    if (PyErr_Occurred()) return nullptr;
+  }
+  return Py_NewRef(names);
 }
 
 [[gnu::noinline]] bool encode_struct(EncodeState &state, PyObject *obj) noexcept {
@@ -191,12 +221,14 @@ int read_dataclass_field(PyObject *obj, PyObject *name, PyObject **value) noexce
 
 int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
   bool is_dataclass;
-  PyObject *names = dataclass_field_names(Py_TYPE(obj), &is_dataclass);
+  PyObject *names = dataclass_field_names(obj, &is_dataclass);
   if (!is_dataclass) return 0;
   if (names == nullptr) return -1;
   py::RecursionGuard scope(state.ts);
-  if (!scope.entered) return -1;
-  Py_INCREF(names);
+  if (!scope.entered) {
+    Py_DECREF(names);
+    return -1;
+  }
   Py_ssize_t n = PyTuple_GET_SIZE(names);
   std::vector<PyObject *> values;  // owned references (nullptr for a field left out), released below
   bool ok = true;

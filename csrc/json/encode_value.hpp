@@ -63,9 +63,10 @@ bool encode_dict_key(EncodeState &state, PyObject *key) noexcept;
 
 // encode_struct.cpp
 bool encode_struct(EncodeState &state, PyObject *obj) noexcept;
-// The names of a dataclass's real fields (not ClassVar / InitVar), cached per class; borrowed, or nullptr.
-// Sets *is_dataclass to false (no error) when the class has no __dataclass_fields__.
-PyObject *dataclass_field_names(PyTypeObject *tp, bool *is_dataclass) noexcept;
+// The names of the real fields (not ClassVar / InitVar) of a dataclass instance `obj`, cached per class (or
+// read from the instance's own __dataclass_fields__, as msgspec does); a new reference, or nullptr. Sets
+// *is_dataclass to false (no error) when the class has no __dataclass_fields__.
+PyObject *dataclass_field_names(PyObject *obj, bool *is_dataclass) noexcept;
 // One dataclass field of `obj`: 1 with *value (new reference) set, 0 when the field is left out (UNSET, deleted,
 // or its getter raised AttributeError / KeyError, as msgspec omits it), -1 on any other error.
 int read_dataclass_field(PyObject *obj, PyObject *name, PyObject **value) noexcept;
@@ -84,6 +85,9 @@ bool encode_timedelta(EncodeState &state, PyObject *obj) noexcept;
 // encode_special.cpp: uuid.UUID, decimal.Decimal, enum.Enum.
 bool encode_uuid(EncodeState &state, PyObject *obj) noexcept;
 bool encode_decimal(EncodeState &state, PyObject *obj) noexcept;
+// decimal_format=callable: the callable's result is encoded in the Decimal's place, as a value or as a dict key
+// (and may not hold a Decimal).
+bool encode_decimal_with_hook(EncodeState &state, PyObject *obj, bool as_key) noexcept;
 bool encode_enum(EncodeState &state, PyObject *obj) noexcept;
 
 }  // namespace boltwire::json

@@ -21,14 +21,12 @@ bool fill_raw(RawObject *self, PyObject *msg) noexcept {
     self->size = PyBytes_GET_SIZE(msg);
     return true;
   }
-  if (PyUnicode_Check(msg)) {
+  if (PyUnicode_Check(msg)) {  // the str is held (its UTF-8 form lives as long as it does) and pickled as is
     Py_ssize_t n;
     const char *s = PyUnicode_AsUTF8AndSize(msg, &n);
     if (s == nullptr) return false;
-    PyObject *bytes = PyBytes_FromStringAndSize(s, n);
-    if (bytes == nullptr) return false;
-    self->base = bytes;
-    self->data = PyBytes_AS_STRING(bytes);
+    self->base = Py_NewRef(msg);
+    self->data = s;
     self->size = n;
     return true;
   }
@@ -91,15 +89,15 @@ int Raw_getbuffer(PyObject *obj, Py_buffer *view, int flags) {
   return PyBuffer_FillInfo(view, obj, const_cast<char *>(self->data), self->size, 1, flags);
 }
 
-// The bytes of a Raw: its own bytes object when it wraps one whole, else a copy.
+// What a Raw pickles as: the bytes or str it was made from, else a bytes copy of its data.
 PyObject *raw_as_bytes(RawObject *self) {
-  if (self->base != nullptr) return Py_NewRef(self->base);
+  if (self->base != nullptr && !self->is_view) return Py_NewRef(self->base);
   return PyBytes_FromStringAndSize(self->data, self->size);
 }
 
 PyObject *Raw_copy(PyObject *obj, PyObject *) {
   auto *self = reinterpret_cast<RawObject *>(obj);
-  if (self->base != nullptr) return Py_NewRef(obj);  // already owns a compact bytes object
+  if (self->base != nullptr && !self->is_view) return Py_NewRef(obj);  // already owns its bytes or str
   RawObject *copy = alloc_raw(Py_TYPE(obj));
   if (copy == nullptr) return nullptr;
   copy->base = PyBytes_FromStringAndSize(self->data, self->size);
@@ -128,6 +126,25 @@ PySequenceMethods Raw_as_sequence = {};
 PyBufferProcs Raw_as_buffer = {};
 
 }  // namespace
+
+PyObject *raw_view(PyObject *owner, const char *data, Py_ssize_t size) noexcept {
+  RawObject *self = alloc_raw(&RawType);
+  if (self == nullptr) return nullptr;
+  if (owner != nullptr && (PyBytes_CheckExact(owner) || PyUnicode_CheckExact(owner))) {
+    self->base = Py_NewRef(owner);
+    self->is_view = true;
+  } else {  // a mutable buffer may change after the decode: the Raw keeps a copy
+    self->base = PyBytes_FromStringAndSize(data, size);
+    if (self->base == nullptr) {
+      Py_DECREF(self);
+      return nullptr;
+    }
+    data = PyBytes_AS_STRING(self->base);
+  }
+  self->data = data;
+  self->size = size;
+  return reinterpret_cast<PyObject *>(self);
+}
 
 PyTypeObject RawType = {
     PyVarObject_HEAD_INIT(nullptr, 0) "boltwire.Raw",

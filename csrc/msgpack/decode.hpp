@@ -20,6 +20,7 @@ struct DecodeReader : Reader {
   PyObject *ext_hook = nullptr;  // ext_hook(code, memoryview) for extension values outside typed contexts
   PyObject *input = nullptr;     // the object decoded from: memoryview results are views of it
   schema::ErrorCollector *collect = nullptr;  // collect_errors=True: where errors go (schema/error_collector.hpp)
+  bool in_key = false;  // inside a dict key or set item: untyped arrays become tuples (hashable, msgspec)
 };
 
 // Collect mode: the value starting at `begin` failed inside a container. Records its error and steps over it

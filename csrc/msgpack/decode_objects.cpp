@@ -229,7 +229,10 @@ PyObject *decode_dict(DecodeReader &r, size_t n, const TypePlan *plan, const Pat
     if (any_keys || (str_keys && r.pos < r.end && is_str_opcode(*r.pos))) {
       key = Object::steal(decode_any(r, &key_node, true));
     } else {
+      bool in_key = r.in_key;
+      r.in_key = true;
       key = Object::steal(decode_typed(r, key_plan, &key_node));
+      r.in_key = in_key;
     }
     if (!key) {  // collect mode: the key's error is recorded, then its value is stepped over
       if (!step_over_failed(r, begin) || !skip_value(r)) dict.reset();
@@ -324,11 +327,7 @@ PyObject *decode_struct_array(DecodeReader &r, const Token &t, const TypePlan *p
   auto n = static_cast<Py_ssize_t>(t.size);
   PathNode node{path, nullptr, 0};
   auto required_of = [](const ObjectPlan *p) {
-    structs::StructMetaObject *meta = structs::as_meta(reinterpret_cast<PyTypeObject *>(p->cls));
-    Py_ssize_t required = 0;
-    for (Py_ssize_t i = 0; i < meta->n_fields; i++)
-      if (PyTuple_GET_ITEM(meta->defaults, i) == structs::NoDefault) required = i + 1;
-    return required;
+    return structs::required_prefix(structs::as_meta(reinterpret_cast<PyTypeObject *>(p->cls)));
   };
   Py_ssize_t offset = 0;
   if (plan->struct_union != nullptr || op->tag_value != nullptr) {

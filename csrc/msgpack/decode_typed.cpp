@@ -109,7 +109,10 @@ PyObject *decode_sequence(DecodeReader &r, size_t n, const TypePlan *plan, const
   for (size_t i = 0; out && i < n; i++) {
     node.index = static_cast<Py_ssize_t>(i);
     const unsigned char *begin = r.pos;
+    bool in_key = r.in_key;
+    r.in_key = in_key || is_set;
     PyObject *item = decode_typed(r, item_plan, &node);
+    r.in_key = in_key;
     if (item == nullptr) {
       if (!step_over_failed(r, begin)) out.reset();
       failed = true;
@@ -199,13 +202,11 @@ PyObject *decode_typed(DecodeReader &r, const TypePlan *plan, const PathNode *pa
   PyObject *result;
   if (BW_UNLIKELY(k & (sk::kAny | sk::kRaw))) {
     if (k & sk::kAny) {
-      result = decode_any(r, path);
+      result = decode_any(r, path, r.in_key);
     } else {  // Raw: the value's exact bytes, checked but not converted
       const unsigned char *begin = r.pos;
       if (!skip_value(r)) return nullptr;
-      Object bytes = Object::steal(PyBytes_FromStringAndSize(reinterpret_cast<const char *>(begin), r.pos - begin));
-      if (!bytes) return nullptr;
-      result = PyObject_CallOneArg(reinterpret_cast<PyObject *>(&json::RawType), bytes.get());
+      result = json::raw_view(r.input, reinterpret_cast<const char *>(begin), r.pos - begin);
     }
   } else {
     const unsigned char *at = r.pos;

@@ -137,10 +137,10 @@ bool encode_struct_map(EncodeState &state, PyObject *obj, const StructMetaObject
 
 int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
   bool is_dataclass;
-  PyObject *fields = json::dataclass_field_names(Py_TYPE(obj), &is_dataclass);
+  PyObject *fields = json::dataclass_field_names(obj, &is_dataclass);
   if (!is_dataclass) return 0;
   if (fields == nullptr) return -1;
-  py::Object names_ref = py::Object::steal(Py_NewRef(fields));
+  py::Object names_ref = py::Object::steal(fields);
   Py_ssize_t n = PyTuple_GET_SIZE(fields);
   std::vector<PyObject *> names, values;  // values are owned here, released below
   bool ok = true;

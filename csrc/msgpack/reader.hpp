@@ -17,15 +17,16 @@ namespace boltwire::msgpack {
 
 enum class Kind : uint8_t { kNil, kBool, kInt, kUint, kFloat, kStr, kBin, kExt, kArray, kMap };
 
+// Only the fields of its kind are set (no zeroing: a token is read for every value decoded).
 struct Token {
   Kind kind;
-  bool boolean = false;
-  int8_t ext_code = 0;
-  int64_t i = 0;        // kInt (and kUint when it fits int64)
-  uint64_t u = 0;       // kUint: values above INT64_MAX
-  double f = 0;         // kFloat
-  const char *data = nullptr;  // kStr / kBin / kExt payload
-  size_t size = 0;      // payload length, or element / pair count
+  bool boolean;         // kBool
+  int8_t ext_code;      // kExt
+  int64_t i;            // kInt (and kUint when it fits int64)
+  uint64_t u;           // kUint: values above INT64_MAX
+  double f;             // kFloat
+  const char *data;     // kStr / kBin / kExt payload
+  size_t size;          // payload length, or element / pair count
 };
 
 struct Reader {

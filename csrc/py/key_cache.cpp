@@ -24,11 +24,31 @@ inline size_t slot_of(const char *data, size_t size) noexcept {
     memcpy(&a, data, 4);
     memcpy(&b, data + size - 4, 4);
     h ^= (static_cast<uint64_t>(a) << 32 | b) << 3;
-  } else {
-    for (size_t i = 0; i < size; i++) h = (h << 8) | static_cast<unsigned char>(data[i]);
+  } else if (size > 0) {  // bytes 0, size/2 and size-1 are all of a string of 1 to 3 bytes; no loop
+    auto byte = [&](size_t i) { return static_cast<uint64_t>(static_cast<unsigned char>(data[i])); };
+    h ^= (byte(0) << 8 | byte(size / 2) << 16 | byte(size - 1) << 24);
   }
   h *= 0x9E3779B97F4A7C15ull;
   return static_cast<size_t>(h >> 54) & (kSlots - 1);
+}
+
+// True when no byte of the (at most kMaxCachedStr) bytes has its high bit set: overlapping word loads OR-ed
+// together instead of a byte loop (whose exit the branch predictor misses once per string).
+inline bool short_is_ascii(const char *data, size_t size) noexcept {
+  static_assert(kMaxCachedStr <= 24, "three 8-byte loads cover at most 24 bytes");
+  auto load8 = [](const char *p) { uint64_t v; memcpy(&v, p, 8); return v; };
+  auto load4 = [](const char *p) { uint32_t v; memcpy(&v, p, 4); return static_cast<uint64_t>(v); };
+  uint64_t any = 0;
+  if (size >= 8) {
+    any = load8(data) | load8(data + size - 8);
+    if (size > 16) any |= load8(data + 8);
+  } else if (size >= 4) {
+    any = load4(data) | load4(data + size - 4);
+  } else if (size > 0) {
+    any = static_cast<unsigned char>(data[0]) | static_cast<unsigned char>(data[size / 2]) |
+          static_cast<unsigned char>(data[size - 1]);
+  }
+  return (any & 0x8080808080808080ull) == 0;
 }
 }  // namespace
 
@@ -46,9 +66,7 @@ PyObject *cached_known_ascii_str(const char *data, size_t size) noexcept {
 
 PyObject *cached_ascii_str(const char *data, size_t size) noexcept {
   if (size > kMaxCachedStr) return nullptr;
-  unsigned char any_high = 0;  // any byte >= 0x80 sends the string to the general path
-  for (size_t i = 0; i < size; i++) any_high |= static_cast<unsigned char>(data[i]);
-  if (any_high & 0x80) return nullptr;
+  if (!short_is_ascii(data, size)) return nullptr;  // the general path decodes (and checks) the UTF-8
   return cached_known_ascii_str(data, size);
 }
 

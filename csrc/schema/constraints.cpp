@@ -83,8 +83,15 @@ bool collect_one(PyObject *meta, uint64_t kinds, Constraints &out, PyObject *ann
       long long x = PyLong_AsLongLongAndOverflow(v.get(), &overflow);
       if (x == -1 && PyErr_Occurred()) return false;
       // gt / lt become inclusive bounds, which must still fit in 64 bits.
-      bool fits = overflow == 0 && !(i == 0 && x == INT64_MAX) && !(i == 2 && x == INT64_MIN);
-      if (!fits) return int_bound_unsupported();
+      if (overflow == 0 && i == 0 && x == INT64_MAX) {
+        PyErr_SetString(PyExc_ValueError, "gt >= 2**63 - 1 is not supported");
+        return false;
+      }
+      if (overflow == 0 && i == 2 && x == INT64_MIN) {
+        PyErr_SetString(PyExc_ValueError, "lt <= -2**63 is not supported");
+        return false;
+      }
+      if (overflow != 0) return int_bound_unsupported();
       if (i == 0) out.int_min = x + 1, out.flags |= Constraints::kIntMin;
       if (i == 1) out.int_min = x, out.flags |= Constraints::kIntMin;
       if (i == 2) out.int_max = x - 1, out.flags |= Constraints::kIntMax;
@@ -153,7 +160,42 @@ bool collect_one(PyObject *meta, uint64_t kinds, Constraints &out, PyObject *ann
 
 }  // namespace
 
+namespace {
+
+// Each constraint may be set by one Meta of an Annotated type only, and gt / ge (lt / le) not both (msgspec's
+// rules and messages; "pattern" is named `regex` there).
+bool check_meta_conflicts(PyObject *metas, PyObject *annotation) {
+  static const char *const names[] = {"gt", "ge", "lt", "le", "multiple_of", "pattern", "min_length", "max_length", "tz"};
+  constexpr int n = sizeof(names) / sizeof(names[0]);
+  unsigned seen = 0;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(metas); i++) {
+    PyObject *m = PyTuple_GET_ITEM(metas, i);
+    if (!is_meta(m)) continue;
+    for (int j = 0; j < n; j++) {
+      Object v = Object::steal(meta_attr(m, names[j]));
+      if (!v) continue;
+      if (seen & (1u << j)) {
+        PyErr_Format(PyExc_TypeError, "Multiple `Meta` annotations setting `%s` found, type `%R` is invalid",
+                     j == 5 ? "regex" : names[j], annotation);
+        return false;
+      }
+      seen |= 1u << j;
+    }
+  }
+  for (int pair = 0; pair < 4; pair += 2) {
+    if ((seen & (3u << pair)) == (3u << pair)) {
+      PyErr_Format(PyExc_TypeError, "Cannot set both `%s` and `%s` on the same annotated type, type `%R` is invalid",
+                   names[pair], names[pair + 1], annotation);
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 bool collect_constraints(PyObject *metas, uint64_t kinds, Constraints &out, PyObject *annotation) {
+  if (PyTuple_GET_SIZE(metas) > 1 && !check_meta_conflicts(metas, annotation)) return false;
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(metas); i++) {
     PyObject *m = PyTuple_GET_ITEM(metas, i);
     if (is_meta(m) && !collect_one(m, kinds, out, annotation)) return false;

@@ -100,6 +100,14 @@ inline int read_field_omitting_default(PyObject *self, const StructMetaObject *m
   return value_equals_default(value, PyTuple_GET_ITEM(meta->defaults, i));
 }
 
+// How many elements an array_like instance needs: the fields up to the last one without a default.
+inline Py_ssize_t required_prefix(const StructMetaObject *meta) noexcept {
+  Py_ssize_t required = 0;
+  for (Py_ssize_t i = 0; i < meta->n_fields; i++)
+    if (PyTuple_GET_ITEM(meta->defaults, i) == NoDefault) required = i + 1;
+  return required;
+}
+
 // Readies StructMetaBaseType and creates StructMetaPublic; false with an exception set on failure.
 bool init_struct_meta();
 

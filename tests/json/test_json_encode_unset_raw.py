@@ -245,3 +245,54 @@ def test_raw_no_leak():
         pickle.loads(pickle.dumps(r))
     del r
     assert sys.getrefcount(payload) == before
+
+
+@pytest.mark.parametrize("fmt", ["json", "msgpack"])
+def test_decoded_raw_is_a_view_like_msgspec(fmt):
+    import boltwire
+    import boltwire.msgpack
+    import msgspec.msgpack
+
+    def run(lib):
+        codec = getattr(lib, fmt)
+        doc = codec.encode({"x": [1, 2]})
+        whole = codec.decode(doc, type=lib.Raw)
+        inner = codec.decode(doc, type=dict[str, lib.Raw])["x"]
+        copied = whole.copy()
+        # a view of the document: copy() makes a new, owning Raw, whose copy() is itself
+        return bytes(whole) == doc, copied is not whole, copied.copy() is copied, bytes(inner), whole.__reduce__()[1]
+
+    ours, theirs = run(boltwire), run(msgspec)
+    assert ours == theirs
+
+
+def test_raw_from_str_pickles_as_that_str_and_decoding_str_holds_it():
+    import msgspec
+
+    text = "test"
+    for lib in (msgspec, __import__("boltwire")):
+        assert lib.Raw(text).__reduce__()[1][0] is text
+    msg = '{"x": 1}'
+    before = sys.getrefcount(msg)
+    r = json.decode(msg, type=Raw)
+    assert bytes(r) == b'{"x": 1}' and sys.getrefcount(msg) == before + 1
+    del r
+    assert sys.getrefcount(msg) == before
+    raw = bytearray(b"[1]")  # a mutable document: the Raw owns a copy
+    r = json.decode(raw, type=Raw)
+    raw[1:2] = b"2"
+    assert bytes(r) == b"[1]"
+
+
+def test_convert_takes_a_raw_for_a_raw_field_like_msgspec():
+    import boltwire
+    import msgspec
+
+    for lib in (boltwire, msgspec):
+        class Ex(lib.Struct):
+            x: lib.Raw
+
+        r = lib.Raw(b"123")
+        assert lib.convert({"x": r}, Ex).x is r
+        with pytest.raises(lib.ValidationError, match="Expected `raw`, got `int`"):
+            lib.convert({"x": 1}, Ex)

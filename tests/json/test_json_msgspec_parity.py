@@ -151,6 +151,40 @@ def test_dataclass_fields_raising_attribute_or_key_error_are_omitted():
     assert boltwire.json.encode(Prop()) == msgspec.json.encode(Prop()) == b'{"first":1}'
 
 
+@pytest.mark.parametrize("present", ["ab", "a", "b", ""])
+def test_ducktyped_dataclass_fields_read_from_the_instance(present):
+    # gel.Object's shape: the class says it is a dataclass with no fields, the instance carries the real table and
+    # answers through __getattr__ (a KeyError leaves the field out). msgspec reads the instance's table.
+    import dataclasses
+
+    import boltwire.msgpack
+    import msgspec.msgpack
+
+    @dataclasses.dataclass
+    class Ex:
+        a: int
+        b: int
+
+    msg = {k: v for k, v in zip("ab", range(2)) if k in present}
+
+    class Duck:
+        __dataclass_fields__ = {}
+
+        def __getattr__(self, key):
+            return msg[key]
+
+    x = Duck()
+    x.__dataclass_fields__ = Ex.__dataclass_fields__
+    assert boltwire.json.encode(x) == msgspec.json.encode(x) == msgspec.json.encode(msg)
+    assert boltwire.msgpack.encode(x) == msgspec.msgpack.encode(x)
+    assert boltwire.to_builtins(x) == msgspec.to_builtins(x) == msg
+    assert boltwire.json.encode(Duck()) == msgspec.json.encode(Duck()) == b"{}"  # the class's table otherwise
+    # the dataclass itself (its class dict holds __dataclass_fields__) is a type, not an instance
+    for f in (boltwire.json.encode, boltwire.msgpack.encode, boltwire.to_builtins):
+        with pytest.raises(TypeError, match="Encoding objects of type type"):
+            f(Ex)
+
+
 def test_failed_recursive_build_leaves_no_dangling_table():
     # A is half-built when B (its field) completes; A then fails. B must not stay cached with a borrowed pointer
     # into A's freed table: decoding B afterwards used to read freed memory. Run in a child: a crash is a failure.
@@ -500,3 +534,118 @@ def test_decoders_are_subscriptable_at_runtime():
             dec = proto.Decoder[int](int)
             assert isinstance(dec, proto.Decoder)
             assert dec.decode(proto.encode(2)) == 2
+
+
+META_CONFLICTS = [
+    lambda M: Annotated[int, M(ge=1), M(ge=2)],
+    lambda M: Annotated[int, M(gt=1), M(ge=2)],
+    lambda M: Annotated[int, M(lt=2), M(le=1)],
+    lambda M: Annotated[float, M(gt=1), M(ge=2)],
+    lambda M: Annotated[float, M(gt=0), M(gt=1)],
+    lambda M: Annotated[str, M(min_length=1), M(min_length=2)],
+    lambda M: Annotated[str, M(pattern="a"), M(pattern="b")],
+    lambda M: Annotated[list[int], M(max_length=1), M(max_length=2)],
+    lambda M: Annotated[Annotated[int, M(ge=1)], M(ge=2)],
+    lambda M: Annotated[int, M(gt=0), M(multiple_of=2), M(multiple_of=3)],
+    lambda M: Annotated[int, M(ge=1), M(le=2)],
+    lambda M: Annotated[int, M(title="a"), M(title="b")],
+    lambda M: Annotated[int, M(gt=2**63 - 1)],
+    lambda M: Annotated[int, M(lt=-(2**63))],
+    lambda M: Annotated[int, M(ge=2**63)],
+    lambda M: Annotated[int, M(le=2**63)],
+]
+
+
+@pytest.mark.parametrize("make", META_CONFLICTS)
+def test_meta_conflicts_and_int64_bounds_refused_like_msgspec(make):
+    def outcome(lib):
+        try:
+            lib.json.Decoder(make(lib.Meta))
+        except Exception as e:
+            return type(e), str(e).replace(lib.__name__ + ".", "")
+        return None
+
+    theirs = outcome(msgspec)
+    assert outcome(boltwire) == theirs
+    if theirs is not None:  # convert builds the same plan
+        with pytest.raises(theirs[0]):
+            boltwire.convert(1, make(boltwire.Meta))
+
+
+INT_TAG_DOCS = [b'{"type": 18446744073709551615}', b'{"type": 18446744073709551616}', b'{"type": 1' + b"0" * 30 + b"}",
+                b'{"type": -9223372036854775809}', b'{"type": 9223372036854775808}',
+                b'{"type": 9223372036854775807}', b'{"type": -9223372036854775808}', b"[]", b'["Test"]']
+
+
+@pytest.mark.parametrize("doc", INT_TAG_DOCS)
+def test_int_tags_at_the_int64_edges_and_array_like_lengths_like_msgspec(doc):
+    def outcome(lib):
+        class T(lib.Struct, tag=123):
+            pass
+
+        class A(lib.Struct, tag=2**63 - 1):
+            pass
+
+        class B(lib.Struct, tag=-(2**63)):
+            pass
+
+        class C(lib.Struct, tag="Test", array_like=True):
+            a: int
+            b: int
+            c: int = 0
+
+        results = []
+        for t in (T, B, A | B, C):
+            try:
+                results.append(type(lib.json.decode(doc, type=t)).__name__)
+            except (lib.ValidationError, lib.DecodeError) as e:
+                results.append(str(e))
+        return results
+
+    assert outcome(boltwire) == outcome(msgspec)
+
+
+@pytest.mark.parametrize("fmt", [lambda d: str(d.quantize(decimal.Decimal("0.000"))), lambda d: {d: "v"}, lambda d: 1.5,
+                                 lambda d: d])
+def test_decimal_format_callable_applies_to_dict_keys_like_msgspec(fmt):
+    doc = {"key": decimal.Decimal("1.3449"), decimal.Decimal("1.3449"): "value"}
+
+    def outcome(lib):
+        try:
+            return lib.json.Encoder(decimal_format=fmt).encode(doc)
+        except TypeError as e:
+            assert "callable returned a value containing a Decimal" in str(e)
+            return TypeError
+
+    assert outcome(boltwire) == outcome(msgspec)
+
+
+def test_float_hook_errors_become_validation_errors_like_msgspec():
+    from typing import Any
+
+    unicode_error = UnicodeDecodeError("utf-8", b"\xff", 0, 1, "callback error")
+
+    def value_error(v):
+        raise ValueError("Oh no!")
+
+    def decode_error(v):
+        raise unicode_error
+
+    def key_error(v):
+        raise KeyError("k")
+
+    def outcome(lib):
+        class Ex(lib.Struct):
+            a: float
+            b: Any
+
+        out = []
+        for hook, doc, t in [(value_error, b"[1.5]", Any), (value_error, b'{"a": 1.5, "b": 2.5}', Ex),
+                             (decode_error, b"1.5", Any), (key_error, b"1.5", Any)]:
+            try:
+                lib.json.Decoder(t, float_hook=hook).decode(doc)
+            except Exception as e:
+                out.append((type(e).__name__, str(e), repr(e.__cause__), e.__cause__ is unicode_error))
+        return out
+
+    assert outcome(boltwire) == outcome(msgspec)

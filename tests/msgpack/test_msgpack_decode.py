@@ -110,6 +110,13 @@ TYPED = [
     (dict[int, str], [{1: "a"}, {"1": "a"}, {1.5: "a"}]),
     (dict[Any, Any], [{(1, 2): 3, "a": [1]}]),
     (dict[tuple[int, int], int], [{(1, 2): 3}]),
+    # arrays untyped inside a typed key or set item become tuples (hashable), as msgspec decodes them
+    (dict[tuple[int, tuple[int, ...]], Any], [{(1, (2, 3)): [1]}]),
+    (dict[tuple, list[int]], [{(1, (2, 3)): [1, 2, 3]}]),
+    (dict[tuple[Any, ...], Any], [{(1, (2, 3)): [1]}]),
+    (dict[tuple[Any, Any], Any], [{(1, (2, 3)): [1]}]),
+    (set, [[[1, 2], [3, [4, 5]], 6], [{"a": 1}]]),
+    (frozenset[Any], [[[1, [2]]]]),
     (dict[Color, int], [{"red": 1}, {"pink": 1}]),
     (dict[uuid.UUID, int], [{str(uuid.UUID(int=1)): 1}]),
     (Movie, [{"title": "t", "year": 1}, {"title": "t"}, {"title": 1, "year": 1}, {1: 2}, []]),
