@@ -30,7 +30,8 @@ PyObject *decode_plain_number(TypedReader &r, uint64_t kinds, bool &handled);
 // Decodes one value at r.pos (whitespace skipped) as `plan`. New reference, or nullptr with an error set.
 // The shapes most fields have, a plain str, int or float without constraints, are told apart here, inline at
 // each caller, so that they skip the general dispatch (and its call frame).
-inline PyObject *decode_typed(TypedReader &r, const schema::TypePlan *plan, const schema::PathNode *path) {
+[[gnu::always_inline]] inline PyObject *decode_typed(TypedReader &r, const schema::TypePlan *plan,
+                                                 const schema::PathNode *path) {
   uint64_t k = plan->kinds;
   if (BW_LIKELY(r.pos < r.end && plan->constraints.flags == 0 && !(k & (schema::kAny | schema::kRaw)))) {
     unsigned char c = *r.pos;
