@@ -254,7 +254,10 @@ def run(args) -> Section:
     notes = [f"{rounds} interleaved rounds, order rotated; a fresh client per download (connect included); size "
              "and SHA-256 of every result checked (outside the timing)",
              "file: every peer writes a temporary file on /dev/shm, fsyncs it and renames it (boltwire's download() "
-             "semantics); memory: the body as one bytes object",
+             "semantics; on tmpfs fsync costs nothing, so the table compares transfer and write paths, not disks); "
+             "memory: the body as one bytes object",
+             "a 50 MiB body in memory costs ~13,000 fresh pages; on a VM whose freed memory goes back to the host, "
+             "their page faults (not the network) can set the pace of every memory row",
              "wrk reads the same file on one connection and writes nothing: the transport's ceiling; the target "
              "(>= 80% of wrk) is judged on both tables",
              f"machine: {os.cpu_count()} CPUs shared by the client, nginx and wrk; load average at the end "

@@ -62,6 +62,17 @@ CASES = {
         "import library_models, {lib}\nm = library_models.load('{lib}')\norders = library_models.make_orders()\n"
         "T = list[m.Order]",
         "{lib}.convert(orders, T, collect_errors=True)", 10, ["boltwire"]),
+    # collect_errors=True on the bench's invalid document (500 orders, 10% of the fields of the wrong type),
+    # every error collected and counted, against pydantic's model_validate_json on the same bytes.
+    "load_json_collect_invalid": (
+        "import json, library_models, bench_library, {lib}\nraw = library_models.make_orders(500)\n"
+        "data = json.dumps({{'orders': bench_library.corrupt_orders(raw)[0]}}).encode()\n"
+        "m = library_models.load('{lib}')\nerror_count = bench_library.error_count\n"
+        "if '{lib}' == 'pydantic':\n    import pydantic\n    [c.model_rebuild() for c in (m.Item, m.Order)]\n"
+        "    decode = pydantic.create_model('Orders', orders=(list[m.Order], ...)).model_validate_json\n"
+        "else:\n    Orders = {lib}.defstruct('Orders', [('orders', list[m.Order])])\n"
+        "    decode = {lib}.json.Decoder(Orders, collect_errors=True, max_errors=10**6).decode",
+        "error_count(lambda: decode(data))", 10, ["boltwire", "pydantic"]),
     "dump_json": (
         "import library_models, {lib}\nm = library_models.load('{lib}')\n"
         "orders = library_models.build_orders(m, library_models.make_orders())\nenc = {lib}.json.Encoder()",
@@ -101,6 +112,20 @@ CASES = {
         "import library_models, {lib}\nm = library_models.load('{lib}')\n"
         "orders = library_models.build_orders(m, library_models.make_orders())\nenc = {lib}.msgpack.Encoder()",
         "enc.encode(orders)", 10, ["boltwire", "msgspec"]),
+    "load_msgpack": (
+        "import library_models, {lib}, {lib}.msgpack\nm = library_models.load('{lib}')\n"
+        "data = {lib}.msgpack.encode(library_models.build_orders(m, library_models.make_orders()))\n"
+        "dec = {lib}.msgpack.Decoder(list[m.Order])",
+        "dec.decode(data)", 10, ["boltwire", "msgspec"]),
+    "load_msgpack_tagged": (  # bench_msgpack's tree row: the Decoder's type is the union, not Dir
+        "import library_models, {lib}, {lib}.msgpack\nm = library_models.load('{lib}')\n"
+        "data = {lib}.msgpack.encode(library_models.build_tree(m, library_models.make_tree()))\n"
+        "dec = {lib}.msgpack.Decoder(m.File | m.Dir)",
+        "dec.decode(data)", 3000, ["boltwire", "msgspec"]),
+    "load_msgpack_untyped": (
+        "import library_models, {lib}, {lib}.msgpack\nm = library_models.load('{lib}')\n"
+        "data = {lib}.msgpack.encode(library_models.build_orders(m, library_models.make_orders()))",
+        "{lib}.msgpack.decode(data)", 10, ["boltwire", "msgspec"]),
     "struct_eq_unequal": (
         "import {lib}\nclass C({lib}.Struct, order=True):\n    a: int\n    b: str\n    c: float\n    d: int\n    e: int\n"
         "xs = [C(a=i, b='s', c=1.5, d=4, e=5) for i in range(200)]\ny = C(a=199, b='s', c=1.5, d=4, e=5)",

@@ -75,9 +75,7 @@ PyObject *check_validator(PyObject *value, const TypePlan *plan, const PathNode 
 }
 
 PyObject *raise_expected_named(const TypePlan *plan, const char *got, const PathNode *path) {
-  std::string expected = schema::describe_expected(plan);
-  return schema::raise_error(schema::ErrorType::kWrongType, schema::ErrorInput{nullptr, got}, path,
-                             "Expected `%s`, got `%s`", expected.c_str(), got);
+  return schema::raise_wrong_type(plan, got, path);
 }
 
 // A float that is an integer and fits a double exactly (|x| <= 2**53) converts to int in lax mode.
@@ -596,7 +594,8 @@ PyObject *convert_entry(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyO
     if (!schema::parse_collect_options(collect_errors, max_errors, collect, collector.max_errors)) return nullptr;
     if (collect) {
       o.collect = &collector;
-      return schema::finish_collect(collector, convert_value(obj, plan, o, nullptr));
+      schema::PathNode root = schema::collect_root(collector);
+      return schema::finish_collect(collector, convert_value(obj, plan, o, &root));
     }
   }
   return convert_value(obj, plan, o, nullptr);

@@ -66,7 +66,8 @@ PyObject *decode_with(const DecodeOptions &o, const unsigned char *data, size_t 
     schema::ErrorCollector collector;
     collector.max_errors = o.max_errors;
     r.collect = &collector;
-    return schema::finish_collect(collector, decode_document_typed(r, plan));
+    schema::PathNode root = schema::collect_root(collector);
+    return schema::finish_collect(collector, decode_document_typed(r, plan, &root));
   }
   return decode_document_typed(r, plan);
 }

@@ -22,9 +22,7 @@ using schema::TypePlan;
 namespace sk = schema;
 
 PyObject *raise_expected(const TypePlan *plan, const char *got, const PathNode *path) {
-  std::string expected = schema::describe_expected(plan);
-  return schema::raise_error(schema::ErrorType::kWrongType, schema::ErrorInput{nullptr, got}, path,
-                             "Expected `%s`, got `%s`", expected.c_str(), got);
+  return schema::raise_wrong_type(plan, got, path);
 }
 
 PyObject *custom_from(TypedReader &r, const TypePlan *plan, PyObject *value, const char *got, const PathNode *path) {
@@ -328,9 +326,9 @@ bool step_over_failed(TypedReader &r, const unsigned char *begin, int depth) {
   return skip_any(r);
 }
 
-PyObject *decode_document_typed(TypedReader &r, const TypePlan *plan) {
+PyObject *decode_document_typed(TypedReader &r, const TypePlan *plan, const PathNode *root) {
   r.skip_whitespace();
-  PyObject *value = decode_typed(r, plan, nullptr);
+  PyObject *value = decode_typed(r, plan, root);
   if (value == nullptr) return nullptr;
   r.skip_whitespace();
   if (!r.at_end()) {

@@ -44,8 +44,9 @@ PyObject *decode_plain_number(TypedReader &r, uint64_t kinds, bool &handled);
   }
   return decode_typed_value(r, plan, path);
 }
-// Whole-document entry: one value, optional surrounding whitespace, nothing else.
-PyObject *decode_document_typed(TypedReader &r, const schema::TypePlan *plan);
+// Whole-document entry: one value, optional surrounding whitespace, nothing else. `root` is the collect root
+// in collect mode (schema/error_collector.hpp).
+PyObject *decode_document_typed(TypedReader &r, const schema::TypePlan *plan, const schema::PathNode *root = nullptr);
 
 // Object-shaped readers (decode_typed_objects.cpp).
 PyObject *decode_typed_object(TypedReader &r, const schema::TypePlan *plan, const schema::PathNode *path);

@@ -26,7 +26,7 @@ inline bool close_with(py::BytesWriter &out, size_t start, char close) noexcept 
 bool encode_array(EncodeState &state, PyObject *const *items, Py_ssize_t n) noexcept {
   py::BytesWriter &out = state.out;
   if (n == 0) return out.write("[]", 2);
-  py::RecursionGuard guard;
+  py::RecursionGuard guard(state.ts);
   if (!guard.entered) return false;
   if (!out.put('[')) return false;
   for (Py_ssize_t i = 0; i < n; ++i) {
@@ -79,11 +79,11 @@ bool write_object_sorted(EncodeState &state, std::vector<KeyedItem> &items) noex
   return true;
 }
 
-bool encode_list(EncodeState &state, PyObject *obj) noexcept {
+[[gnu::noinline]] bool encode_list(EncodeState &state, PyObject *obj) noexcept {
   py::BytesWriter &out = state.out;
   Py_ssize_t n = PyList_GET_SIZE(obj);
   if (n == 0) return out.write("[]", 2);
-  py::RecursionGuard guard;
+  py::RecursionGuard guard(state.ts);
   if (!guard.entered) return false;
   if (!out.put('[')) return false;
   size_t start = out.size() - 1;
@@ -94,7 +94,7 @@ bool encode_list(EncodeState &state, PyObject *obj) noexcept {
   return close_with(out, start, ']');
 }
 
-bool encode_tuple(EncodeState &state, PyObject *obj) noexcept {
+[[gnu::noinline]] bool encode_tuple(EncodeState &state, PyObject *obj) noexcept {
   return encode_array(state, &PyTuple_GET_ITEM(obj, 0), PyTuple_GET_SIZE(obj));
 }
 
@@ -107,7 +107,7 @@ bool encode_set(EncodeState &state, PyObject *obj) noexcept {
     Py_DECREF(list);
     return ok;
   }
-  py::RecursionGuard guard;
+  py::RecursionGuard guard(state.ts);
   if (!guard.entered) return false;
   PyObject *it = PyObject_GetIter(obj);
   if (it == nullptr) return false;
@@ -127,15 +127,25 @@ bool encode_set(EncodeState &state, PyObject *obj) noexcept {
   return ok && close_with(out, start, ']');
 }
 
-bool encode_dict(EncodeState &state, PyObject *obj) noexcept {
+[[gnu::noinline]] bool encode_dict(EncodeState &state, PyObject *obj) noexcept {
   py::BytesWriter &out = state.out;
   if (PyDict_GET_SIZE(obj) == 0) return out.write("{}", 2);
-  py::RecursionGuard guard;
+  py::RecursionGuard guard(state.ts);
   if (!guard.entered) return false;
   if (state.options.order != Order::kInsertion) return encode_dict_sorted(state, obj);
   if (!out.put('{')) return false;
   size_t start = out.size() - 1;
   Py_ssize_t pos = 0;
+  // Str-keyed dicts read their slots directly, re-read after each value (an enc_hook may resize the dict).
+  Py_ssize_t n;
+  for (const py::DictStrEntry *e; (e = py::dict_str_entries(obj, &n)) != nullptr;) {
+    while (pos < n && e[pos].value == nullptr) ++pos;
+    if (pos >= n) return close_with(out, start, '}');
+    PyObject *value = e[pos].value;
+    if (!write_str(out, e[pos].key, ':')) return false;
+    ++pos;
+    if (!encode_value(state, value) || !out.put(',')) return false;
+  }
   PyObject *key, *value;
   while (py::dict_next(obj, &pos, &key, &value)) {
     bool key_ok = Py_IS_TYPE(key, &PyUnicode_Type) ? write_str(out, key, ':')

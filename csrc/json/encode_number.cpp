@@ -1,12 +1,11 @@
 // csrc/json/encode_number.cpp: int and float to JSON text.
 //
 // Integers: a 64-bit fast path with digit-pair formatting; larger ints go through int.__str__ (exact).
-// Floats: std::to_chars gives the shortest round-trip digits; the layout follows msgspec: plain notation for
+// Floats: format_double writes the shortest round-trip digits; the layout follows msgspec: plain notation for
 // decimal exponents in [-5, 16) with ".0" on integral values, else "d.ddde[-]x"; NaN and infinities are null.
 #include "json/encode_value.hpp"
 #include "json/number_format.hpp"
 #include "py/compat.hpp"
-#include <charconv>
 #include <cmath>
 #include <cstring>
 
@@ -17,6 +16,15 @@ namespace {
 using py::read_compact_long;
 
 [[gnu::noinline]] bool encode_big_long(EncodeState &state, PyObject *obj) noexcept {
+  uint64_t magnitude;
+  bool negative;
+  if (py::read_u64_long(obj, &magnitude, &negative)) {
+    if (!state.out.reserve(kMaxIntChars)) return false;
+    char *p = state.out.cursor();
+    *p = '-';
+    state.out.advance(negative + write_u64(p + negative, magnitude));
+    return true;
+  }
   int overflow = 0;
   long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
   if (overflow == 0) {

@@ -4,19 +4,17 @@
 
 namespace boltwire::json {
 
-namespace {
-// The first buffer is at most this big, whatever the previous output size. A single allocation above
-// glibc's mmap threshold (128 KiB by default) is a fresh mapping on every call, and writing into it costs
-// one page fault per 4 KiB (measured: 65 faults for a 260 KB output, about as long as the encode itself).
-// Growing by realloc from below the threshold extends the heap instead, whose pages stay mapped.
-constexpr Py_ssize_t kMaxInitialCapacity = 32 * 1024;
-
-}  // namespace
-
-// The starting capacity for an output expected to be about `hint` bytes.
+// The starting capacity for an output expected to be about `hint` bytes: the hint and 1/16 more, so that an
+// output of the same size as last time fits in one allocation, with no growth and no copy. Memory: glibc serves
+// a request above its mmap threshold (128 KiB at first) with a fresh mapping, paid with one page fault per
+// 4 KiB written; freeing such a chunk raises the threshold to its size, so repeated requests of about the same
+// size come from the heap after the first. Growing by doubling past the output size and then shrinking broke
+// that (the next call's doubling overshot the freed size and mapped afresh every time); BytesWriter::finish
+// therefore leaves a small slack in place (see there).
 Py_ssize_t start_capacity(Py_ssize_t hint) noexcept {
   if (hint < kInitialCapacity) return kInitialCapacity;
-  return hint > kMaxInitialCapacity ? kMaxInitialCapacity : hint;
+  if (hint > PY_SSIZE_T_MAX / 2) return hint;
+  return hint + hint / 16;
 }
 
 bool is_str(PyObject *value, const char *text) noexcept {

@@ -21,6 +21,7 @@ struct EncodeOptions {
 
 struct EncodeState {
   py::BytesWriter out;
+  PyThreadState *ts = PyThreadState_Get();  // for the containers' recursion guards (py::RecursionGuard)
   EncodeOptions options;
   bool in_decimal_hook = false;  // encoding what decimal_format's callable returned: a Decimal there is an error
 };

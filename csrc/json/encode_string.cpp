@@ -61,10 +61,10 @@ bool write_escaped(py::BytesWriter &out, const char *s, size_t n, char trailer) 
   return write_escaped_rest(out, s + i, n - i, trailer);
 }
 
-bool write_str(py::BytesWriter &out, PyObject *obj, char trailer) noexcept {
+bool write_str_general(py::BytesWriter &out, PyObject *obj, char trailer) noexcept {
   const char *s;
   Py_ssize_t n;
-  if (BW_LIKELY(PyUnicode_IS_COMPACT_ASCII(obj))) {
+  if (PyUnicode_IS_COMPACT_ASCII(obj)) {
     s = static_cast<const char *>(PyUnicode_DATA(obj));
     n = PyUnicode_GET_LENGTH(obj);
   } else {

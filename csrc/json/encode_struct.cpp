@@ -163,9 +163,9 @@ PyObject *dataclass_field_names(PyTypeObject *tp, bool *is_dataclass) noexcept {
   return tuple.get();  // borrowed: the class's cache holds it
 }
 
-bool encode_struct(EncodeState &state, PyObject *obj) noexcept {
+[[gnu::noinline]] bool encode_struct(EncodeState &state, PyObject *obj) noexcept {
   StructMetaObject *meta = structs::as_meta(Py_TYPE(obj));
-  py::RecursionGuard scope;
+  py::RecursionGuard scope(state.ts);
   if (!scope.entered) return false;
   if (BW_UNLIKELY(meta->flags & (structs::kArrayLike | structs::kExtraField))) {
     if (meta->flags & structs::kArrayLike) return encode_struct_array(state, obj, meta);
@@ -194,7 +194,7 @@ int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
   PyObject *names = dataclass_field_names(Py_TYPE(obj), &is_dataclass);
   if (!is_dataclass) return 0;
   if (names == nullptr) return -1;
-  py::RecursionGuard scope;
+  py::RecursionGuard scope(state.ts);
   if (!scope.entered) return -1;
   Py_INCREF(names);
   Py_ssize_t n = PyTuple_GET_SIZE(names);
@@ -249,7 +249,7 @@ int encode_foreign(EncodeState &state, PyObject *obj) noexcept {
   ForeignFields fields;
   int rc = collect_foreign_fields(obj, fields);
   if (rc <= 0) return rc;
-  py::RecursionGuard scope;
+  py::RecursionGuard scope(state.ts);
   if (!scope.entered) return -1;
   py::BytesWriter &out = state.out;
   if (fields.array_like) {

@@ -67,9 +67,11 @@ bool call_enc_hook(EncodeState &state, PyObject *obj) noexcept {
 
 }  // namespace
 
+// A dispatcher without a stack frame of its own: every branch is inline and small or a tail call (the containers
+// and Struct encoders are kept out of line so their frames are paid only by their own values).
 bool encode_value(EncodeState &state, PyObject *obj) noexcept {
   PyTypeObject *tp = Py_TYPE(obj);
-  if (tp == &PyUnicode_Type) return encode_str(state, obj);
+  if (tp == &PyUnicode_Type) return write_str(state.out, obj, 0);
   if (tp == &PyLong_Type) return encode_long(state, obj);
   if (tp == &PyFloat_Type) return encode_float(state, obj);
   if (tp == &PyBool_Type) {

@@ -4,6 +4,7 @@
 // on failure. Each family lives in its own file (encode_number.cpp, encode_string.cpp, ...).
 #pragma once
 #include "json/encode_state.hpp"
+#include "json/string_scan.hpp"
 #include "json/sorted_items.hpp"
 #include "py/python.hpp"
 
@@ -26,7 +27,28 @@ bool encode_bytes_like(EncodeState &state, PyObject *obj) noexcept;  // bytes, b
 // Writes `"` + escaped UTF-8 bytes + `"`, then `trailer` unless it is 0 (':' for object keys).
 bool write_escaped(py::BytesWriter &out, const char *s, size_t n, char trailer = 0) noexcept;
 // A str's text as a JSON string followed by `trailer` (unless 0); false on a lone surrogate.
-bool write_str(py::BytesWriter &out, PyObject *obj, char trailer) noexcept;
+bool write_str_general(py::BytesWriter &out, PyObject *obj, char trailer) noexcept;
+// The same, with the common case inline: a compact ASCII str of at most 16 chars that needs no escape (most
+// keys and short values) is copied with two overlapping moves and one check.
+// Only tail calls leave it (growth included), so it needs no stack frame.
+inline bool write_str(py::BytesWriter &out, PyObject *obj, char trailer) noexcept {
+  if (BW_LIKELY(PyUnicode_IS_COMPACT_ASCII(obj))) {
+    auto n = static_cast<size_t>(PyUnicode_GET_LENGTH(obj));
+    if (n <= 16 && BW_LIKELY(out.has_room(n + 3))) {
+      char *p = out.cursor();
+      // A compact ASCII str's characters follow its header.
+      const char *s = reinterpret_cast<const char *>(reinterpret_cast<PyASCIIObject *>(obj) + 1);
+      if (BW_LIKELY(copy_short_clean(p + 1, s, n))) {
+        p[0] = '"';
+        p[n + 1] = '"';
+        p[n + 2] = trailer;  // reserved; counted only when nonzero
+        out.advance(n + 2 + (trailer != 0));
+        return true;
+      }
+    }
+  }
+  return write_str_general(out, obj, trailer);  // rewrites from the cursor, which has not moved
+}
 
 // encode_containers.cpp
 bool encode_list(EncodeState &state, PyObject *obj) noexcept;

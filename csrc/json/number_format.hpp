@@ -9,7 +9,8 @@ namespace boltwire::json {
 inline constexpr size_t kMaxIntChars = 21;     // "-9223372036854775808" / "18446744073709551615"
 inline constexpr size_t kMaxDoubleChars = 64;  // room format_double may touch (it writes at most 25 chars)
 
-// Each writes at `dst` and returns the number of chars written.
+// Each writes at `dst` and returns the number of chars written; the integer writers may store up to
+// kMaxIntChars - 1 bytes (past the digits too), so `dst` needs room for kMaxIntChars.
 size_t write_u64(char *dst, uint64_t v) noexcept;
 inline size_t write_i64(char *dst, int64_t v) noexcept {
   if (v < 0) {

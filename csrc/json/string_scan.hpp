@@ -56,25 +56,65 @@ inline size_t scan_bytes(const char *s, size_t from, size_t n) noexcept {
 }
 }  // namespace detail
 
+#if defined(__SSE2__)
+namespace detail {
+// Bit i set when byte i of v is '"', '\\' or < 0x20.
+inline unsigned escape_mask(__m128i v) noexcept {
+  const __m128i control_max = _mm_set1_epi8(0x1F);
+  // x <= 0x1F (unsigned) exactly when max(x, 0x1F) == 0x1F.
+  __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, control_max), control_max);
+  __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+  __m128i backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+  return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control)));
+}
+}  // namespace detail
+#endif
+
+// Copies s[0, n) (n <= 16) to dst with at most two overlapping loads and stores, and says whether none of the
+// bytes needs an escape. Branch-light for the short keys and values most documents are made of.
+inline bool copy_short_clean(char *dst, const char *s, size_t n) noexcept {
+  uint64_t lo, hi;
+  if (n >= 8) {
+    std::memcpy(&lo, s, 8);
+    std::memcpy(&hi, s + n - 8, 8);
+    std::memcpy(dst, &lo, 8);
+    std::memcpy(dst + n - 8, &hi, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    std::memcpy(&a, s, 4);
+    std::memcpy(&b, s + n - 4, 4);
+    std::memcpy(dst, &a, 4);
+    std::memcpy(dst + n - 4, &b, 4);
+    lo = hi = (static_cast<uint64_t>(b) << 32) | a;
+  } else if (n > 0) {
+    // Bytes 0, n/2 and n-1 cover n = 1..3; the word repeats them so no lane holds a stray zero.
+    unsigned a = static_cast<unsigned char>(s[0]), b = static_cast<unsigned char>(s[n >> 1]),
+             c = static_cast<unsigned char>(s[n - 1]);
+    dst[0] = static_cast<char>(a);
+    dst[n >> 1] = static_cast<char>(b);
+    dst[n - 1] = static_cast<char>(c);
+    uint32_t w = a | (b << 8) | (c << 16) | (a << 24);
+    lo = hi = (static_cast<uint64_t>(w) << 32) | w;
+  } else {
+    return true;
+  }
+#if defined(__SSE2__)
+  return detail::escape_mask(_mm_set_epi64x(static_cast<int64_t>(hi), static_cast<int64_t>(lo))) == 0;
+#else
+  return (detail::word_has_escape(lo) | detail::word_has_escape(hi)) == 0;
+#endif
+}
+
 // Copies s[0, i) to dst and returns i, the index of the first byte needing an escape (n when none). dst must
 // have room for n bytes; bytes of dst past i (up to n) may be overwritten with later input.
 inline size_t copy_until_escape(char *dst, const char *s, size_t n) noexcept {
 #if defined(__SSE2__)
   if (n >= 16) {
-    const __m128i quote = _mm_set1_epi8('"');
-    const __m128i backslash = _mm_set1_epi8('\\');
-    const __m128i control_max = _mm_set1_epi8(0x1F);
-    auto mask_of = [&](__m128i v) {
-      // x <= 0x1F (unsigned) exactly when max(x, 0x1F) == 0x1F.
-      __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, control_max), control_max);
-      __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), control);
-      return static_cast<unsigned>(_mm_movemask_epi8(hit));
-    };
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
       _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + i), v);
-      unsigned mask = mask_of(v);
+      unsigned mask = detail::escape_mask(v);
       if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
     }
     if (i < n) {
@@ -82,7 +122,7 @@ inline size_t copy_until_escape(char *dst, const char *s, size_t n) noexcept {
       size_t last = n - 16;
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + last));
       _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + last), v);
-      unsigned mask = mask_of(v) >> (i - last);
+      unsigned mask = detail::escape_mask(v) >> (i - last);
       if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
     }
     return n;

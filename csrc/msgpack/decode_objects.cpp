@@ -36,17 +36,17 @@ bool read_str_key(DecodeReader &r, Token &key, const PathNode *path) {
 }
 
 // True (and r.pos past the key) when the next key is exactly `name` as a fixstr: the key of the next declared
-// field, as encoders write them; no token is read.
-[[gnu::always_inline]] inline bool match_expected_key(Reader &r, const sk::FieldName &name) {
-  size_t n = name.utf8.size();
+// field (or a union's tag field), as encoders write them; no token is read.
+[[gnu::always_inline]] inline bool match_expected_key(Reader &r, const std::string &name) {
+  size_t n = name.size();
   if (n >= 32 || r.left() <= n || *r.pos != (0xa0 | n) ||
-      !py::same_bytes(reinterpret_cast<const char *>(r.pos + 1), name.utf8.data(), n))
+      !py::same_bytes(reinterpret_cast<const char *>(r.pos + 1), name.data(), n))
     return false;
   r.pos += n + 1;
   return true;
 }
 
-bool same(const std::string &name, const Token &key) {
+[[gnu::always_inline]] inline bool same(const std::string &name, const Token &key) {
   return name.size() == key.size && py::same_bytes(name.data(), key.data, key.size);
 }
 
@@ -153,7 +153,7 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
     Token key;
     Py_ssize_t index;
     bool is_tag = false;
-    if (hint < op->names.size() && match_expected_key(r, op->names[hint])) {
+    if (hint < op->names.size() && match_expected_key(r, op->names[hint].utf8)) {
       index = op->names[hint++].index;
     } else if (read_str_key(r, key, path)) {
       is_tag = !op->tag_field_utf8.empty() && same(op->tag_field_utf8, key);  // never also a field name
@@ -242,7 +242,24 @@ PyObject *decode_map_typed(DecodeReader &r, const Token &t, const TypePlan *plan
   if (k & sk::kStruct) {
     const ObjectPlan *op = plan->struct_plan;
     if (plan->struct_union == nullptr) return decode_struct_map(r, t.size, op, path);
-    if ((op = select_tagged_member(r, t.size, plan->struct_union, path)) == nullptr) return nullptr;
+    // Fast path: the tag is the first pair, a str (as encoders write it): pick the class and read on.
+    const sk::StructUnion *u = plan->struct_union;
+    const unsigned char *at_pairs = r.pos;
+    if (t.size > 0 && u->str_tags && match_expected_key(r, u->tag_field_utf8)) {
+      Reader scan = r;
+      Token value;
+      if (scan.pos < scan.end && is_str_opcode(*scan.pos) && read_token(scan, value)) {
+        for (const ObjectPlan *m : u->members) {
+          if (PyUnicode_Check(m->tag_value) && same(m->tag_value_utf8, value)) {
+            r.pos = scan.pos;
+            return decode_struct_map(r, t.size - 1, m, path);
+          }
+        }
+      }
+      PyErr_Clear();  // the general path below reports any error at its proper place
+      r.pos = at_pairs;
+    }
+    if ((op = select_tagged_member(r, t.size, u, path)) == nullptr) return nullptr;
     return decode_struct_map(r, t.size, op, path);
   }
   if (k & sk::kDict) return decode_dict(r, t.size, plan, path);

@@ -74,7 +74,14 @@ PyObject *BytesWriter::finish() noexcept {
     cap_ = len_ = 0;
     Py_RETURN_NONE;
   }
-  if (len_ != cap_ && _PyBytes_Resize(&target_, static_cast<Py_ssize_t>(len_)) < 0) {
+  if (cap_ - len_ <= cap_ / 8) {
+    // Little slack: keep the allocation and end the object at len_ (bytes past it are unused). A realloc to the
+    // exact size would make the next encode of a similar document (started at about this size, see
+    // json::start_capacity) outgrow the freed chunk, which above glibc's mmap threshold costs a fresh mapping
+    // and a page fault per 4 KiB on every call.
+    Py_SET_SIZE(target_, static_cast<Py_ssize_t>(len_));
+    data_[len_] = '\0';
+  } else if (_PyBytes_Resize(&target_, static_cast<Py_ssize_t>(len_)) < 0) {
     target_ = nullptr;
     return nullptr;
   }

@@ -36,6 +36,8 @@ class BytesWriter {
     if (BW_LIKELY(len_ + n <= cap_)) return true;
     return grow(n);
   }
+  // True when `n` more bytes fit without growing (for fast paths that leave growth to their slow path).
+  bool has_room(size_t n) const noexcept { return len_ + n <= cap_; }
   // Unchecked writes: the caller reserved room first.
   char *cursor() noexcept { return data_ + len_; }
   void advance(size_t n) noexcept { len_ += n; }

@@ -59,4 +59,29 @@ inline bool read_compact_long(PyObject *obj, int64_t *value) noexcept {
   return true;
 #endif
 }
+
+// Reads an exact int whose magnitude is below 2**64 from its digits without a call: *magnitude and *negative
+// set. False when it is larger (the caller takes the general path).
+inline bool read_u64_long(PyObject *obj, uint64_t *magnitude, bool *negative) noexcept {
+  auto *lo = reinterpret_cast<PyLongObject *>(obj);
+#if PY_VERSION_HEX >= 0x030C0000
+  uintptr_t tag = lo->long_value.lv_tag;
+  auto count = static_cast<Py_ssize_t>(tag >> 3);  // _PyLong_NON_SIZE_BITS; the low bits hold the sign
+  *negative = (tag & 3) == 2;
+  const digit *d = lo->long_value.ob_digit;
+#else
+  Py_ssize_t size = Py_SIZE(obj);
+  Py_ssize_t count = size < 0 ? -size : size;
+  *negative = size < 0;
+  const digit *d = lo->ob_digit;
+#endif
+  if (count > (64 + PyLong_SHIFT - 1) / PyLong_SHIFT) return false;
+  uint64_t v = 0;
+  for (Py_ssize_t i = count; i-- > 0;) {
+    if ((v >> (64 - PyLong_SHIFT)) != 0) return false;
+    v = (v << PyLong_SHIFT) | d[i];
+  }
+  *magnitude = v;
+  return true;
+}
 }  // namespace boltwire::py

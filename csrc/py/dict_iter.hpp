@@ -42,6 +42,21 @@ inline bool dict_layout_verified() noexcept {
 }
 }  // namespace detail
 
+using DictStrEntry = detail::UnicodeEntry;
+
+// The entry slots of a combined-table dict whose keys are all exact str (the common case), under the verified
+// layout; nullptr otherwise (the caller then takes dict_next). *n counts the slots: a deleted one has a null
+// value, and positions are the ones dict_next uses, so a caller may switch to it at any point. Re-read after
+// anything that may run Python code (a resize moves the slots).
+inline const DictStrEntry *dict_str_entries(PyObject *dict, Py_ssize_t *n) noexcept {
+  auto *mp = reinterpret_cast<PyDictObject *>(dict);
+  if (BW_UNLIKELY(mp->ma_values != nullptr) || BW_UNLIKELY(!detail::dict_layout_verified())) return nullptr;
+  auto *keys = reinterpret_cast<detail::DictKeysLayout *>(mp->ma_keys);
+  if (keys->dk_kind != 1) return nullptr;
+  *n = keys->dk_nentries;
+  return reinterpret_cast<const DictStrEntry *>(keys->dk_indices + (size_t{1} << keys->dk_log2_index_bytes));
+}
+
 inline bool dict_next(PyObject *dict, Py_ssize_t *pos, PyObject **key, PyObject **value) noexcept {
   auto *mp = reinterpret_cast<PyDictObject *>(dict);
   if (BW_LIKELY(mp->ma_values == nullptr) && BW_LIKELY(detail::dict_layout_verified())) {
@@ -79,6 +94,11 @@ inline bool dict_next(PyObject *dict, Py_ssize_t *pos, PyObject **key, PyObject 
   return PyDict_Next(dict, pos, key, value) != 0;
 }
 #else
+struct DictStrEntry {
+  PyObject *key;
+  PyObject *value;
+};
+inline const DictStrEntry *dict_str_entries(PyObject *, Py_ssize_t *) noexcept { return nullptr; }
 inline bool dict_next(PyObject *dict, Py_ssize_t *pos, PyObject **key, PyObject **value) noexcept {
   return PyDict_Next(dict, pos, key, value) != 0;
 }

@@ -5,17 +5,53 @@
 
 namespace boltwire::py {
 
+// CPython's per-thread recursion counter where Py_EnterRecursiveCall is "decrement it; check only when it
+// runs out" (3.11: recursion_remaining; 3.12: c_recursion_remaining), so a guard that knows the thread state can
+// do the common case inline. Other versions take the calls.
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+#define BW_RECURSION_COUNTER recursion_remaining
+#elif PY_VERSION_HEX >= 0x030C0000 && PY_VERSION_HEX < 0x030D0000
+#define BW_RECURSION_COUNTER c_recursion_remaining
+#endif
+
 // Enters CPython's recursion check for the scope: deep nesting raises RecursionError instead of overflowing the
 // C stack. `entered` is false (RecursionError set) when the limit was hit; the caller must then fail.
+// Given the current thread state (hot loops cache it per call), the common case costs no call.
 class RecursionGuard {
  public:
   explicit RecursionGuard(const char *where = " while serializing an object") noexcept
       : entered(Py_EnterRecursiveCall(where) == 0) {}
+  explicit RecursionGuard(PyThreadState *ts, const char *where = " while serializing an object") noexcept
+      : ts_(ts), entered(enter(ts, where)) {}
   RecursionGuard(const RecursionGuard &) = delete;
   RecursionGuard &operator=(const RecursionGuard &) = delete;
   ~RecursionGuard() {
-    if (entered) Py_LeaveRecursiveCall();
+    if (!entered) return;
+#ifdef BW_RECURSION_COUNTER
+    if (ts_ != nullptr) {
+      ++ts_->BW_RECURSION_COUNTER;  // what Py_LeaveRecursiveCall does on these versions
+      return;
+    }
+#endif
+    Py_LeaveRecursiveCall();
   }
+
+ private:
+  static bool enter(PyThreadState *ts, const char *where) noexcept {
+#ifdef BW_RECURSION_COUNTER
+    if (BW_LIKELY(ts->BW_RECURSION_COUNTER > 0)) {
+      --ts->BW_RECURSION_COUNTER;
+      return true;
+    }
+#else
+    (void)ts;
+#endif
+    return Py_EnterRecursiveCall(where) == 0;  // the check, the error, and the counter when it succeeds
+  }
+
+  PyThreadState *ts_ = nullptr;
+
+ public:
   const bool entered;
 };
 

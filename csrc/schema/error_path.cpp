@@ -1,6 +1,9 @@
-// csrc/schema/error_path.cpp: renders PathNode chains and raises ValidationError.
+// csrc/schema/error_path.cpp: renders PathNode chains and raises ValidationError (or, in collect mode, records
+// the error with the call's ErrorCollector).
 #include "schema/error_path.hpp"
 #include "py/compat.hpp"
+#include "schema/error_collector.hpp"
+#include "schema/type_plan.hpp"
 #include <cstdarg>
 #include <charconv>
 #include <string>
@@ -39,32 +42,20 @@ bool append_utf8(std::string &out, PyObject *s) {
   return true;
 }
 
-// Appends `$`, `$.a[0]`, `$[...]` for the chain from `node` up to (not including) `stop`, outermost first,
+// Appends `$`, `$.a[0]`, `$[...]` for the root-first nodes `nodes[0..n)` (no dict-key marker among them),
 // starting with `root`.
-bool append_path(std::string &out, const PathNode *node, const char *root, const PathNode *stop) {
-  const PathNode *chain[64];
-  std::vector<const PathNode *> deep;  // only for paths deeper than 64 levels
-  size_t n = 0;
-  for (const PathNode *p = node; p != stop; p = p->parent) {
-    if (n < 64) chain[n] = p;
-    else if (n == 64) deep.assign(chain, chain + 64), deep.push_back(p);
-    else deep.push_back(p);
-    n++;
-  }
-  const PathNode *const *nodes = n <= 64 ? chain : deep.data();
+bool append_path(std::string &out, const PathNode *nodes, size_t n, const char *root) {
   out += root;
   char digits[32];
-  for (size_t i = n; i-- > 0;) {
-    const PathNode *p = nodes[i];
-    if (p->index == PathNode::kDictValue) {
+  for (size_t i = 0; i < n; i++) {
+    const PathNode &p = nodes[i];
+    if (p.index == PathNode::kDictValue) {
       out += "[...]";
-    } else if (p->index == PathNode::kDictKey) {
-      continue;  // the split into "... in `...`" happens in render_message
-    } else if (p->key != nullptr) {
+    } else if (p.key != nullptr) {
       out += '.';
-      if (!append_utf8(out, p->key)) return false;
-    } else if (p->index >= 0) {
-      auto written = std::to_chars(digits, digits + sizeof digits, p->index);
+      if (!append_utf8(out, p.key)) return false;
+    } else if (p.index >= 0) {
+      auto written = std::to_chars(digits, digits + sizeof digits, p.index);
       out += '[';
       out.append(digits, written.ptr);
       out += ']';
@@ -73,57 +64,48 @@ bool append_path(std::string &out, const PathNode *node, const char *root, const
   return true;
 }
 
-// "<message> - at `<path>`" (msgspec's str(e)). The chain splits at each dict-key marker (MessagePack keys may
-// be arrays or maps): the part after the innermost marker first, "`key[1]` in `key` in `$`", as msgspec spells it.
-PyObject *render_message(const PathNode *path, PyObject *message) {
-  if (path == nullptr) return Py_NewRef(message);
+// The chain from `path` to its root as root-first nodes: on the stack for the usual depths.
+struct FlatPath {
+  PathNode small[64];
+  std::vector<PathNode> deep;  // only for paths deeper than 64 levels
+  PathNode *nodes = small;
+  size_t n = 0;
+  explicit FlatPath(const PathNode *path) {
+    n = copy_path(path, nullptr);
+    if (n > 64) {
+      deep.resize(n);
+      nodes = deep.data();
+    }
+    copy_path(path, nodes);
+  }
+};
+
+// str(e) of a fail-fast error: "<message> - at `<path>`" (msgspec's), or just the message at the root.
+PyObject *render_message(const PathNode *nodes, size_t n, PyObject *message) {
+  if (n == 0) return Py_NewRef(message);
   std::string out;
   out.reserve(96);
-  if (!append_utf8(out, message)) return nullptr;
-  out += " - at ";
-  const PathNode *end = path;
-  while (end != nullptr) {
-    const PathNode *marker = end;
-    while (marker != nullptr && marker->index != PathNode::kDictKey) marker = marker->parent;
-    out += '`';
-    if (!(marker == nullptr ? append_path(out, end, "$", nullptr) : append_path(out, end, "key", marker))) return nullptr;
-    out += marker == nullptr ? "`" : "` in ";
-    end = marker == nullptr ? nullptr : marker->parent;
-    if (marker != nullptr && end == nullptr) out += "`$`";  // a key marker at the root
-  }
+  if (!append_located_message(out, message, nodes, n)) return nullptr;
   return PyUnicode_DecodeUTF8(out.data(), static_cast<Py_ssize_t>(out.size()), "surrogatepass");
 }
 
-// The error's `loc`: field names and indices from the root; a dict value adds its key, a dict key adds the
-// key and "[key]" (pydantic's spelling); a marker without its key adds "[...]" / "[key]".
-PyObject *build_loc(const PathNode *path) {
-  Py_ssize_t n = 0;
-  for (const PathNode *p = path; p != nullptr; p = p->parent) n += (p->index == PathNode::kDictKey && p->key != nullptr) ? 2 : 1;
-  PyObject *loc = PyTuple_New(n);
+// The (type, loc, msg, input) tuple of an error at the root-first nodes `nodes[0..n)`. New reference.
+PyObject *detail_at(ErrorType type, ErrorInput input, const PathNode *nodes, size_t n, PyObject *message) {
+  PyObject *name = error_type_str(type);
+  if (name == nullptr) return nullptr;
+  PyObject *loc = build_loc(nodes, n);
   if (loc == nullptr) return nullptr;
-  static PyObject *key_marker = PyUnicode_InternFromString("[key]");
-  static PyObject *value_marker = PyUnicode_InternFromString("[...]");
-  if (key_marker == nullptr || value_marker == nullptr) {
+  PyObject *value = input.value != nullptr       ? Py_NewRef(input.value)
+                    : input.type_name != nullptr ? PyUnicode_FromString(input.type_name)
+                                                 : Py_NewRef(Py_None);
+  if (value == nullptr) {
     Py_DECREF(loc);
     return nullptr;
   }
-  Py_ssize_t i = n;  // filled from the innermost node outwards
-  for (const PathNode *p = path; p != nullptr; p = p->parent) {
-    PyObject *item;
-    if (p->index == PathNode::kDictKey) {
-      item = Py_NewRef(key_marker);
-      if (p->key != nullptr) PyTuple_SET_ITEM(loc, --i, item), item = Py_NewRef(p->key);
-    } else if (p->index == PathNode::kDictValue) {
-      item = Py_NewRef(p->key != nullptr ? p->key : value_marker);
-    } else if (p->key != nullptr) {
-      item = Py_NewRef(p->key);
-    } else if ((item = PyLong_FromSsize_t(p->index)) == nullptr) {
-      Py_DECREF(loc);
-      return nullptr;
-    }
-    PyTuple_SET_ITEM(loc, --i, item);
-  }
-  return loc;
+  PyObject *detail = PyTuple_Pack(4, name, loc, message, value);
+  Py_DECREF(loc);
+  Py_DECREF(value);
+  return detail;
 }
 
 // The type of an error raised by message alone, read from msgspec's wording. Raise sites whose wording is
@@ -154,14 +136,80 @@ ErrorType classify_message(PyObject *message) {
   return ErrorType::kInvalidValue;
 }
 
-PyObject *type_name_str(ErrorType type) {
-  static PyObject *names[16] = {};
-  auto i = static_cast<size_t>(type);
-  if (names[i] == nullptr) names[i] = PyUnicode_InternFromString(error_type_name(type));
-  return names[i];
+}  // namespace
+
+ErrorCollector *collector_of(const PathNode *path) noexcept {
+  const PathNode *p = path;
+  while (p != nullptr && p->parent != nullptr) p = p->parent;
+  return p != nullptr && p->index == PathNode::kCollectRoot ? p->collector : nullptr;
 }
 
-}  // namespace
+size_t copy_path(const PathNode *path, PathNode *out) noexcept {
+  size_t n = 0;
+  for (const PathNode *p = path; p != nullptr; p = p->parent) n += p->index != PathNode::kCollectRoot;
+  if (out == nullptr) return n;
+  size_t i = n;  // filled from the innermost node outwards
+  for (const PathNode *p = path; p != nullptr; p = p->parent) {
+    if (p->index == PathNode::kCollectRoot) continue;
+    out[--i] = *p;
+    out[i].parent = nullptr;
+  }
+  return n;
+}
+
+// The chain splits at each dict-key marker (MessagePack keys may be arrays or maps): the part after the
+// innermost marker first, "`key[1]` in `key` in `$`", as msgspec spells it.
+bool append_located_message(std::string &out, PyObject *message, const PathNode *nodes, size_t n) {
+  if (!append_utf8(out, message)) return false;
+  if (n == 0) return true;
+  out += " - at ";
+  size_t end = n;  // the segment [begin, end) after the marker at begin - 1 (or from the root)
+  while (true) {
+    size_t marker = end;
+    while (marker > 0 && nodes[marker - 1].index != PathNode::kDictKey) marker--;
+    // nodes[marker - 1] is the innermost marker before `end`, when marker > 0
+    out += '`';
+    if (!append_path(out, nodes + marker, end - marker, marker == 0 ? "$" : "key")) return false;
+    if (marker == 0) break;
+    out += "` in ";
+    end = marker - 1;
+  }
+  out += '`';
+  return true;
+}
+
+// The error's `loc`: field names and indices from the root; a dict value adds its key, a dict key adds the
+// key and "[key]" (pydantic's spelling); a marker without its key adds "[...]" / "[key]".
+PyObject *build_loc(const PathNode *nodes, size_t n) {
+  Py_ssize_t size = 0;
+  for (size_t i = 0; i < n; i++) size += (nodes[i].index == PathNode::kDictKey && nodes[i].key != nullptr) ? 2 : 1;
+  PyObject *loc = PyTuple_New(size);
+  if (loc == nullptr) return nullptr;
+  static PyObject *key_marker = PyUnicode_InternFromString("[key]");
+  static PyObject *value_marker = PyUnicode_InternFromString("[...]");
+  if (key_marker == nullptr || value_marker == nullptr) {
+    Py_DECREF(loc);
+    return nullptr;
+  }
+  Py_ssize_t j = 0;
+  for (size_t i = 0; i < n; i++) {
+    const PathNode &p = nodes[i];
+    PyObject *item;
+    if (p.index == PathNode::kDictKey) {
+      if (p.key != nullptr) PyTuple_SET_ITEM(loc, j++, Py_NewRef(p.key));
+      item = Py_NewRef(key_marker);
+    } else if (p.index == PathNode::kDictValue) {
+      item = Py_NewRef(p.key != nullptr ? p.key : value_marker);
+    } else if (p.key != nullptr) {
+      item = Py_NewRef(p.key);
+    } else if ((item = PyLong_FromSsize_t(p.index)) == nullptr) {
+      Py_DECREF(loc);
+      return nullptr;
+    }
+    PyTuple_SET_ITEM(loc, j++, item);
+  }
+  return loc;
+}
 
 const char *error_type_name(ErrorType type) noexcept {
   switch (type) {
@@ -180,22 +228,16 @@ const char *error_type_name(ErrorType type) noexcept {
   return "invalid_value";
 }
 
+PyObject *error_type_str(ErrorType type) {
+  static PyObject *names[16] = {};
+  auto i = static_cast<size_t>(type);
+  if (names[i] == nullptr) names[i] = PyUnicode_InternFromString(error_type_name(type));
+  return names[i];
+}
+
 PyObject *make_error_detail(ErrorType type, ErrorInput input, const PathNode *path, PyObject *message) {
-  PyObject *name = type_name_str(type);
-  if (name == nullptr) return nullptr;
-  PyObject *loc = build_loc(path);
-  if (loc == nullptr) return nullptr;
-  PyObject *value = input.value != nullptr       ? Py_NewRef(input.value)
-                    : input.type_name != nullptr ? PyUnicode_FromString(input.type_name)
-                                                 : Py_NewRef(Py_None);
-  if (value == nullptr) {
-    Py_DECREF(loc);
-    return nullptr;
-  }
-  PyObject *detail = PyTuple_Pack(4, name, loc, message, value);
-  Py_DECREF(loc);
-  Py_DECREF(value);
-  return detail;
+  FlatPath flat(path);
+  return detail_at(type, input, flat.nodes, flat.n, message);
 }
 
 PyObject *raise_with_details(PyObject *text, PyObject *details) {
@@ -218,14 +260,33 @@ PyObject *details_name() {
 }
 
 PyObject *raise_error_str(ErrorType type, ErrorInput input, const PathNode *path, PyObject *message) {
-  PyObject *full = render_message(path, message);
+  if (ErrorCollector *c = collector_of(path)) return record_error(*c, type, input, path, message);
+  FlatPath flat(path);
+  PyObject *full = render_message(flat.nodes, flat.n, message);
   if (full == nullptr) return nullptr;
-  PyObject *detail = make_error_detail(type, input, path, message);
+  PyObject *detail = detail_at(type, input, flat.nodes, flat.n, message);
   PyObject *details = detail == nullptr ? nullptr : PyTuple_Pack(1, detail);
   Py_XDECREF(detail);
   if (details != nullptr) raise_with_details(full, details);
   Py_XDECREF(details);
   Py_DECREF(full);
+  return nullptr;
+}
+
+PyObject *raise_wrong_type(const TypePlan *plan, const char *got, const PathNode *path) {
+  ErrorCollector *c = collector_of(path);
+  // Collect mode meets the same few mismatches again and again: their message is made once per call.
+  PyObject *message = c != nullptr ? cached_message(*c, plan, got) : nullptr;
+  if (message != nullptr) return record_error(*c, ErrorType::kWrongType, ErrorInput{nullptr, got}, path, message);
+  std::string expected = describe_expected(plan);
+  message = PyUnicode_FromFormat("Expected `%s`, got `%s`", expected.c_str(), got);
+  if (message == nullptr) return nullptr;
+  if (c != nullptr && !cache_message(*c, plan, got, message)) {
+    Py_DECREF(message);
+    return nullptr;
+  }
+  raise_error_str(ErrorType::kWrongType, ErrorInput{nullptr, got}, path, message);
+  Py_DECREF(message);
   return nullptr;
 }
 
@@ -273,11 +334,14 @@ PyObject *reraise_as_validation(const PathNode *path, ErrorInput input) {
   if (message != nullptr) {
     raise_error_str(ErrorType::kValidator, input, path, message);
     Py_DECREF(message);
-    // Chain the original so tracebacks still show where it came from.
-    PyObject *wrapped = PyErr_GetRaisedException();
-    PyException_SetCause(wrapped, Py_NewRef(exc));
-    PyException_SetContext(wrapped, Py_NewRef(exc));
-    PyErr_SetRaisedException(wrapped);
+    // Chain the original so tracebacks still show where it came from (collect mode raised its shared
+    // placeholder instead: that one is never touched).
+    if (collector_of(path) == nullptr) {
+      PyObject *wrapped = PyErr_GetRaisedException();
+      PyException_SetCause(wrapped, Py_NewRef(exc));
+      PyException_SetContext(wrapped, Py_NewRef(exc));
+      PyErr_SetRaisedException(wrapped);
+    }
   }
   Py_DECREF(exc);
   return nullptr;

@@ -4,18 +4,31 @@
 // error is raised, when the chain is walked once to render `$.items[0].price` (msgspec's spelling) and once to
 // build the error's `loc` tuple. Every ValidationError raised here carries `_details`, a tuple of
 // (type, loc, msg, input) tuples that ValidationError.errors() turns into ErrorDetail Structs.
+// In collect mode (collect_errors=True) the chain ends in a collect root naming the call's ErrorCollector: the
+// raisers then record the error there in compact form and raise a shared placeholder instead (see
+// error_collector.hpp); the message and `loc` are rendered once, when the call ends.
 #pragma once
 #include "py/python.hpp"
+#include <cstddef>
+#include <string>
 
 namespace boltwire::schema {
+
+struct ErrorCollector;  // error_collector.hpp
+struct TypePlan;        // type_plan.hpp
 
 struct PathNode {
   // An index marker: kDictValue renders `[...]`, kDictKey renders "`key` in `<parent>`". Either may carry the
   // dict key in `key` (borrowed), which only `loc` shows.
   static constexpr Py_ssize_t kDictValue = -1;
   static constexpr Py_ssize_t kDictKey = -2;
+  // The outermost node of a collect-mode call (error_collector.hpp's collect_root): not part of the path.
+  static constexpr Py_ssize_t kCollectRoot = -3;
   const PathNode *parent;
-  PyObject *key;     // a field's encoded name (borrowed), or nullptr for an index
+  union {
+    PyObject *key;              // a field's encoded name (borrowed), or nullptr for an index
+    ErrorCollector *collector;  // kCollectRoot only
+  };
   Py_ssize_t index;  // array index, or one of the markers above
 };
 
@@ -53,8 +66,23 @@ PyObject *validation_error_type();
 // Same, naming the error's type and input.
 [[gnu::cold]] PyObject *raise_error(ErrorType type, ErrorInput input, const PathNode *path, const char *fmt, ...);
 [[gnu::cold]] PyObject *raise_error_str(ErrorType type, ErrorInput input, const PathNode *path, PyObject *message);
+// "Expected `<what plan accepts>`, got `<got>`" (type wrong_type, input `got`): the most common error.
+[[gnu::cold]] PyObject *raise_wrong_type(const TypePlan *plan, const char *got, const PathNode *path);
 // One error's (type, loc, msg, input) tuple, as ValidationError._details holds them. New reference.
 PyObject *make_error_detail(ErrorType type, ErrorInput input, const PathNode *path, PyObject *message);
+// The interned str of an error type's name (borrowed).
+PyObject *error_type_str(ErrorType type);
+
+// The collect root a chain ends in (nullptr in fail-fast mode).
+ErrorCollector *collector_of(const PathNode *path) noexcept;
+// The nodes from `path` up to its root, root first, the collect root left out, copied into `out[0..n)`;
+// returns n, the depth. `out` may be nullptr (counting only) or must hold `depth(path)` nodes.
+size_t copy_path(const PathNode *path, PathNode *out) noexcept;
+// Appends "<message> - at `<path>`" for the root-first nodes `nodes[0..n)` (just <message> when n == 0) as
+// UTF-8 (lone surrogates pass through: decode the result with surrogatepass). False with an error set.
+bool append_located_message(std::string &out, PyObject *message, const PathNode *nodes, size_t n);
+// The `loc` tuple of the root-first nodes `nodes[0..n)`. New reference.
+PyObject *build_loc(const PathNode *nodes, size_t n);
 // Raises ValidationError(text) with `_details` set to `details` (a tuple or list of detail tuples).
 [[gnu::cold]] PyObject *raise_with_details(PyObject *text, PyObject *details);
 // The interned attribute name "_details" (borrowed).

@@ -63,6 +63,44 @@ void test_views_and_zero_copy() {
   BW_CHECK(p.state() == codec::ParserState::Idle);
 }
 
+// field_lines is the field block as received; canonical_fields says whether it is already the "Name: value\r\n"
+// form of the fields (the transport then copies it whole), whichever way the head arrived.
+void test_field_lines() {
+  const std::string status = "HTTP/1.1 200 OK\r\n";
+  const std::string nginx = "Server: nginx\r\nDate: Tue, 01 Dec 2026 23:15:03 GMT\r\nContent-Type: application/json\r\n"
+                            "Content-Length: 2\r\nConnection: keep-alive\r\nETag: \"6b0f546e-20b\"\r\nX-Empty: \r\n";
+  struct Case {
+    std::string fields;
+    bool canonical;
+  };
+  const Case cases[] = {
+      {nginx, true},
+      {"", true},
+      {"Content-Length: 2\r\nX-Wide:  two spaces\r\n", false},
+      {"Content-Length: 2\r\nX-Tab:\tv\r\n", false},
+      {"Content-Length: 2\r\nX-Tight:v\r\n", false},
+      {"Content-Length: 2\r\nX-Trail: v \r\n", false},
+      {"Content-Length: 2\r\nX-None:\r\n", false},
+      {"Content-Length:  2\r\n" + nginx.substr(0, 15), false},
+  };
+  for (const Case &c : cases) {
+    const std::string input = status + c.fields + "\r\nhi";
+    for (std::size_t split = 0; split <= input.size(); ++split) {
+      codec::ResponseParser p;
+      codec::Event ev = p.next(std::string_view(input).substr(0, split));
+      std::size_t pos = ev.consumed;
+      if (ev.kind == codec::EventKind::NeedMore) {
+        ev = p.next(std::string_view(input).substr(split));
+        pos = split + ev.consumed;
+      }
+      if (!BW_CHECK(ev.kind == codec::EventKind::Head)) return;
+      BW_CHECK(pos == input.size() - 2);
+      BW_CHECK_EQ(p.head().field_lines, c.fields);
+      BW_CHECK(p.head().canonical_fields == c.canonical);
+    }
+  }
+}
+
 void test_sticky_error_and_reset() {
   codec::ResponseParser p;
   codec::Event ev = p.next("HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n");
@@ -127,6 +165,29 @@ void test_value_bytes_at_every_position() {
   }
 }
 
+// The word-at-a-time value scan resumes after an HTAB: a bad byte behind one (in the same 8-byte word or the next)
+// is still found, and HTABs alone are still values.
+void test_value_bytes_after_a_tab() {
+  for (std::size_t tab = 0; tab < 20; ++tab) {
+    for (std::size_t gap = 1; gap < 12; ++gap) {
+      for (char bad : {'\x01', '\x7f', '\t'}) {
+        std::string value(32, 'v');
+        value[tab] = '\t';
+        value[tab + gap] = bad;
+        codec::ResponseParser p;
+        const codec::Event ev = p.next("HTTP/1.1 204 No Content\r\nX: " + value + "\r\n\r\n");
+        if (bad == '\t') {
+          std::string trimmed = value;
+          while (trimmed.front() == '\t') trimmed.erase(0, 1);
+          BW_CHECK(ev.kind == codec::EventKind::Head && p.head().headers[0].value == trimmed);
+        } else {
+          BW_CHECK(ev.kind == codec::EventKind::Error && ev.error == codec::ParseError::InvalidHeaderValue);
+        }
+      }
+    }
+  }
+}
+
 void test_error_catalogue() {
   std::set<std::string_view> names;
   for (int i = 0; i <= static_cast<int>(codec::ParseError::IncompleteBody); ++i) {
@@ -145,8 +206,10 @@ void test_error_catalogue() {
 void run_response_api_tests() {
   test_default_limits();
   test_views_and_zero_copy();
+  test_field_lines();
   test_sticky_error_and_reset();
   test_chunked_data_views();
   test_value_bytes_at_every_position();
+  test_value_bytes_after_a_tab();
   test_error_catalogue();
 }

@@ -76,9 +76,21 @@ Run run_parser(const std::vector<std::string_view> &chunks, const std::vector<co
         break;
       }
       switch (ev.kind) {
-        case codec::EventKind::Head:
-          t.add(render_head(parser.head()));
+        case codec::EventKind::Head: {
+          const codec::ResponseHead &h = parser.head();
+          t.add(render_head(h));
+          // field_lines is canonical exactly when it equals the "Name: value\r\n" form of the fields.
+          std::string rebuilt;
+          for (const codec::HeaderField &f : h.headers) rebuilt.append(f.name).append(": ").append(f.value).append("\r\n");
+          if (run.violation.empty() && h.canonical_fields != (h.field_lines == rebuilt))
+            run.violation = "canonical_fields does not say whether field_lines is the fields' Name: value form";
+          std::size_t lines = 0;
+          for (std::size_t at = h.field_lines.find("\r\n"); at != std::string_view::npos; at = h.field_lines.find("\r\n", at + 2))
+            ++lines;
+          if (run.violation.empty() && (lines != h.headers.size() || (!h.field_lines.empty() && !h.field_lines.ends_with("\r\n"))))
+            run.violation = "field_lines is not the field lines";
           break;
+        }
         case codec::EventKind::Body:
           if (run.violation.empty() && (ev.body.empty() || ev.body.data() < rest.data() ||
                                         ev.body.data() + ev.body.size() != rest.data() + ev.consumed))

@@ -18,7 +18,7 @@ from boltwire import HTTPClient, SyncHTTPClient
 from boltwire.http import HTTPTransportError
 from nginx_server import chunked_body, payload
 
-SIZE = 9 << 20  # past the huge-page advice threshold (8 MiB) of the memory target, and many pipe loads
+SIZE = 9 << 20  # past the prefault threshold (4 MiB) of the memory target, and many pipe loads
 
 
 @pytest.fixture(scope="module")
@@ -160,6 +160,79 @@ def test_cancelled_async_downloads_leave_nothing_behind(nginx, tmp_path):
 
     asyncio.run(main())
     assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_memory_downloads_closed_at_once_stop_their_prefault_thread(large, kind):
+    # receive_into(None) for a body of 4 MiB or more starts a thread that faults the block's pages in ahead of the
+    # reads (csrc/http/engine/prefault.hpp); closing the stream must stop it before the block may be freed. Closed at
+    # once (the thread is still running) and the block dropped, many times: a thread still touching freed memory
+    # would crash here or show under ASan (make sanitize).
+    url, body = large
+
+    def open_and_drop(stream):
+        with stream:
+            block = stream._native.receive_into(None)
+            assert type(block) is bytes and len(block) == SIZE
+
+    if kind == "sync":
+        with SyncHTTPClient() as client:
+            for _ in range(20):
+                open_and_drop(client.stream("GET", url))
+            assert client.download(url).data == body
+        return
+
+    async def main():
+        async with HTTPClient() as client:
+            for _ in range(20):
+                stream = client.stream("GET", url)
+                await stream.__aenter__()
+                try:
+                    block = stream._native.receive_into(None)
+                    assert type(block) is bytes and len(block) == SIZE
+                finally:
+                    await stream.__aexit__(None, None, None)
+                del block
+            assert (await client.download(url)).data == body
+
+    asyncio.run(main())
+
+
+def test_a_forked_child_closes_a_stream_whose_prefault_thread_it_lacks(nginx):
+    # Forked right after receive_into(None): the prefault thread (which holds its mutex while it populates a step)
+    # is not in the child. The child closing its copy of the stream must not wait for that thread (it would hang
+    # forever); the parent's download goes on. 32 MiB: the thread runs for milliseconds, so the fork lands while it
+    # holds the mutex. In a subprocess: forking pytest would duplicate the session.
+    body = os.urandom(32 << 20)
+    path = nginx.prefix / "www" / "direct-fork.bin"
+    path.write_bytes(body)
+    os.chmod(path, 0o644)
+    url = nginx.url + "/direct-fork.bin"
+    script = textwrap.dedent(f"""
+        import hashlib, os, sys, time
+        from boltwire import SyncHTTPClient
+        with SyncHTTPClient() as client:
+            for _ in range(5):
+                stream = client.stream("GET", {url!r})
+                with stream:
+                    block = stream._native.receive_into(None)
+                    pid = os.fork()
+                    if pid == 0:
+                        stream.close()
+                        os._exit(0)
+                    deadline = time.monotonic() + 10
+                    while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+                        time.sleep(0.01)
+                    if done[0] == 0:
+                        os.kill(pid, 9)
+                        sys.exit("the child hung closing its stream")
+                    assert done[1] == 0, done
+                    assert list(stream._chunks()) == []
+                print(hashlib.sha256(block).hexdigest())
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [hashlib.sha256(body).hexdigest()] * 5
 
 
 def test_receive_into_misuse_is_refused(nginx):

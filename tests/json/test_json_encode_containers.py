@@ -101,3 +101,27 @@ def test_bad_order():
 def test_large_containers_match_msgspec():
     value = [{"id": i, "name": f"item {i}", "tags": ["x"] * (i % 5), "score": i / 7} for i in range(5000)]
     assert json.encode(value) == msgspec.json.encode(value)
+
+
+def test_recursion_counter_balanced_after_errors():
+    # The containers' guards adjust the thread's recursion counter inline; every way out (success, a TypeError
+    # deep inside, RecursionError) must give back what it took, or repeated calls would use up the headroom.
+    import sys
+
+    nested: object = object()
+    for _ in range(200):
+        nested = [{"k": nested}]
+    for _ in range(2000):
+        with pytest.raises(TypeError):
+            json.encode(nested)
+    too_deep: list = []
+    for _ in range(sys.getrecursionlimit() + 10):
+        too_deep = [too_deep]
+    for _ in range(50):
+        with pytest.raises(RecursionError):
+            json.encode(too_deep)
+
+    def recurse(n: int) -> int:
+        return 0 if n == 0 else 1 + recurse(n - 1)
+
+    assert recurse(sys.getrecursionlimit() - 200) == sys.getrecursionlimit() - 200

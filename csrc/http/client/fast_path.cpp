@@ -95,7 +95,7 @@ PyObject *raises_for(TransportObject *t, PyObject *error_for_status) {
 }
 
 // (origin, head, full url) of (method, url), from the cache or client._route(method, url).
-py::Ref<PyObject> route_for(TransportObject *t, PyObject *client, PyObject *method, PyObject *url) {
+py::Ref<PyObject> find_route(TransportObject *t, PyObject *client, PyObject *method, PyObject *url) {
   py::Ref<PyObject> key = py::Ref<PyObject>::steal(PyTuple_Pack(2, method, url));
   if (!key) return {};
   PyObject *hit = PyDict_GetItemWithError(t->routes, key.get());
@@ -114,6 +114,18 @@ py::Ref<PyObject> route_for(TransportObject *t, PyObject *client, PyObject *meth
   if (PyDict_GET_SIZE(t->routes) >= kMaxRoutes) PyDict_Clear(t->routes);
   if (PyDict_SetItem(t->routes, key.get(), entry.get()) < 0) return {};
   return entry;
+}
+
+// (origin, head, full url) of (method, url): the last one when the same objects come again, else find_route's.
+py::Ref<PyObject> route_for(TransportObject *t, PyObject *client, PyObject *method, PyObject *url) {
+  if (method == t->last_method && url == t->last_url) return py::Ref<PyObject>::borrow(t->last_route);
+  py::Ref<PyObject> route = find_route(t, client, method, url);
+  if (route) {
+    Py_XSETREF(t->last_route, Py_NewRef(route.get()));
+    Py_XSETREF(t->last_method, Py_NewRef(method));
+    Py_XSETREF(t->last_url, Py_NewRef(url));
+  }
+  return route;
 }
 
 // Python < 3.12: asyncio.get_running_loop() makes a getpid() syscall on every call (its fork check), once per
@@ -243,6 +255,9 @@ void clear_fast_path(TransportObject *self) {
   Py_CLEAR(self->loop);
   Py_CLEAR(self->sink);
   Py_CLEAR(self->loop_holder);
+  Py_CLEAR(self->last_method);
+  Py_CLEAR(self->last_url);
+  Py_CLEAR(self->last_route);
 }
 
 int traverse_fast_path(TransportObject *self, visitproc visit, void *arg) {
@@ -253,6 +268,7 @@ int traverse_fast_path(TransportObject *self, visitproc visit, void *arg) {
   Py_VISIT(self->loop);
   Py_VISIT(self->sink);
   Py_VISIT(self->loop_holder);
+  Py_VISIT(self->last_route);
   return 0;
 }
 

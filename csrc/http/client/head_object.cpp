@@ -1,4 +1,5 @@
 // csrc/http/client/head_object.cpp: _HttpHead and _HttpBody: a response's header block and body kept in native memory.
+#include <memory>
 #include <new>
 
 #include "http/client/objects.hpp"
@@ -8,7 +9,7 @@ namespace boltwire::http::client {
 namespace {
 
 void Head_dealloc(HeadObject *self) {
-  delete self->raw;
+  std::destroy_at(&self->raw);
   PyObject_Free(self);
 }
 
@@ -21,7 +22,7 @@ bool is_ascii(const std::string &s) noexcept {
 // "Name: value\r\n" per field, wire order. Field values are octets (RFC 9110 §5.5); servers that send non-ASCII
 // almost always mean UTF-8, so each line is read as UTF-8 and, when it is not valid UTF-8, as Latin-1.
 PyObject *Head_str(HeadObject *self) {
-  const std::string &raw = *self->raw;
+  const std::string &raw = self->raw;
   if (is_ascii(raw)) return PyUnicode_DecodeLatin1(raw.data(), static_cast<Py_ssize_t>(raw.size()), nullptr);
   PyObject *lines = PyList_New(0);
   if (lines == nullptr) return nullptr;
@@ -51,7 +52,7 @@ PyObject *Head_str(HeadObject *self) {
   return joined;
 }
 
-Py_ssize_t Head_len(HeadObject *self) { return static_cast<Py_ssize_t>(self->raw->size()); }
+Py_ssize_t Head_len(HeadObject *self) { return static_cast<Py_ssize_t>(self->raw.size()); }
 
 PySequenceMethods Head_sequence = {reinterpret_cast<lenfunc>(Head_len)};
 
@@ -73,14 +74,14 @@ namespace {
 
 // The body as a read-only buffer: decoders read it in place; bytes(body) copies it out only when bytes are wanted.
 int Body_getbuffer(HeadObject *self, Py_buffer *view, int flags) {
-  return PyBuffer_FillInfo(view, reinterpret_cast<PyObject *>(self), self->raw->data(),
-                           static_cast<Py_ssize_t>(self->raw->size()), 1, flags);
+  return PyBuffer_FillInfo(view, reinterpret_cast<PyObject *>(self), self->raw.data(),
+                           static_cast<Py_ssize_t>(self->raw.size()), 1, flags);
 }
 
 PyBufferProcs Body_buffer = {reinterpret_cast<getbufferproc>(Body_getbuffer), nullptr};
 
 PyObject *Body_bytes(HeadObject *self, PyObject *) {
-  return PyBytes_FromStringAndSize(self->raw->data(), static_cast<Py_ssize_t>(self->raw->size()));
+  return PyBytes_FromStringAndSize(self->raw.data(), static_cast<Py_ssize_t>(self->raw.size()));
 }
 
 PyMethodDef Body_methods[] = {
@@ -103,26 +104,17 @@ PyTypeObject BodyType = [] {
   return t;
 }();
 
-PyObject *make_body(std::string &&raw) {
-  auto *self = PyObject_New(HeadObject, &BodyType);
+namespace {
+PyObject *make_holder(PyTypeObject *type, std::string &&raw) {
+  auto *self = PyObject_New(HeadObject, type);
   if (self == nullptr) return nullptr;
-  self->raw = new (std::nothrow) std::string(std::move(raw));
-  if (self->raw == nullptr) {
-    PyObject_Free(self);
-    return PyErr_NoMemory();
-  }
+  new (&self->raw) std::string(std::move(raw));  // a move: no allocation, never throws
   return reinterpret_cast<PyObject *>(self);
 }
+}  // namespace
 
-PyObject *make_head(std::string &&raw) {
-  auto *self = PyObject_New(HeadObject, &HeadType);
-  if (self == nullptr) return nullptr;
-  self->raw = new (std::nothrow) std::string(std::move(raw));
-  if (self->raw == nullptr) {
-    PyObject_Free(self);
-    return PyErr_NoMemory();
-  }
-  return reinterpret_cast<PyObject *>(self);
-}
+PyObject *make_body(std::string &&raw) { return make_holder(&BodyType, std::move(raw)); }
+
+PyObject *make_head(std::string &&raw) { return make_holder(&HeadType, std::move(raw)); }
 
 }  // namespace boltwire::http::client

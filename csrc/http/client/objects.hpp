@@ -48,6 +48,8 @@ struct TransportObject {
   PyObject *loop;
   PyObject *sink;
   PyObject *loop_holder;            // Python < 3.12: the running-loop holder `loop` was found through (fast_path.cpp)
+  PyObject *last_method, *last_url;  // the (method, url) objects of the last route looked up, held: while the same
+  PyObject *last_route;              // objects come again (a loop over one URL), their route without a lookup
   std::uint64_t holder_generation;  // the fork generation when loop_holder was stored
 };
 
@@ -123,10 +125,11 @@ struct ResponseObject {
   double elapsed;     // seconds
 };
 
-// A response's header block, kept as a native string (out of the Python heap) until str() is called on it.
+// A response's header block, kept as a native string (out of the Python heap) until str() is called on it. `raw`
+// lives in the object (placement new in make_head / make_body, destroyed in the dealloc): no allocation of its own.
 struct HeadObject {
   PyObject_HEAD
-  std::string *raw;
+  std::string raw;
 };
 
 extern PyTypeObject TransportType;

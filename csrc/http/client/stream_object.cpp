@@ -1,7 +1,6 @@
 // csrc/http/client/stream_object.cpp: _HttpStream: a streaming exchange as Python sees it (the body taken in
 // pieces as it arrives, the request body given in pieces), over the one exchange state machine.
 #include <errno.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <climits>
@@ -11,6 +10,7 @@
 #include "http/client/objects.hpp"
 #include "http/codec/chunked_encoder.hpp"
 #include "http/engine/engine.hpp"
+#include "http/engine/prefault.hpp"
 #include "py/ref.hpp"
 
 namespace boltwire::http::client {
@@ -35,6 +35,7 @@ struct StreamObject {
   PyObject_HEAD
   Exchange *exchange;
   PyObject *fill;           // a download into memory: the bytes object being filled, or nullptr
+  engine::Prefault *prefault;  // the thread faulting in the pages of `fill` ahead of the driver, or nullptr
   PyObject *waiter;         // async: the future the consumer awaits, or nullptr
   PyObject *loop;           // async: the loop of the sink (its create_future makes waiters); nullptr when blocking
   bool chunked;             // request body pieces are framed with the chunked coding
@@ -45,8 +46,11 @@ PyObject *g_set_result = nullptr;
 
 bool is_async(const StreamObject *self) { return self->loop != nullptr; }
 
-// From here on the driver puts no byte into a download's target (the memory or the file may go away).
+// From here on neither the driver nor the prefault thread touches a download's target (the memory or the file may
+// go away).
 void detach_target(StreamObject *self) {
+  engine::stop_prefault(self->prefault);
+  self->prefault = nullptr;
   if (self->exchange == nullptr) return;
   std::lock_guard lock(self->exchange->stream.mutex);
   self->exchange->stream.target = engine::BodyTarget();
@@ -169,19 +173,13 @@ PyObject *Stream_take(StreamObject *self, PyObject *const *args, Py_ssize_t narg
   Py_RETURN_NONE;
 }
 
-// Gives the driver memory (no more room than needed: huge pages where the kernel allows, so the kernel fills it
-// without a page fault per 4 KiB) for the body of `length` bytes; false on a failed allocation (a Python error).
+// Gives the driver memory for the body of `length` bytes (no more room than needed); nullptr on a failed
+// allocation (a Python error). Plain pages, faulted in by a helper thread while the driver receives
+// (engine/prefault.hpp). Huge pages (MADV_HUGEPAGE) were dropped: where the kernel hands back a 2 MiB page that the
+// host has not backed yet (a VM whose freed memory is reported to the host), each costs milliseconds, and a download
+// ran 5x slower at random.
 PyObject *body_block(std::int64_t length) {
-  PyObject *bytes = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(length));
-  if (bytes == nullptr) return nullptr;
-  constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
-  if (length >= static_cast<std::int64_t>(4 * huge)) {
-    auto start = reinterpret_cast<std::uintptr_t>(PyBytes_AS_STRING(bytes));
-    std::uintptr_t first = (start + huge - 1) & ~(huge - 1);
-    std::uintptr_t last = (start + static_cast<std::uintptr_t>(length)) & ~(huge - 1);
-    if (last > first) madvise(reinterpret_cast<void *>(first), last - first, MADV_HUGEPAGE);  // advice only
-  }
-  return bytes;
+  return PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(length));
 }
 
 // receive_into(fd or None), once the head arrived: the rest of the body goes straight to the file descriptor `fd`
@@ -214,6 +212,7 @@ PyObject *Stream_receive_into(StreamObject *self, PyObject *target) {
   bool resume = false, ended;
   int write_error = 0;
   bool overflow = false;
+  std::size_t arrived = 0;  // body bytes already in the memory target
   {
     std::lock_guard lock(ex.stream.mutex);
     std::string_view got(ex.stream.body);
@@ -235,7 +234,7 @@ PyObject *Stream_receive_into(StreamObject *self, PyObject *target) {
       overflow = got.size() > t.size;
       if (!overflow) {
         memcpy(t.data, got.data(), got.size());
-        t.filled = got.size();
+        t.filled = arrived = got.size();
       }
     }
     ex.stream.body.clear();
@@ -259,6 +258,9 @@ PyObject *Stream_receive_into(StreamObject *self, PyObject *target) {
     close_stream(self);
     return PyErr_Format(PyExc_RuntimeError, "receive_into: more body than its Content-Length");
   }
+  if (fd < 0 && !ended)
+    self->prefault = engine::start_prefault(PyBytes_AS_STRING(block.get()), static_cast<std::size_t>(ex.body_length),
+                                            arrived);
   if (resume) {
     const char *error = nullptr;
     engine::Engine *e = engine::engine_instance(error);
@@ -426,6 +428,7 @@ PyObject *open_stream(TransportObject *self, PyObject *const *args, Py_ssize_t n
   }
   stream->exchange = ex;
   stream->fill = nullptr;
+  stream->prefault = nullptr;
   stream->waiter = nullptr;
   stream->loop = nullptr;
   stream->chunked = chunked != 0;

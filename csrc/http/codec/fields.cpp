@@ -1,6 +1,7 @@
 // csrc/http/codec/fields.cpp: field-line parsing and field-value checks shared by the parser and the writer.
 #include "http/codec/fields.hpp"
 
+#include <bit>
 #include <cstring>
 
 #include "http/codec/chars.hpp"
@@ -9,20 +10,32 @@ namespace boltwire::http::codec {
 namespace {
 
 // Index of the first byte of line[i..] that is not a field-value byte (VCHAR, obs-text, SP, HTAB), or line.size().
-// Eight bytes at a time: a word with no byte below 0x20 and no 0x7F (DEL) is all valid; a word that has one (HTAB
-// included) is rechecked byte by byte. hasless(x, n) = (x - n*0x01..) & ~x & 0x80.. is exact about existence.
+// Eight bytes at a time: a word with no byte below 0x20 and no 0x7F (DEL) is all valid; in a word that has one, the
+// byte loop goes on from the first such byte (HTAB is one, and valid). hasless(x, n) = (x - n*0x01..) & ~x & 0x80..
+// is exact about existence, and its lowest set bit is exact (a false positive only ever follows a true one), so
+// the lowest bit of either mask (little-endian: the lowest byte) is the first byte below 0x20 or DEL.
 std::size_t scan_field_value(std::string_view line, std::size_t i) noexcept {
   constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
   const std::size_t n = line.size();
-  while (i + 8 <= n) {
-    std::uint64_t x;
-    std::memcpy(&x, line.data() + i, 8);
-    const std::uint64_t del = x ^ (kOnes * 0x7F);
-    if ((((x - kOnes * 0x20) & ~x) | ((del - kOnes) & ~del)) & kHigh) break;
-    i += 8;
+  for (;;) {
+    std::uint64_t hit = 0;
+    while (i + 8 <= n) {
+      std::uint64_t x;
+      std::memcpy(&x, line.data() + i, 8);
+      const std::uint64_t del = x ^ (kOnes * 0x7F);
+      hit = (((x - kOnes * 0x20) & ~x) | ((del - kOnes) & ~del)) & kHigh;
+      if (hit != 0) break;
+      i += 8;
+    }
+    if (std::endian::native == std::endian::little && i + 8 <= n) {  // stopped inside a word: go to that byte
+      i += static_cast<std::size_t>(std::countr_zero(hit)) / 8;
+      if (line[i] != '\t') return i;
+      ++i;  // HTAB is valid: words again after it
+      continue;
+    }
+    while (i < n && chars::has(line[i], chars::kFieldByte)) ++i;
+    return i;
   }
-  while (i < n && chars::has(line[i], chars::kFieldByte)) ++i;
-  return i;
 }
 
 }  // namespace
@@ -33,34 +46,55 @@ FieldLookup find_field(std::span<const HeaderField> fields, std::string_view low
   return {};
 }
 
-ParseError parse_field_line(std::string_view line, FieldLineSpans &out) noexcept {
-  const std::size_t n = line.size();
-  if (n != 0 && chars::is_ws(line[0])) return ParseError::ObsoleteLineFolding;  // RFC 9112 §5.2, §2.2
+namespace {
+
+// field-name ":" OWS field-value from the start of `s`, up to the first byte that is not a field-value byte (`stop`;
+// s.size() when there is none). Spans as parse_field_line's, the value OWS-trimmed before `stop`.
+ParseError scan_field_line(std::string_view s, FieldLineSpans &out, std::size_t &stop) noexcept {
+  const std::size_t n = s.size();
+  if (n != 0 && chars::is_ws(s[0])) return ParseError::ObsoleteLineFolding;  // RFC 9112 §5.2, §2.2
   std::size_t i = 0;
-  while (i < n && chars::is_tchar(line[i])) ++i;
+  while (i < n && chars::is_tchar(s[i])) ++i;
   if (i == n) return i == 0 ? ParseError::InvalidHeaderName : ParseError::MissingColon;
-  if (line[i] != ':') {
-    if (i != 0 && chars::is_ws(line[i])) return ParseError::WhitespaceBeforeColon;  // RFC 9112 §5.1
+  if (s[i] != ':') {
+    if (i != 0 && chars::is_ws(s[i])) return ParseError::WhitespaceBeforeColon;  // RFC 9112 §5.1
     return ParseError::InvalidHeaderName;
   }
   if (i == 0) return ParseError::InvalidHeaderName;
   out.name_begin = 0;
   out.name_end = static_cast<std::uint32_t>(i);
   ++i;  // ':'
-  while (i < n && chars::is_ws(line[i])) ++i;
+  while (i < n && chars::is_ws(s[i])) ++i;
   const std::size_t value_begin = i;
-  i = scan_field_value(line, i);
-  if (i != n) {
-    const char c = line[i];
-    if (c == '\0') return ParseError::NulInHeaderValue;  // RFC 9110 §5.5: reject, never replace
-    if (c == '\r') return ParseError::CrInHeaderValue;
-    return ParseError::InvalidHeaderValue;
-  }
-  std::size_t value_end = n;
-  while (value_end > value_begin && chars::is_ws(line[value_end - 1])) --value_end;
+  i = scan_field_value(s, i);
+  std::size_t value_end = i;
+  while (value_end > value_begin && chars::is_ws(s[value_end - 1])) --value_end;
   out.value_begin = static_cast<std::uint32_t>(value_begin);
   out.value_end = static_cast<std::uint32_t>(value_end);
+  stop = i;
   return ParseError::None;
+}
+
+}  // namespace
+
+ParseError parse_field_line(std::string_view line, FieldLineSpans &out) noexcept {
+  std::size_t stop = 0;
+  const ParseError e = scan_field_line(line, out, stop);
+  if (e != ParseError::None || stop == line.size()) return e;
+  const char c = line[stop];
+  if (c == '\0') return ParseError::NulInHeaderValue;  // RFC 9110 §5.5: reject, never replace
+  if (c == '\r') return ParseError::CrInHeaderValue;
+  return ParseError::InvalidHeaderValue;
+}
+
+std::size_t parse_complete_field_line(std::string_view in, FieldLineSpans &out) noexcept {
+  FieldLineSpans spans;
+  std::size_t stop = 0;
+  if (scan_field_line(in, spans, stop) != ParseError::None) return 0;
+  // The value ends at the line's CR only when LF follows it (a lone CR, a bare LF or a control byte: not here).
+  if (stop + 1 >= in.size() || in[stop] != '\r' || in[stop + 1] != '\n') return 0;
+  out = spans;
+  return stop + 2;
 }
 
 WriteError check_field_value(std::string_view value) noexcept {

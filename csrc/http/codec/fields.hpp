@@ -1,5 +1,6 @@
 // csrc/http/codec/fields.hpp: header fields as (name, value) views and the field-line grammar (RFC 9112 §5).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -34,6 +35,12 @@ struct FieldLineSpans {
 // SP and HTAB only (RFC 9110 §5.5), so NUL, CR and other controls are errors, never replaced. A line that starts
 // with SP/HTAB is obsolete line folding (§5.2) and is rejected. Returns ParseError::None on success.
 ParseError parse_field_line(std::string_view line, FieldLineSpans &out) noexcept;
+
+// The field line at the start of `in` when it is there whole (up to its CRLF) and valid by the grammar above: its
+// length with the CRLF, spans as parse_field_line's. 0 when it is not (incomplete, malformed or no CRLF within `in`):
+// the caller then takes the line the general way (parse_field_line), which names the error. One pass over the bytes,
+// for the common case of a whole head in one read.
+std::size_t parse_complete_field_line(std::string_view in, FieldLineSpans &out) noexcept;
 
 // Classifies a header value for sending: WriteError::None, CrLfInHeaderValue, NulInHeaderValue or
 // InvalidHeaderValue (another control byte). Leading/trailing OWS is allowed: it is OWS on the wire.

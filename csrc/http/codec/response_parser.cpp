@@ -152,6 +152,8 @@ void ResponseParser::begin_head() noexcept {
   conn_close_ = conn_keep_alive_ = false;
   content_length_ = 0;
   reason_begin_ = reason_end_ = 0;
+  fields_begin_ = 0;
+  canonical_ = true;
   head_ = ResponseHead{};
 }
 
@@ -211,7 +213,32 @@ Event ResponseParser::parse_head(std::string_view in) noexcept {
       if (e != ParseError::None) return fail(e);
       state_ = ParserState::FieldLine;
       begin_line(head_buf_);
+      fields_begin_ = line_start_;
       continue;
+    }
+
+    if (line_bytes_ == 0) {
+      // Field lines that are here whole, within the limits and valid are taken in one pass each and copied into
+      // head_buf_ together; anything else goes the general way below, which gives every error (and the limit checks)
+      // by byte position as before.
+      const std::size_t run_begin = pos;
+      const std::size_t base = head_buf_.size();
+      ParseError e = ParseError::None;
+      while (e == ParseError::None) {
+        const std::size_t window = std::min<std::size_t>(
+            {in.size() - pos, limits_.max_header_line, limits_.max_header_bytes - section_bytes_});
+        FieldLineSpans spans;
+        const std::size_t len = parse_complete_field_line(in.substr(pos, window), spans);
+        if (len == 0) break;
+        e = record_field(static_cast<std::uint32_t>(base + (pos - run_begin)), spans, in.substr(pos, len - 2), true);
+        pos += len;
+        section_bytes_ += static_cast<std::uint32_t>(len);
+      }
+      if (pos != run_begin) {
+        head_buf_.append(in.data() + run_begin, pos - run_begin);
+        if (e != ParseError::None) return fail(e);
+        begin_line(head_buf_);  // the line the run stopped at (usually the empty one) goes the general way
+      }
     }
 
     const LineResult r = take_line(in, pos, head_buf_, limits_.max_header_line, ParseError::HeaderLineTooLong);
@@ -238,6 +265,8 @@ Event ResponseParser::parse_head(std::string_view in) noexcept {
     }
     publish(head_buf_, fields_);
     head_.headers = fields_;
+    head_.field_lines = std::string_view(head_buf_).substr(fields_begin_, line_start_ - fields_begin_);
+    head_.canonical_fields = canonical_;
     head_.reason = std::string_view(head_buf_).substr(reason_begin_, reason_end_ - reason_begin_);
     if (head_.upgrade) {
       state_ = ParserState::Upgraded;
@@ -296,9 +325,16 @@ ParseError ResponseParser::add_field(const std::string &buf, std::string_view li
   FieldLineSpans spans;
   const ParseError e = parse_field_line(line, spans);
   if (e != ParseError::None) return e;
+  return record_field(static_cast<std::uint32_t>(line.data() - buf.data()), spans, line, framing);
+}
+
+// A parsed field line (`line` without its CRLF, at offset `base` of its buffer): counted, kept, noted for framing.
+ParseError ResponseParser::record_field(std::uint32_t base, const FieldLineSpans &spans, std::string_view line,
+                                        bool framing) noexcept {
   if (refs_.size() >= limits_.max_header_count) return ParseError::TooManyHeaders;
-  const std::uint32_t base = static_cast<std::uint32_t>(line.data() - buf.data());
   refs_.push_back({base + spans.name_begin, base + spans.name_end, base + spans.value_begin, base + spans.value_end});
+  canonical_ = canonical_ && spans.value_begin == spans.name_end + 2 && line[spans.name_end + 1] == ' ' &&
+               spans.value_end == line.size();
   if (!framing) return ParseError::None;
   return note_framing_field(line.substr(spans.name_begin, spans.name_end - spans.name_begin),
                             line.substr(spans.value_begin, spans.value_end - spans.value_begin));

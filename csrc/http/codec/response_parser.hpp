@@ -32,6 +32,9 @@ struct ResponseHead {
   HttpVersion version = HttpVersion::Http11;
   std::string_view reason;
   std::span<const HeaderField> headers;  // in wire order, names as received, values OWS-trimmed
+  std::string_view field_lines;          // the field lines as received, each with its CRLF (the final CRLF not)
+  bool canonical_fields = true;          // every field line is exactly name ": " value CRLF with the value as in
+                                         // `headers`: field_lines is then the "Name: value\r\n" form of headers
   BodyKind body = BodyKind::None;
   std::uint64_t content_length = 0;      // when body == Length
   bool must_close = false;  // Connection: close, HTTP/1.0 without keep-alive, or UntilClose body
@@ -130,6 +133,7 @@ class ResponseParser {
   ParseError line_content(const std::string &buf, std::string_view &line) noexcept;
   ParseError parse_status_line(std::string_view line) noexcept;
   ParseError add_field(const std::string &buf, std::string_view line, bool framing) noexcept;
+  ParseError record_field(std::uint32_t base, const FieldLineSpans &spans, std::string_view line, bool framing) noexcept;
   ParseError note_framing_field(std::string_view name, std::string_view value) noexcept;
   ParseError decide_framing() noexcept;
   void begin_head() noexcept;
@@ -156,6 +160,8 @@ class ResponseParser {
   bool conn_keep_alive_ = false;
   std::uint64_t content_length_ = 0;
   std::uint32_t reason_begin_ = 0, reason_end_ = 0;
+  std::uint32_t fields_begin_ = 0;  // offset of the first field line in head_buf_
+  bool canonical_ = true;           // every field line so far is name ": " value CRLF (ResponseHead::canonical_fields)
 
   std::uint64_t remaining_ = 0;  // BodyLength
   ChunkedDecoder chunked_;

@@ -69,15 +69,19 @@ namespace {
 void take_head(Exchange &ex, const codec::ResponseHead &head) {
   ex.status = head.status;
   ex.http10 = head.version == codec::HttpVersion::Http10;
-  std::size_t size = 0;
-  for (const auto &f : head.headers) size += f.name.size() + f.value.size() + 4;
-  ex.headers.clear();
-  ex.headers.reserve(size);
-  for (const auto &f : head.headers) {
-    ex.headers.append(f.name);
-    ex.headers.append(": ", 2);
-    ex.headers.append(f.value);
-    ex.headers.append("\r\n", 2);
+  if (head.canonical_fields) {
+    ex.headers.assign(head.field_lines);  // already "Name: value\r\n" per field: one copy
+  } else {
+    std::size_t size = 0;
+    for (const auto &f : head.headers) size += f.name.size() + f.value.size() + 4;
+    ex.headers.clear();
+    ex.headers.reserve(size);
+    for (const auto &f : head.headers) {
+      ex.headers.append(f.name);
+      ex.headers.append(": ", 2);
+      ex.headers.append(f.value);
+      ex.headers.append("\r\n", 2);
+    }
   }
   take_content_coding(ex, head);
   if (ex.content.empty() && head.body == codec::BodyKind::Length)
