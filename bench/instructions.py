@@ -41,6 +41,19 @@ CASES = {
         "data = {lib}.json.encode(library_models.build_tree(m, library_models.make_tree()))\n"
         "dec = {lib}.json.Decoder(m.Dir)",
         "dec.decode(data)", 3000, ["boltwire", "msgspec"]),
+    # make bench's library section as it times it: one call per Order / per tree, the module-level functions.
+    "bench_load_json": (
+        "import library_models, {lib}\nm = library_models.load('{lib}')\nOrder = m.Order\ndecode = {lib}.json.decode\n"
+        "bufs = [{lib}.json.encode(o) for o in library_models.build_orders(m, library_models.make_orders())]",
+        "[decode(b, type=Order) for b in bufs]", 10, ["boltwire", "msgspec"]),
+    "bench_load": (
+        "import library_models, {lib}\nm = library_models.load('{lib}')\nOrder = m.Order\nconvert = {lib}.convert\n"
+        "raw = library_models.make_orders()",
+        "[convert(d, Order) for d in raw]", 10, ["boltwire", "msgspec"]),
+    "bench_load_tagged": (
+        "import library_models, {lib}\nm = library_models.load('{lib}')\nDir = m.Dir\ndecode = {lib}.json.decode\n"
+        "tree_buf = {lib}.json.encode(library_models.build_tree(m, library_models.make_tree()))",
+        "decode(tree_buf, type=Dir)", 3000, ["boltwire", "msgspec"]),
     # collect_errors=True on valid input: the cost of being ready to collect (compare with load_json / load).
     "load_json_collect": (
         "import library_models, {lib}\nm = library_models.load('{lib}')\n"

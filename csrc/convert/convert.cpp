@@ -8,7 +8,6 @@
 #include "json/raw.hpp"
 #include "json/str_values.hpp"
 #include "py/dict_iter.hpp"
-#include "py/recursion.hpp"
 #include "py/ref.hpp"
 #include "schema/plan_builder.hpp"
 #include "struct/struct_meta.hpp"
@@ -257,6 +256,14 @@ PyObject *convert_item(const ItemSource &src, Py_ssize_t i, const TypePlan *item
   return convert_value(item.get(), item_plan, o, node);
 }
 
+// Whether every item passes through `item_plan` (list[str] of str): then a list result is a copy of the source.
+bool items_pass_through(const ItemSource &src, const TypePlan *item_plan) {
+  PyObject *const *items = PyList_Check(src.seq) ? &PyList_GET_ITEM(src.seq, 0) : &PyTuple_GET_ITEM(src.seq, 0);
+  for (Py_ssize_t i = 0; i < src.n; i++)
+    if (!passes_through(items[i], item_plan)) return false;
+  return true;
+}
+
 // list / set / frozenset / tuple (variadic or fixed) from a list or tuple (or a tuple copy of a set).
 PyObject *convert_seq(PyObject *seq, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
   uint64_t k = plan->kinds;
@@ -267,6 +274,9 @@ PyObject *convert_seq(PyObject *seq, const TypePlan *plan, ConvertOptions &o, co
     const Constraints &c = plan->constraints;
     if (c.any() && !schema::check_array_length(c, n, path)) return nullptr;
     bool is_set = (k & (sk::kList | sk::kSet | sk::kFrozenSet)) && !(k & sk::kList);
+    if ((k & sk::kList) && items_pass_through(src, plan->item)) {  // list[str], list[int]...: one copy
+      return PyList_Check(seq) ? PyList_GetSlice(seq, 0, n) : PySequence_List(seq);
+    }
     Object out = Object::steal(!is_set ? PyList_New(n) : (k & sk::kSet) ? PySet_New(nullptr) : PyFrozenSet_New(nullptr));
     if (!out) return nullptr;
     bool failed = false;  // collect mode: an item failed (its errors are collected); the result is dropped
@@ -328,9 +338,21 @@ PyObject *convert_any_set(PyObject *obj, const TypePlan *plan, ConvertOptions &o
   return seq ? convert_seq(seq.get(), plan, o, path) : nullptr;
 }
 
+// Whether every key and value of `obj` (an exact dict) passes through its plan (dict[str, str], dict[str, Any]):
+// then the converted dict equals the source.
+bool passes_through_whole(PyObject *obj, const TypePlan *plan) {
+  Py_ssize_t pos = 0;
+  PyObject *key, *value;
+  while (py::dict_next(obj, &pos, &key, &value))
+    if (!passes_through(key, plan->key) || !passes_through(value, plan->value)) return false;
+  return true;
+}
+
 PyObject *convert_dict(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
   const Constraints &c = plan->constraints;
   if (c.any() && !schema::check_object_length(c, PyDict_GET_SIZE(obj), path)) return nullptr;
+  // One copy (CPython clones an all-str key table whole) instead of a dict grown one insert at a time.
+  if (PyDict_CheckExact(obj) && passes_through_whole(obj, plan)) return PyDict_Copy(obj);
   Object out = Object::steal(PyDict_New());
   if (!out) return nullptr;
   PathNode key_node{path, nullptr, PathNode::kDictKey};
@@ -460,23 +482,16 @@ bool keep_going(ConvertOptions &o) {
   return o.collect != nullptr && schema::collect_failure(*o.collect, consumed);
 }
 
-PyObject *convert_value(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
+PyObject *convert_nested(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
   uint64_t k = plan->kinds;
-  if (BW_LIKELY(plan->constraints.flags == 0)) {
-    // The values most fields hold, already of the exact type the plan asks for, pass through as they are.
-    PyTypeObject *tp = Py_TYPE(obj);
-    if ((tp == &PyUnicode_Type && (k & sk::kStr)) || (tp == &PyLong_Type && (k & sk::kInt)) ||
-        (tp == &PyFloat_Type && (k & sk::kFloat)) || (obj == Py_None && (k & sk::kNone)) || (k & sk::kAny))
-      return Py_NewRef(obj);
-  }
   if (k & sk::kAny) return check_validator(Py_NewRef(obj), plan, path);
   if (BW_UNLIKELY(k == sk::kRaw) && json::is_raw(obj)) return Py_NewRef(obj);  // a Raw field takes a Raw as is
   // Python's recursion limit applies, as in msgspec (a cyclic input meets it); kMaxDepth bounds the C stack
   // when that limit is set very high.
-  py::RecursionGuard guard(" while deserializing an object");
-  if (!guard.entered) return nullptr;
+  if (!o.recursion.enter(" while deserializing an object")) return nullptr;
   if (++o.depth > kMaxDepth) {
     o.depth--;
+    o.recursion.leave();
     PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded during convert");
     return nullptr;
   }
@@ -484,6 +499,7 @@ PyObject *convert_value(PyObject *obj, const TypePlan *plan, ConvertOptions &o, 
                      : (obj == Py_None && (k & sk::kNone)) ? Py_NewRef(obj)  // Optional[Custom]: None stays None
                                                            : convert_object(obj, plan, o, path);
   o.depth--;
+  o.recursion.leave();
   return check_validator(result, plan, path);
 }
 

@@ -97,12 +97,18 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
   Py_ssize_t hint = 0;
   bool failed = false;  // collect mode: a member failed (its errors are collected); the instance is dropped
   while (py::dict_next(obj, &pos, &key_ref, &value_ref)) {
+    // Keys written in source are interned, like the encoded names: a pointer comparison, trying the field
+    // after the previous match first (keys usually arrive in declared order), settles most of them.
+    Py_ssize_t index = find_interned_name(op, key_ref, hint);
+    if (BW_LIKELY(index >= 0) && passes_through(value_ref, op->field_plans[index])) {
+      // Kept as it is: no Python code runs, so no references need holding and no path is built.
+      Py_XSETREF(*structs::field_slot(self, meta, index), Py_NewRef(value_ref));
+      track |= structs::may_be_tracked(value_ref);
+      continue;
+    }
     // Strong references: hooks and validators run while the entry is converted and may mutate the dict.
     Object key_held = Object::steal(Py_NewRef(key_ref)), value_held = Object::steal(Py_NewRef(value_ref));
     PyObject *key = key_held.get(), *value = value_held.get();
-    // Keys written in source are interned, like the encoded names: a pointer comparison, trying the field
-    // after the previous match first (keys usually arrive in declared order), settles most of them.
-    Py_ssize_t index = find_interned_name(op, key, hint);
     if (index < 0 && !PyUnicode_CheckExact(key)) {
       key_node.key = key;
       schema::raise_error(schema::ErrorType::kWrongType, schema::ErrorInput{key}, &key_node, "Expected `str`");

@@ -240,17 +240,7 @@ PyObject *decode_typed_array(TypedReader &r, const TypePlan *plan, const PathNod
 
 }  // namespace
 
-namespace {
-// The shapes most fields have, a plain str, int or float without constraints, read without the general
-// dispatch. Returns nullptr with no error set when the value is something else (r.pos unchanged).
-[[gnu::always_inline]] inline PyObject *decode_common(TypedReader &r, uint64_t k, bool &handled) {
-  unsigned char c = *r.pos;
-  if (c == '"') {
-    if (!(k & sk::kStr)) return nullptr;
-    handled = true;
-    return decode_string_cached(r);
-  }
-  if (!(k & (sk::kInt | sk::kFloat)) || !(c == '-' || (c >= '0' && c <= '9'))) return nullptr;
+PyObject *decode_plain_number(TypedReader &r, uint64_t k, bool &handled) {
   NumberToken t;
   handled = true;
   if (!scan_number(r, t)) return nullptr;
@@ -266,16 +256,10 @@ namespace {
   r.pos = t.begin;
   return nullptr;
 }
-}  // namespace
 
-PyObject *decode_typed(TypedReader &r, const TypePlan *plan, const PathNode *path) {
+PyObject *decode_typed_value(TypedReader &r, const TypePlan *plan, const PathNode *path) {
   uint64_t k = plan->kinds;
   if (r.pos >= r.end) return raise_malformed(r, msg::kExpectedValue);
-  if (BW_LIKELY(plan->constraints.flags == 0 && !(k & (sk::kAny | sk::kRaw)))) {
-    bool handled = false;
-    PyObject *value = decode_common(r, k, handled);
-    if (handled) return value;
-  }
   PyObject *result;
   if (BW_UNLIKELY(k & sk::kAny)) {
     result = decode_any(r, path);

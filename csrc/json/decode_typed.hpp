@@ -5,6 +5,7 @@
 // dicts in the same pass; nothing is built twice. Validation errors carry a PathNode chain (schema/).
 #pragma once
 #include "json/decode_reader.hpp"
+#include "json/decode_string.hpp"
 #include "py/ref.hpp"
 #include "schema/error_collector.hpp"
 #include "schema/error_path.hpp"
@@ -21,8 +22,29 @@ struct TypedReader : Reader {
   PyObject *input = nullptr;       // the object decoded from (a Raw is a view of it when it is bytes or str)
 };
 
+// decode_typed() for every shape: the plan's dispatch. Call decode_typed().
+PyObject *decode_typed_value(TypedReader &r, const schema::TypePlan *plan, const schema::PathNode *path);
+// A plain int or float (no constraints) at r.pos, `handled` false (r.pos unchanged, no error) when the number
+// needs the general path (decode_typed.cpp).
+PyObject *decode_plain_number(TypedReader &r, uint64_t kinds, bool &handled);
+
 // Decodes one value at r.pos (whitespace skipped) as `plan`. New reference, or nullptr with an error set.
-PyObject *decode_typed(TypedReader &r, const schema::TypePlan *plan, const schema::PathNode *path);
+// The shapes most fields have, a plain str, int or float without constraints, are told apart here, inline at
+// each caller, so that they skip the general dispatch (and its call frame).
+[[gnu::always_inline]] inline PyObject *decode_typed(TypedReader &r, const schema::TypePlan *plan,
+                                                 const schema::PathNode *path) {
+  uint64_t k = plan->kinds;
+  if (BW_LIKELY(r.pos < r.end && plan->constraints.flags == 0 && !(k & (schema::kAny | schema::kRaw)))) {
+    unsigned char c = *r.pos;
+    if (c == '"' && (k & schema::kStr)) return decode_string_cached(r);
+    if ((k & (schema::kInt | schema::kFloat)) && (c == '-' || (c >= '0' && c <= '9'))) {
+      bool handled;
+      PyObject *value = decode_plain_number(r, k, handled);
+      if (handled) return value;
+    }
+  }
+  return decode_typed_value(r, plan, path);
+}
 // Whole-document entry: one value, optional surrounding whitespace, nothing else. `root` is the collect root
 // in collect mode (schema/error_collector.hpp).
 PyObject *decode_document_typed(TypedReader &r, const schema::TypePlan *plan, const schema::PathNode *root = nullptr);

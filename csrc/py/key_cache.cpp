@@ -6,32 +6,19 @@
 
 namespace boltwire::py {
 
-namespace {
-constexpr size_t kSlots = 1024;
-PyObject *slots[kSlots];
+namespace detail {
+PyObject *str_cache[kStrCacheSlots];
 
-// The slot of a short string: its first and last 8 bytes (or its bytes, when shorter) and its size, mixed by
-// one multiplication.
-inline size_t slot_of(const char *data, size_t size) noexcept {
-  uint64_t h = size;
-  if (size >= 8) {
-    uint64_t a, b;
-    memcpy(&a, data, 8);
-    memcpy(&b, data + size - 8, 8);
-    h ^= a ^ ((b << 7) | (b >> 57));
-  } else if (size >= 4) {
-    uint32_t a, b;
-    memcpy(&a, data, 4);
-    memcpy(&b, data + size - 4, 4);
-    h ^= (static_cast<uint64_t>(a) << 32 | b) << 3;
-  } else if (size > 0) {  // bytes 0, size/2 and size-1 are all of a string of 1 to 3 bytes; no loop
-    auto byte = [&](size_t i) { return static_cast<uint64_t>(static_cast<unsigned char>(data[i])); };
-    h ^= (byte(0) << 8 | byte(size / 2) << 16 | byte(size - 1) << 24);
-  }
-  h *= 0x9E3779B97F4A7C15ull;
-  return static_cast<size_t>(h >> 54) & (kSlots - 1);
+PyObject *fill_str_cache(PyObject *&slot, const char *data, size_t size) noexcept {
+  PyObject *str = PyUnicode_New(static_cast<Py_ssize_t>(size), 127);
+  if (str == nullptr) return nullptr;
+  memcpy(PyUnicode_DATA(str), data, size);
+  Py_XSETREF(slot, Py_NewRef(str));
+  return str;
 }
+}  // namespace detail
 
+namespace {
 // True when no byte of the (at most kMaxCachedStr) bytes has its high bit set: overlapping word loads OR-ed
 // together instead of a byte loop (whose exit the branch predictor misses once per string).
 inline bool short_is_ascii(const char *data, size_t size) noexcept {
@@ -51,18 +38,6 @@ inline bool short_is_ascii(const char *data, size_t size) noexcept {
   return (any & 0x8080808080808080ull) == 0;
 }
 }  // namespace
-
-PyObject *cached_known_ascii_str(const char *data, size_t size) noexcept {
-  PyObject *&slot = slots[slot_of(data, size)];
-  if (slot != nullptr && static_cast<size_t>(PyUnicode_GET_LENGTH(slot)) == size &&
-      same_bytes(static_cast<const char *>(PyUnicode_DATA(slot)), data, size))
-    return Py_NewRef(slot);
-  PyObject *str = PyUnicode_New(static_cast<Py_ssize_t>(size), 127);
-  if (str == nullptr) return nullptr;
-  memcpy(PyUnicode_DATA(str), data, size);
-  Py_XSETREF(slot, Py_NewRef(str));
-  return str;
-}
 
 PyObject *cached_ascii_str(const char *data, size_t size) noexcept {
   if (size > kMaxCachedStr) return nullptr;

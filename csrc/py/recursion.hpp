@@ -1,4 +1,5 @@
-// csrc/py/recursion.hpp: RecursionGuard, CPython's recursion limit as a scope (the one definition in the tree).
+// csrc/py/recursion.hpp: RecursionGuard and RecursionCounter, CPython's recursion limit as a scope or a per-walk
+// counter (the one definition in the tree).
 #pragma once
 #include "py/python.hpp"
 
@@ -51,6 +52,44 @@ class RecursionGuard {
 
  public:
   const bool entered;
+};
+
+}  // namespace boltwire::py
+
+namespace boltwire::py {
+
+// RecursionGuard's check for walks that enter it at every level (convert): the thread state is found once per
+// walk, and a level moves the interpreter's own counter in place (the one Py_EnterRecursiveCall moves, so nested
+// calls, hooks and a later RecursionGuard see the same limit) instead of two calls. Near the limit, and on
+// versions whose counter is not known here, the API itself runs (and raises RecursionError).
+class RecursionCounter {
+ public:
+  RecursionCounter() noexcept : ts_(PyThreadState_Get()) {}
+  bool enter(const char *where) noexcept {
+#if PY_VERSION_HEX < 0x030E0000
+    int &left = counter();
+    if (BW_LIKELY(left > 1)) {  // every version's API only decrements while this holds
+      left--;
+      return true;
+    }
+#endif
+    return Py_EnterRecursiveCall(where) == 0;
+  }
+  void leave() noexcept {
+#if PY_VERSION_HEX < 0x030E0000
+    counter()++;  // what Py_LeaveRecursiveCall does on these versions
+#else
+    Py_LeaveRecursiveCall();
+#endif
+  }
+
+ private:
+#if PY_VERSION_HEX < 0x030C0000
+  int &counter() noexcept { return ts_->recursion_remaining; }
+#elif PY_VERSION_HEX < 0x030E0000
+  int &counter() noexcept { return ts_->c_recursion_remaining; }
+#endif
+  PyThreadState *ts_;
 };
 
 }  // namespace boltwire::py
