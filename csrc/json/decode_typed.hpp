@@ -62,6 +62,6 @@ PyObject *decode_struct_array(TypedReader &r, const schema::TypePlan *plan, cons
 // A custom type's value from `value` (consumed): dec_hook(type, value) when set, then an isinstance check.
 PyObject *custom_from(TypedReader &r, const schema::TypePlan *plan, PyObject *value, const char *got,
                       const schema::PathNode *path);
-[[gnu::cold]] PyObject *raise_expected(const schema::TypePlan *plan, const char *got, const schema::PathNode *path);
+[[gnu::cold, gnu::noinline]] PyObject *raise_expected(const schema::TypePlan *plan, const char *got, const schema::PathNode *path);
 
 }  // namespace boltwire::json

@@ -26,7 +26,10 @@ struct DecodeReader : Reader {
 // Collect mode: the value starting at `begin` failed inside a container. Records its error and steps over it
 // (skip_value from `begin`) unless it was read whole already. True (r.pos after the value) when the walk goes
 // on; false when it must stop (not collecting, another error pending, or max_errors reached).
-[[gnu::cold]] bool step_over_failed(DecodeReader &r, const unsigned char *begin);
+[[gnu::cold, gnu::noinline]] bool step_over_failed(DecodeReader &r, const unsigned char *begin);
+// Collect mode: a value read whole failed afterwards (its ValidationError pending): records it. True when the
+// walk goes on.
+[[gnu::cold, gnu::noinline]] bool collect_read_whole(DecodeReader &r);
 
 // A memoryview of the input's bytes [data, data + size): a view, not a copy (writable when the input is), with
 // format "B" whatever the input's format and shape (msgspec).

@@ -132,9 +132,30 @@ const ObjectPlan *select_tagged_member(const DecodeReader &r, size_t n, const sk
 
 // Collect mode: a map key that is no str failed (its error pending, r.pos at the key): records the error and
 // steps over the key and its value. False when the walk must stop.
-[[gnu::cold]] bool step_over_pair(DecodeReader &r) {
-  if (r.collect == nullptr || !schema::collect_pending(*r.collect) || r.collect->full()) return false;
-  return skip_value(r) && skip_value(r);
+[[gnu::cold, gnu::noinline]] bool step_over_pair(DecodeReader &r) {
+  return collect_read_whole(r) && skip_value(r) && skip_value(r);
+}
+
+// Collect mode: the member starting at `begin` (field `index`, or -1 for the tag or an unknown key) failed; its
+// error is recorded and the value stepped over. A failed field holds None, so that it is not reported missing
+// too. True when the walk goes on.
+[[gnu::cold, gnu::noinline]] bool step_over_member(DecodeReader &r, const unsigned char *begin, PyObject *self,
+                                                   structs::StructMetaObject *meta, Py_ssize_t index) {
+  if (!step_over_failed(r, begin)) return false;
+  if (index >= 0) Py_XSETREF(*structs::field_slot(self, meta, index), Py_NewRef(Py_None));
+  return true;
+}
+
+// Collect mode's end of a Struct read from a map: every missing field is an error of its own; the instance is
+// dropped (nullptr, errors recorded) when anything failed.
+[[gnu::cold, gnu::noinline]] PyObject *finish_collected_struct(DecodeReader &r, PyObject *self, bool failed, bool track,
+                                                               const PathNode *path) {
+  Py_ssize_t missing = structs::collect_missing_fields(self, *r.collect, path);
+  if (missing != 0 || failed) {
+    Py_DECREF(self);
+    return nullptr;
+  }
+  return structs::finish_decoded_struct(self, track, path);
 }
 
 // An unknown key of a Struct that keeps its unknown fields (true when kept) or forbids them (a ValidationError).
@@ -181,10 +202,6 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
     } else if (index >= 0) {
       PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
       PyObject *value = decode_typed(r, op->field_plans[index], &node);
-      if (value == nullptr && step_over_failed(r, begin)) {
-        failed = true;
-        value = Py_NewRef(Py_None);  // a placeholder, so that the field is not reported missing too
-      }
       ok = value != nullptr;
       if (ok) {
         Py_XSETREF(*structs::field_slot(self, meta, index), value);
@@ -196,19 +213,14 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
     } else {
       ok = skip_value(r);
     }
-    if (!ok && index < 0 && step_over_failed(r, begin)) ok = failed = true;  // the tag, an unknown key (fields: above)
-    if (!ok) Py_CLEAR(self);
+    if (BW_UNLIKELY(!ok)) {
+      if (step_over_member(r, begin, self, meta, index)) failed = true;
+      else Py_CLEAR(self);
+    }
   }
   Py_LeaveRecursiveCall();
   if (self == nullptr) return nullptr;
-  if (BW_UNLIKELY(r.collect != nullptr)) {
-    // Every missing field is an error of its own; the instance is dropped when anything failed.
-    Py_ssize_t missing = structs::collect_missing_fields(self, *r.collect, path);
-    if (missing != 0 || failed) {
-      Py_DECREF(self);
-      return nullptr;
-    }
-  }
+  if (BW_UNLIKELY(r.collect != nullptr)) return finish_collected_struct(r, self, failed, track, path);
   return structs::finish_decoded_struct(self, track, path);
 }
 

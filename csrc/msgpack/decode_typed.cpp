@@ -113,10 +113,9 @@ PyObject *decode_sequence(DecodeReader &r, size_t n, const TypePlan *plan, const
     r.in_key = in_key || is_set;
     PyObject *item = decode_typed(r, item_plan, &node);
     r.in_key = in_key;
-    if (item == nullptr) {
+    if (item == nullptr) {  // collect mode goes on (an exact list's slot stays empty: the list is dropped)
       if (!step_over_failed(r, begin)) out.reset();
       failed = true;
-      if (out && !is_set && exact) PyList_SET_ITEM(out.get(), static_cast<Py_ssize_t>(i), Py_NewRef(Py_None));
     } else if (!is_set && exact) {
       PyList_SET_ITEM(out.get(), static_cast<Py_ssize_t>(i), item);
     } else {
@@ -127,7 +126,7 @@ PyObject *decode_sequence(DecodeReader &r, size_t n, const TypePlan *plan, const
       }
       Py_DECREF(item);
       if (rc < 0) {  // the item was read whole: only its error is collected
-        if (r.collect == nullptr || !schema::collect_pending(*r.collect) || r.collect->full()) out.reset();
+        if (!collect_read_whole(r)) out.reset();
         failed = true;
       }
     }
@@ -188,6 +187,10 @@ PyObject *decode_array(DecodeReader &r, const Token &t, const TypePlan *plan, co
 }
 
 }  // namespace
+
+bool collect_read_whole(DecodeReader &r) {
+  return r.collect != nullptr && schema::collect_pending(*r.collect) && !r.collect->full();
+}
 
 bool step_over_failed(DecodeReader &r, const unsigned char *begin) {
   bool consumed;

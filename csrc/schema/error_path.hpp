@@ -67,7 +67,7 @@ PyObject *validation_error_type();
 [[gnu::cold]] PyObject *raise_error(ErrorType type, ErrorInput input, const PathNode *path, const char *fmt, ...);
 [[gnu::cold]] PyObject *raise_error_str(ErrorType type, ErrorInput input, const PathNode *path, PyObject *message);
 // "Expected `<what plan accepts>`, got `<got>`" (type wrong_type, input `got`): the most common error.
-[[gnu::cold]] PyObject *raise_wrong_type(const TypePlan *plan, const char *got, const PathNode *path);
+[[gnu::cold, gnu::noinline]] PyObject *raise_wrong_type(const TypePlan *plan, const char *got, const PathNode *path);
 // One error's (type, loc, msg, input) tuple, as ValidationError._details holds them. New reference.
 PyObject *make_error_detail(ErrorType type, ErrorInput input, const PathNode *path, PyObject *message);
 // The interned str of an error type's name (borrowed).

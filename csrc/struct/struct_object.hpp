@@ -15,7 +15,7 @@ PyObject *alloc_instance(PyTypeObject *tp);
 // Starts tracking `self` when the class is GC-enabled and `value` may take part in a reference cycle.
 void track_if_needed(PyObject *self, PyObject *value) noexcept;
 // True when `value` may be part of a reference cycle (the GC policy's single rule; struct_object.cpp explains it).
-inline bool may_be_tracked(PyObject *value) noexcept {
+[[gnu::always_inline]] inline bool may_be_tracked(PyObject *value) noexcept {
   PyTypeObject *tp = Py_TYPE(value);
   if (!PyType_IS_GC(tp)) return false;
   if (tp == &PyList_Type || tp == &PyDict_Type) return true;
