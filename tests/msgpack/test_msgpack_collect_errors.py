@@ -13,6 +13,13 @@ import boltwire as bw
 from boltwire import msgpack as bm
 
 
+# MessagePack decodes an untyped array inside a set item as a tuple (msgspec does: it must be hashable), so the
+# JSON document's unhashable set item `[1]` is valid here; every other error is the same.
+UNHASHABLE_IN_JSON = ("not_hashable", ("bag", 0))
+EXPECTED = [e for e in jc.EXPECTED if e != UNHASHABLE_IN_JSON]
+assert len(EXPECTED) == len(jc.EXPECTED) - 1
+
+
 def collect(obj, tp, **kw):
     return bm.decode(bm.encode(obj), type=tp, collect_errors=True, **kw)
 
@@ -29,9 +36,9 @@ def errors_of(fn, *args, **kw):
 
 def test_every_error_type_is_collected_with_its_loc_in_input_order():
     exc, errors = errors_of(collect, jc.BAD_ORDER, jc.Order)
-    assert [(e.type, e.loc) for e in errors] == jc.EXPECTED
+    assert [(e.type, e.loc) for e in errors] == EXPECTED
     lines = str(exc).split("\n")
-    assert len(lines) == len(jc.EXPECTED)
+    assert len(lines) == len(EXPECTED)
     ff, first = errors_of(fail_fast, jc.BAD_ORDER, jc.Order)
     assert lines[0] == str(ff)
     assert errors[0] == first[0]
@@ -41,6 +48,7 @@ def test_messages_are_the_json_collect_messages():
     # MessagePack words its errors as JSON does (msgspec's msgpack adds the length it got to a length error).
     _, mp = errors_of(collect, jc.BAD_ORDER, jc.Order)
     _, js = errors_of(jc.json_collect, jc.BAD_ORDER, jc.Order)
+    js = [j for j in js if (j.type, j.loc) != UNHASHABLE_IN_JSON]
     assert [(e.type, e.loc) for e in mp] == [(e.type, e.loc) for e in js]
     assert all(m.msg.startswith(j.msg) for m, j in zip(mp, js))
     assert [e.msg for e in mp if e.msg != [j.msg for j in js if j.loc == e.loc][0]] == ["Expected `array` of length 2, got 3"]
@@ -51,13 +59,18 @@ def test_decoder_collects_and_reports_its_options():
     assert dec.collect_errors is True and dec.max_errors == 3
     with pytest.raises(bw.ValidationError) as info:
         dec.decode(bm.encode(jc.BAD_ORDER))
-    assert [(e.type, e.loc) for e in info.value.errors()] == jc.EXPECTED[:3]
+    assert [(e.type, e.loc) for e in info.value.errors()] == EXPECTED[:3]
     plain = bm.Decoder(jc.Order)
     assert plain.collect_errors is False and plain.max_errors == 100
     with pytest.raises(TypeError):
         bm.Decoder(jc.Order, max_errors="3")
     with pytest.raises(ValueError):
         bm.decode(b"\x80", type=jc.Order, collect_errors=True, max_errors=0)
+
+
+def test_an_array_in_a_set_item_is_a_tuple_in_collect_mode_too():
+    doc = {"id": 1, "items": [], "bag": [[1, 2]]}
+    assert collect(doc, jc.Order).bag == fail_fast(doc, jc.Order).bag == {(1, 2)}
 
 
 def test_valid_input_decodes_the_same():
@@ -75,7 +88,7 @@ def test_a_single_error_raises_exactly_the_fail_fast_exception():
 
 def test_max_errors_caps_the_list():
     _, errors = errors_of(collect, jc.BAD_ORDER, jc.Order, max_errors=2)
-    assert [(e.type, e.loc) for e in errors] == jc.EXPECTED[:2]
+    assert [(e.type, e.loc) for e in errors] == EXPECTED[:2]
 
 
 def test_deep_nesting_array_like_tagged_and_dict_keyed():
