@@ -5,13 +5,44 @@
 
 namespace boltwire::py {
 
-// CPython 3.11's Py_EnterRecursiveCall is "decrement tstate->recursion_remaining; check only when it runs out"
-// and Py_LeaveRecursiveCall increments it (Include/internal/pycore_ceval.h, without USE_STACKCHECK, which only
-// Windows defines), so a guard that knows the thread state can do the common case inline. Other versions, whose
-// counters differ, take the calls.
-#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000 && !defined(USE_STACKCHECK)
-#define BW_RECURSION_COUNTER recursion_remaining
+namespace detail {
+// CPython 3.11-3.13's Py_EnterRecursiveCall is "decrement the thread's counter; check only when it runs out" and
+// Py_LeaveRecursiveCall increments it (3.11: recursion_remaining; 3.12 and 3.13: c_recursion_remaining; see
+// Include/internal/pycore_ceval.h, without USE_STACKCHECK, which only Windows defines). So code that knows the
+// thread state can do the common case inline. Other versions take the calls.
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030E0000 && !defined(USE_STACKCHECK)
+#define BW_INLINE_RECURSION_COUNTER 1
+#if PY_VERSION_HEX < 0x030C0000
+inline int &recursion_counter(PyThreadState *ts) noexcept { return ts->recursion_remaining; }
+#else
+inline int &recursion_counter(PyThreadState *ts) noexcept { return ts->c_recursion_remaining; }
 #endif
+#endif
+
+// One level deeper: false with RecursionError set at the limit.
+inline bool enter_recursion(PyThreadState *ts, const char *where) noexcept {
+#ifdef BW_INLINE_RECURSION_COUNTER
+  int &left = recursion_counter(ts);
+  if (BW_LIKELY(left > 1)) {  // every version's API only decrements while this holds
+    left--;
+    return true;
+  }
+#else
+  (void)ts;
+#endif
+  return Py_EnterRecursiveCall(where) == 0;  // the check, the error, and the counter when it succeeds
+}
+
+// One level back, after a successful enter_recursion.
+inline void leave_recursion(PyThreadState *ts) noexcept {
+#ifdef BW_INLINE_RECURSION_COUNTER
+  recursion_counter(ts)++;  // what Py_LeaveRecursiveCall does on these versions
+#else
+  (void)ts;
+  Py_LeaveRecursiveCall();
+#endif
+}
+}  // namespace detail
 
 // Enters CPython's recursion check for the scope: deep nesting raises RecursionError instead of overflowing the
 // C stack. `entered` is false (RecursionError set) when the limit was hit; the caller must then fail.
@@ -21,74 +52,34 @@ class RecursionGuard {
   explicit RecursionGuard(const char *where = " while serializing an object") noexcept
       : entered(Py_EnterRecursiveCall(where) == 0) {}
   explicit RecursionGuard(PyThreadState *ts, const char *where = " while serializing an object") noexcept
-      : ts_(ts), entered(enter(ts, where)) {}
+      : ts_(ts), entered(detail::enter_recursion(ts, where)) {}
   RecursionGuard(const RecursionGuard &) = delete;
   RecursionGuard &operator=(const RecursionGuard &) = delete;
   ~RecursionGuard() {
     if (!entered) return;
-#ifdef BW_RECURSION_COUNTER
-    if (ts_ != nullptr) {
-      ++ts_->BW_RECURSION_COUNTER;  // what Py_LeaveRecursiveCall does there
-      return;
-    }
-#endif
-    Py_LeaveRecursiveCall();
+    if (ts_ != nullptr)
+      detail::leave_recursion(ts_);
+    else
+      Py_LeaveRecursiveCall();
   }
 
  private:
-  static bool enter(PyThreadState *ts, const char *where) noexcept {
-#ifdef BW_RECURSION_COUNTER
-    if (BW_LIKELY(ts->BW_RECURSION_COUNTER > 0)) {
-      --ts->BW_RECURSION_COUNTER;
-      return true;
-    }
-#else
-    (void)ts;
-#endif
-    return Py_EnterRecursiveCall(where) == 0;  // the check, the error, and the counter when it succeeds
-  }
-
   PyThreadState *ts_ = nullptr;
 
  public:
   const bool entered;
 };
 
-}  // namespace boltwire::py
-
-namespace boltwire::py {
-
 // RecursionGuard's check for walks that enter it at every level (convert): the thread state is found once per
 // walk, and a level moves the interpreter's own counter in place (the one Py_EnterRecursiveCall moves, so nested
-// calls, hooks and a later RecursionGuard see the same limit) instead of two calls. Near the limit, and on
-// versions whose counter is not known here, the API itself runs (and raises RecursionError).
+// calls, hooks and a later RecursionGuard see the same limit) instead of two calls.
 class RecursionCounter {
  public:
   RecursionCounter() noexcept : ts_(PyThreadState_Get()) {}
-  bool enter(const char *where) noexcept {
-#if PY_VERSION_HEX < 0x030E0000
-    int &left = counter();
-    if (BW_LIKELY(left > 1)) {  // every version's API only decrements while this holds
-      left--;
-      return true;
-    }
-#endif
-    return Py_EnterRecursiveCall(where) == 0;
-  }
-  void leave() noexcept {
-#if PY_VERSION_HEX < 0x030E0000
-    counter()++;  // what Py_LeaveRecursiveCall does on these versions
-#else
-    Py_LeaveRecursiveCall();
-#endif
-  }
+  bool enter(const char *where) noexcept { return detail::enter_recursion(ts_, where); }
+  void leave() noexcept { detail::leave_recursion(ts_); }
 
  private:
-#if PY_VERSION_HEX < 0x030C0000
-  int &counter() noexcept { return ts_->recursion_remaining; }
-#elif PY_VERSION_HEX < 0x030E0000
-  int &counter() noexcept { return ts_->c_recursion_remaining; }
-#endif
   PyThreadState *ts_;
 };
 
