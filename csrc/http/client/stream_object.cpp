@@ -60,6 +60,7 @@ void detach_target(StreamObject *self) {
   if (self->exchange == nullptr) return;
   std::lock_guard lock(self->exchange->stream.mutex);
   self->exchange->stream.target = engine::BodyTarget();
+  self->exchange->stream.armed_fd = -1;  // a head still to come must not take a descriptor the caller may close
 }
 
 // Ends the exchange early (its connection is closed, never pooled). Idempotent.
