@@ -58,7 +58,8 @@ enum class Phase : std::uint8_t {
 //     the consumer only at the end. The consumer clears the target (under `mutex`) before it lets go of the memory
 //     or the file, so the driver never writes into either after that.
 //   - A file download may give its descriptor before the head (`armed_fd`): the driver makes it the target itself
-//     when a 2xx head arrives, so the body never waits for the consumer to see the head (publish_stream).
+//     when a 2xx head arrives, so the body never waits for the consumer to see the head, and wakes the consumer
+//     only at the end (publish_stream).
 struct BodyTarget {
   char *data = nullptr;     // memory: room for the whole body (data == nullptr and fd < 0: no target)
   std::size_t size = 0;     // of `data`
