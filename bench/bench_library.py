@@ -85,7 +85,7 @@ def run(args) -> Section:
 
 
 def timing_params(args) -> tuple[float, int]:
-    min_time, repeat = (0.02, 3) if args.quick else (0.1, 7)
+    min_time, repeat = (0.02, 3) if args.quick else (0.1, 9)  # 9 rounds: issue 14's rows sit close to their targets
     return min_time, args.rounds or repeat
 
 
