@@ -9,20 +9,21 @@
 namespace boltwire::structs {
 namespace {
 
-bool check_struct(PyObject *obj, const char *function) {
+// msgspec's wording, naming this package's Struct.
+bool check_struct(PyObject *obj) {
   if (is_struct_instance(obj)) return true;
-  py::type_error("%s() expects a Struct instance, got %.200s", function, Py_TYPE(obj)->tp_name);
+  py::type_error("`struct` must be a `boltwire.Struct`");
   return false;
 }
 
 PyObject *replace(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
   if (nargs != 1) return py::type_error("replace() takes exactly one positional argument");
-  if (!check_struct(args[0], "replace")) return nullptr;
+  if (!check_struct(args[0])) return nullptr;
   return replace_fields(args[0], args + 1, kwnames);
 }
 
 PyObject *asdict(PyObject *, PyObject *obj) {
-  if (!check_struct(obj, "asdict")) return nullptr;
+  if (!check_struct(obj)) return nullptr;
   const StructMetaObject *meta = as_meta(Py_TYPE(obj));
   py::Object out = py::Object::steal(_PyDict_NewPresized(meta->n_fields));
   if (!out) return nullptr;
@@ -35,7 +36,7 @@ PyObject *asdict(PyObject *, PyObject *obj) {
 }
 
 PyObject *astuple(PyObject *, PyObject *obj) {
-  if (!check_struct(obj, "astuple")) return nullptr;
+  if (!check_struct(obj)) return nullptr;
   const StructMetaObject *meta = as_meta(Py_TYPE(obj));
   PyObject *out = PyTuple_New(meta->n_fields);
   if (out == nullptr) return nullptr;
@@ -54,7 +55,7 @@ PyObject *astuple(PyObject *, PyObject *obj) {
 // policy's invariant.
 PyObject *force_setattr(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
   if (nargs != 3) return py::type_error("force_setattr() takes exactly 3 arguments (%zd given)", nargs);
-  if (!check_struct(args[0], "force_setattr")) return nullptr;
+  if (!check_struct(args[0])) return nullptr;
   if (PyObject_GenericSetAttr(args[0], args[1], args[2]) < 0) return nullptr;
   track_if_needed(args[0], args[2]);
   Py_RETURN_NONE;
