@@ -128,9 +128,13 @@ PyObject *Struct_richcompare(PyObject *self, PyObject *other, int op) {
   if (Py_TYPE(other) != tp || !is_struct_type_cached(tp)) Py_RETURN_NOTIMPLEMENTED;
   const StructMetaObject *meta = as_meta(tp);
   bool equality = op == Py_EQ || op == Py_NE;
-  if (!(meta->flags & (equality ? kEq : kOrder))) Py_RETURN_NOTIMPLEMENTED;
-  if (BW_UNLIKELY(op == Py_NE && tp->tp_richcompare != Struct_richcompare)) return ne_from_override(self, other);
-  if (equality && self == other) return PyBool_FromLong(op == Py_EQ);
+  if (equality) {
+    if (!(meta->flags & kEq)) Py_RETURN_NOTIMPLEMENTED;
+    if (BW_UNLIKELY(op == Py_NE && tp->tp_richcompare != Struct_richcompare)) return ne_from_override(self, other);
+    if (self == other) return PyBool_FromLong(op == Py_EQ);
+  } else if (!(meta->flags & kOrder)) {
+    Py_RETURN_NOTIMPLEMENTED;
+  }
 
   // Find the first field that differs; equal structs compare like equal tuples.
   for (Py_ssize_t i = 0; i < meta->n_fields; i++) {

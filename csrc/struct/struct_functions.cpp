@@ -76,6 +76,12 @@ PyObject *rebuild_struct(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
   return Struct_vectorcall(args[0], &PyTuple_GET_ITEM(values, 0), static_cast<size_t>(npos), kwnames.get());
 }
 
+// True once StructMeta has finished the class (false inside its __init_subclass__, where the layout is not
+// set up yet and no plan may be built).
+PyObject *struct_ready(PyObject *, PyObject *cls) {
+  return PyBool_FromLong(PyType_Check(cls) && is_struct_type(reinterpret_cast<PyTypeObject *>(cls)));
+}
+
 }  // namespace
 
 #define BW_FASTCALL(f) reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(f))
@@ -85,6 +91,7 @@ PyMethodDef struct_function_defs[] = {
     {"astuple", astuple, METH_O, "astuple(struct, /)\n--\n\nA tuple of a Struct's field values."},
     {"force_setattr", BW_FASTCALL(force_setattr), METH_FASTCALL, "force_setattr(struct, name, value, /)\n--\n\nSet an attribute, even on a frozen Struct."},
     {"_rebuild_struct", BW_FASTCALL(rebuild_struct), METH_FASTCALL, "Unpickling helper."},
+    {"_struct_ready", struct_ready, METH_O, "Whether a StructMeta class is finished (plans may be built)."},
     {},
 };
 #undef BW_FASTCALL
