@@ -91,9 +91,15 @@ bool is_tag_key(const std::string &tag_field, const KeyView &key) {
   return !tag_field.empty() && tag_field.size() == key.size && py::same_bytes(tag_field.data(), key.data, key.size);
 }
 
+// The key as a str; invalid UTF-8 is msgspec's DecodeError("Invalid UTF-8 encoded string").
 PyObject *key_str(const KeyView &key) {
-  return key.owned ? Py_NewRef(key.owned.get())
-                   : PyUnicode_DecodeUTF8(key.data, static_cast<Py_ssize_t>(key.size), "replace");
+  if (key.owned) return Py_NewRef(key.owned.get());
+  PyObject *name = PyUnicode_DecodeUTF8(key.data, static_cast<Py_ssize_t>(key.size), nullptr);
+  if (name == nullptr && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
+    PyErr_Clear();
+    return raise_invalid_utf8();
+  }
+  return name;
 }
 
 // The JSON type name of the value starting at r.pos (for an error's input, without reading the value).

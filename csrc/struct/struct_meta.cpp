@@ -136,7 +136,6 @@ Object build_slots(const CollectedFields &cf, PyObject *bases, uint32_t flags) {
   for (const FieldDraft &d : cf.fields) {
     if (!d.inherited && PyList_Append(slots.get(), d.name.get()) < 0) return {};
   }
-  if (PyList_Sort(slots.get()) < 0) return {};  // msgspec's order: the layout does not follow declaration order
   auto add = [&](PyObject *name) { return PyList_Append(slots.get(), name) == 0; };
   if ((flags & kWeakref) && !any_base_has(bases, [](PyTypeObject *t) { return t->tp_weaklistoffset != 0; }) &&
       !add(py::names.weakref))
@@ -148,6 +147,7 @@ Object build_slots(const CollectedFields &cf, PyObject *bases, uint32_t flags) {
       !any_base_has(bases, [](PyTypeObject *t) { return is_struct_type(t) && as_meta(t)->hash_offset != 0; }) &&
       !add(py::names.cached_hash))
     return {};
+  if (PyList_Sort(slots.get()) < 0) return {};  // msgspec's order (hidden slots too): not declaration order
   return Object::steal(PyList_AsTuple(slots.get()));
 }
 
