@@ -278,11 +278,8 @@ PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const Path
     }
     if (!next_member(r, done)) goto error;
   }
-  if (BW_UNLIKELY(r.collect != nullptr)) {
-    // Every missing field is an error of its own; the instance is dropped when anything failed.
-    Py_ssize_t missing = structs::collect_missing_fields(self, *r.collect, path);
-    if (missing != 0 || failed) goto error;
-  }
+  // Collect mode: a failed member drops the instance; missing fields are each an error (finish_decoded_struct).
+  if (BW_UNLIKELY(failed)) return structs::drop_failed_struct(self, *r.collect, path);
   return structs::finish_decoded_struct(self, track, path);
 error:
   Py_DECREF(self);
