@@ -121,7 +121,7 @@ void Stream_dealloc(StreamObject *self) {
   PyObject_GC_Del(self);
 }
 
-// head() -> None until the head arrived, then (status, header block, http10). Raises the failure of an exchange
+// head() -> None until the head arrived, then (status, header block, http_version). Raises the failure of an exchange
 // that ended without one.
 PyObject *Stream_head(StreamObject *self, PyObject *) {
   Exchange &ex = *self->exchange;
@@ -135,8 +135,9 @@ PyObject *Stream_head(StreamObject *self, PyObject *) {
     if (ended) return raise_failure(ex);
     Py_RETURN_NONE;
   }
-  return Py_BuildValue("(is#O)", static_cast<int>(ex.status), ex.headers.data(),
-                       static_cast<Py_ssize_t>(ex.headers.size()), ex.http10 ? Py_True : Py_False);
+  const char *version = ex.http2 ? "HTTP/2" : ex.http10 ? "HTTP/1.0" : "HTTP/1.1";  // as Response.http_version
+  return Py_BuildValue("(is#s)", static_cast<int>(ex.status), ex.headers.data(),
+                       static_cast<Py_ssize_t>(ex.headers.size()), version);
 }
 
 // take(view=False) -> the body bytes received since the last take (b"" when none yet), None at the end of a complete

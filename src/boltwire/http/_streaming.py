@@ -95,7 +95,7 @@ class _StreamBase:
         self._status = 0
         self._headers: Any = None
         self._block = ""
-        self._http10 = False
+        self._http_version = "HTTP/1.1"
         self._url = ""
         self._sent_head = b""
         self._started = time.monotonic()
@@ -120,8 +120,8 @@ class _StreamBase:
                                      up is not None and up.length is None, self._arm)
         return self._native
 
-    def _take_head(self, head: tuple[int, str, bool]) -> None:
-        self._status, self._block, self._http10 = head
+    def _take_head(self, head: tuple[int, str, str]) -> None:
+        self._status, self._block, self._http_version = head
 
     def _check_status(self, body: bytes) -> None:
         """Raises the status error (HTTPResponseError, or the client's raises=) of an error status."""
@@ -130,7 +130,7 @@ class _StreamBase:
 
     def _finish(self, body: bytes, decoder: Any, raises: Any) -> Any:
         return _core._http_finish(self._status, self._block, body, self._method, self._url, self._sent_head, decoder,
-                                  raises, time.monotonic() - self._started)
+                                  raises, time.monotonic() - self._started, self._http_version)
 
     @property
     def status(self) -> int:
@@ -148,7 +148,7 @@ class _StreamBase:
     @property
     def http_version(self) -> str:
         self._need_head()
-        return "HTTP/1.0" if self._http10 else "HTTP/1.1"
+        return self._http_version
 
     @property
     def url(self) -> str:
