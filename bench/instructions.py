@@ -119,6 +119,11 @@ CASES = {
         "data = {lib}.msgpack.encode(library_models.build_orders(m, library_models.make_orders()))\n"
         "dec = {lib}.msgpack.Decoder(list[m.Order])",
         "dec.decode(data)", 10, ["boltwire", "msgspec"]),
+    "load_msgpack_collect": (  # collect_errors=True on valid input (compare with load_msgpack)
+        "import library_models, {lib}, {lib}.msgpack\nm = library_models.load('{lib}')\n"
+        "data = {lib}.msgpack.encode(library_models.build_orders(m, library_models.make_orders()))\n"
+        "dec = {lib}.msgpack.Decoder(list[m.Order], collect_errors=True)",
+        "dec.decode(data)", 10, ["boltwire"]),
     "load_msgpack_tagged": (  # bench_msgpack's tree row: the Decoder's type is the union, not Dir
         "import library_models, {lib}, {lib}.msgpack\nm = library_models.load('{lib}')\n"
         "data = {lib}.msgpack.encode(library_models.build_tree(m, library_models.make_tree()))\n"

@@ -24,7 +24,7 @@ struct DecodeOptions {
 
 // One value and nothing after it; `root` is the collect root in collect mode.
 PyObject *decode_document(DecodeReader &r, const TypePlan *plan, const schema::PathNode *root) {
-  Object value = Object::steal(plan == nullptr ? decode_any(r, nullptr) : decode_typed(r, plan, root));
+  Object value = Object::steal(plan == nullptr ? decode_any(r, nullptr) : decode_typed_as_reader(r, plan, root));
   if (!value) return nullptr;
   if (r.pos != r.end) return raise_malformed(r.offset(), "trailing characters");
   return value.release();

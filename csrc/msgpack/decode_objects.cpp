@@ -157,9 +157,11 @@ const ObjectPlan *select_tagged_member(const DecodeReader &r, size_t n, const sk
     return false;
   }
   PathNode node{path, name.get(), 0};
-  return structs::keep_unknown_field(self, op->extra_index, name.get(), decode_typed(r, op->extra_plan, &node));
+  return structs::keep_unknown_field(self, op->extra_index, name.get(), decode_typed_as_reader(r, op->extra_plan, &node));
 }
 
+// kCollect: collect mode's instantiation (decode.hpp's go_on_after).
+template <bool kCollect>
 PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, const PathNode *path) {
   auto *tp = reinterpret_cast<PyTypeObject *>(op->cls);
   structs::StructMetaObject *meta = structs::as_meta(tp);
@@ -178,18 +180,18 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
       is_tag = !op->tag_field_utf8.empty() && same(op->tag_field_utf8, key);  // never also a field name
       index = is_tag ? -1 : sk::find_field_name(op, key.data, key.size, hint);
     } else {
-      if (!step_over_pair(r)) Py_CLEAR(self);
+      if (!kCollect || !step_over_pair(r)) Py_CLEAR(self);
       failed = true;
       continue;
     }
-    const unsigned char *begin = r.pos;
+    const unsigned char *begin = r.pos;  // collect mode only
     bool ok;
     if (is_tag) {  // checked again even when a union picked the class by it (a repeated tag may differ)
       PathNode tag_node{path, op->tag_field, 0};
       ok = check_own_tag(r, op, &tag_node);
     } else if (index >= 0) {
       PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
-      PyObject *value = decode_typed(r, op->field_plans[index], &node);
+      PyObject *value = decode_typed<kCollect>(r, op->field_plans[index], &node);
       ok = value != nullptr;
       if (ok) {
         Py_XSETREF(*structs::field_slot(self, meta, index), value);
@@ -202,16 +204,17 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
       ok = skip_value(r);
     }
     if (BW_UNLIKELY(!ok)) {
-      if (step_over_member(r, begin, self, meta, index)) failed = true;
+      if (kCollect && step_over_member(r, begin, self, meta, index)) failed = true;
       else Py_CLEAR(self);
     }
   }
   Py_LeaveRecursiveCall();
   if (self == nullptr) return nullptr;
-  if (BW_UNLIKELY(failed)) return structs::drop_failed_struct(self, *r.collect, path);
+  if (kCollect && BW_UNLIKELY(failed)) return structs::drop_failed_struct(self, *r.collect, path);
   return structs::finish_decoded_struct(self, track, path);
 }
 
+template <bool kCollect>
 PyObject *decode_dict(DecodeReader &r, size_t n, const TypePlan *plan, const PathNode *path) {
   const Constraints &c = plan->constraints;
   if (c.any() && !schema::check_object_length(c, static_cast<Py_ssize_t>(n), path)) return nullptr;
@@ -225,26 +228,24 @@ PyObject *decode_dict(DecodeReader &r, size_t n, const TypePlan *plan, const Pat
   bool failed = false;  // collect mode: a key or value failed (its errors are collected); the dict is dropped
   for (size_t i = 0; dict && i < n; i++) {
     Object key;
-    const unsigned char *begin = r.pos;
+    const unsigned char *begin = r.pos;  // collect mode only
     if (any_keys || (str_keys && r.pos < r.end && is_str_opcode(*r.pos))) {
       key = Object::steal(decode_any(r, &key_node, true));
     } else {
       bool in_key = r.in_key;
       r.in_key = true;
-      key = Object::steal(decode_typed(r, key_plan, &key_node));
+      key = Object::steal(decode_typed<kCollect>(r, key_plan, &key_node));
       r.in_key = in_key;
     }
     if (!key) {  // collect mode: the key's error is recorded, then its value is stepped over
-      if (!step_over_failed(r, begin) || !skip_value(r)) dict.reset();
-      failed = true;
+      if (!go_on_after<kCollect>(r, begin, failed) || !skip_value(r)) dict.reset();
       continue;
     }
     begin = r.pos;
     value_node.key = key.get();  // the loc names the key (str(e) keeps msgspec's `$[...]`)
-    Object value = Object::steal(decode_typed(r, value_plan, &value_node));
+    Object value = Object::steal(decode_typed<kCollect>(r, value_plan, &value_node));
     if (!value) {
-      if (!step_over_failed(r, begin)) dict.reset();
-      failed = true;
+      if (!go_on_after<kCollect>(r, begin, failed)) dict.reset();
     } else if (!dict_set_key(dict.get(), key.get(), value.get(), r)) {
       dict.reset();
     }
@@ -254,6 +255,7 @@ PyObject *decode_dict(DecodeReader &r, size_t n, const TypePlan *plan, const Pat
   return dict.release();
 }
 
+template <bool kCollect>
 PyObject *decode_class_map(DecodeReader &r, size_t n, const TypePlan *plan, const PathNode *path) {
   const ObjectPlan *op = plan->object_plan;
   if (!enter_nested()) return nullptr;
@@ -264,18 +266,16 @@ PyObject *decode_class_map(DecodeReader &r, size_t n, const TypePlan *plan, cons
   for (size_t i = 0; ok && i < n; i++) {
     Token key;
     if (!read_str_key(r, key, path)) {
-      ok = failed = step_over_pair(r);
+      ok = failed = kCollect && step_over_pair(r);
       continue;
     }
     Py_ssize_t index = sk::find_field_name(op, key.data, key.size, hint);
     if (index >= 0) {
       PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
-      const unsigned char *begin = r.pos;
-      values[index] = Object::steal(decode_typed(r, op->field_plans[index], &node));
-      if (!values[index] && step_over_failed(r, begin)) {
-        failed = true;
+      const unsigned char *begin = r.pos;  // collect mode only
+      values[index] = Object::steal(decode_typed<kCollect>(r, op->field_plans[index], &node));
+      if (!values[index] && go_on_after<kCollect>(r, begin, failed))
         values[index] = Object::steal(Py_NewRef(Py_None));  // a placeholder, so that it is not reported missing too
-      }
       ok = static_cast<bool>(values[index]);
     } else {
       ok = skip_value(r);
@@ -283,7 +283,7 @@ PyObject *decode_class_map(DecodeReader &r, size_t n, const TypePlan *plan, cons
   }
   Py_LeaveRecursiveCall();
   if (!ok) return nullptr;
-  if (BW_UNLIKELY(r.collect != nullptr)) {
+  if (kCollect) {
     Py_ssize_t missing = structs::collect_missing_values(plan, values, *r.collect, path);
     if (missing != 0 || failed) return nullptr;
   }
@@ -292,11 +292,12 @@ PyObject *decode_class_map(DecodeReader &r, size_t n, const TypePlan *plan, cons
 
 }  // namespace
 
+template <bool kCollect>
 PyObject *decode_map_typed(DecodeReader &r, const Token &t, const TypePlan *plan, const PathNode *path) {
   uint64_t k = plan->kinds;
   if (k & sk::kStruct) {
     const ObjectPlan *op = plan->struct_plan;
-    if (plan->struct_union == nullptr) return decode_struct_map(r, t.size, op, path);
+    if (plan->struct_union == nullptr) return decode_struct_map<kCollect>(r, t.size, op, path);
     // Fast path: the tag is the first pair, a str (as encoders write it): pick the class and read on.
     const sk::StructUnion *u = plan->struct_union;
     const unsigned char *at_pairs = r.pos;
@@ -307,7 +308,7 @@ PyObject *decode_map_typed(DecodeReader &r, const Token &t, const TypePlan *plan
         for (const ObjectPlan *m : u->members) {
           if (PyUnicode_Check(m->tag_value) && same(m->tag_value_utf8, value)) {
             r.pos = scan.pos;
-            return decode_struct_map(r, t.size - 1, m, path);
+            return decode_struct_map<kCollect>(r, t.size - 1, m, path);
           }
         }
       }
@@ -315,13 +316,17 @@ PyObject *decode_map_typed(DecodeReader &r, const Token &t, const TypePlan *plan
       r.pos = at_pairs;
     }
     if ((op = select_tagged_member(r, t.size, u, path)) == nullptr) return nullptr;
-    return decode_struct_map(r, t.size, op, path);
+    return decode_struct_map<kCollect>(r, t.size, op, path);
   }
-  if (k & sk::kDict) return decode_dict(r, t.size, plan, path);
-  if (k & (sk::kDataclass | sk::kTypedDict)) return decode_class_map(r, t.size, plan, path);
+  if (k & sk::kDict) return decode_dict<kCollect>(r, t.size, plan, path);
+  if (k & (sk::kDataclass | sk::kTypedDict)) return decode_class_map<kCollect>(r, t.size, plan, path);
   return json::raise_expected(plan, "object", path);
 }
 
+template PyObject *decode_map_typed<false>(DecodeReader &, const Token &, const TypePlan *, const PathNode *);
+template PyObject *decode_map_typed<true>(DecodeReader &, const Token &, const TypePlan *, const PathNode *);
+
+template <bool kCollect>
 PyObject *decode_struct_array(DecodeReader &r, const Token &t, const TypePlan *plan, const PathNode *path) {
   const ObjectPlan *op = plan->struct_plan;
   auto n = static_cast<Py_ssize_t>(t.size);
@@ -360,12 +365,10 @@ PyObject *decode_struct_array(DecodeReader &r, const Token &t, const TypePlan *p
     Py_ssize_t field = i - offset;
     node.index = i;
     if (field < meta->n_fields) {
-      const unsigned char *begin = r.pos;
-      PyObject *value = decode_typed(r, op->field_plans[field], &node);
-      if (value == nullptr && step_over_failed(r, begin)) {
-        failed = true;
+      const unsigned char *begin = r.pos;  // collect mode only
+      PyObject *value = decode_typed<kCollect>(r, op->field_plans[field], &node);
+      if (value == nullptr && go_on_after<kCollect>(r, begin, failed))
         value = Py_NewRef(Py_None);  // a placeholder: the instance is dropped
-      }
       if (value == nullptr) {
         Py_CLEAR(self);
       } else {
@@ -378,11 +381,14 @@ PyObject *decode_struct_array(DecodeReader &r, const Token &t, const TypePlan *p
   }
   Py_LeaveRecursiveCall();
   if (self == nullptr) return nullptr;
-  if (BW_UNLIKELY(failed)) {
+  if (kCollect && BW_UNLIKELY(failed)) {
     Py_DECREF(self);
     return nullptr;
   }
   return structs::finish_decoded_struct(self, track, path);
 }
+
+template PyObject *decode_struct_array<false>(DecodeReader &, const Token &, const TypePlan *, const PathNode *);
+template PyObject *decode_struct_array<true>(DecodeReader &, const Token &, const TypePlan *, const PathNode *);
 
 }  // namespace boltwire::msgpack

@@ -39,9 +39,9 @@ PyObject *scalar_by_convert(DecodeReader &r, const TypePlan *plan, PyObject *val
   return convert::convert_scalar(owned.get(), plan, o, path);
 }
 
+// A str value for any plan but a plain str (decode_typed reads that one itself, inline in both instantiations).
 PyObject *decode_str(DecodeReader &r, const Token &t, const TypePlan *plan, const PathNode *path) {
   uint64_t k = plan->kinds;
-  if ((k & sk::kStr) && !plan->constraints.any()) return cached_str_from(t.data, t.size);
   constexpr uint64_t lax_kinds = sk::kInt | sk::kFloat | sk::kBool | sk::kNone | sk::kIntLookup | sk::kDateTime |
                                  sk::kTimeDelta | sk::kDecimal;
   constexpr uint64_t bytes_kinds = sk::kBytes | sk::kByteArray | sk::kMemoryView;
@@ -94,7 +94,8 @@ PyObject *decode_ext(DecodeReader &r, const Token &t, const TypePlan *plan, cons
   return raise_expected(plan, "ext", path);
 }
 
-// list / set / frozenset / variadic tuple.
+// list / set / frozenset / variadic tuple. kCollect: collect mode's instantiation (decode.hpp's go_on_after).
+template <bool kCollect>
 PyObject *decode_sequence(DecodeReader &r, size_t n, const TypePlan *plan, const PathNode *path) {
   uint64_t k = plan->kinds;
   const Constraints &c = plan->constraints;
@@ -106,17 +107,25 @@ PyObject *decode_sequence(DecodeReader &r, size_t n, const TypePlan *plan, const
                                     : PyList_New(exact ? static_cast<Py_ssize_t>(n) : 0));
   PathNode node{path, nullptr, 0};
   const TypePlan *item_plan = plan->item;
+  if (!out) {
+    Py_LeaveRecursiveCall();
+    return nullptr;
+  }
+  // The loop leaves by `break` when it must stop: `out` is never reset inside it, so it stays in a register.
+  bool stopped = false;
   bool failed = false;  // collect mode: an item failed (its errors are collected); the result is dropped
-  for (size_t i = 0; out && i < n; i++) {
+  for (size_t i = 0; i < n; i++) {
     node.index = static_cast<Py_ssize_t>(i);
-    const unsigned char *begin = r.pos;
+    const unsigned char *begin = r.pos;  // collect mode only
     bool in_key = r.in_key;
     r.in_key = in_key || is_set;
-    PyObject *item = decode_typed(r, item_plan, &node);
+    PyObject *item = decode_typed<kCollect>(r, item_plan, &node);
     r.in_key = in_key;
     if (item == nullptr) {  // collect mode goes on (an exact list's slot stays empty: the list is dropped)
-      if (!step_over_failed(r, begin)) out.reset();
-      failed = true;
+      if (!go_on_after<kCollect>(r, begin, failed)) {
+        stopped = true;
+        break;
+      }
     } else if (!is_set && exact) {
       PyList_SET_ITEM(out.get(), static_cast<Py_ssize_t>(i), item);
     } else {
@@ -126,14 +135,14 @@ PyObject *decode_sequence(DecodeReader &r, size_t n, const TypePlan *plan, const
         raise_validation(&node, "Expected a hashable value, got `%s`", Py_TYPE(item)->tp_name);
       }
       Py_DECREF(item);
-      if (rc < 0) {  // the item was read whole: only its error is collected
-        if (!collect_read_whole(r)) out.reset();
-        failed = true;
+      if (rc < 0 && !go_on_after_whole<kCollect>(r, failed)) {  // read whole: only its error is collected
+        stopped = true;
+        break;
       }
     }
   }
   Py_LeaveRecursiveCall();
-  if (!out || BW_UNLIKELY(failed)) return nullptr;
+  if (stopped || BW_UNLIKELY(failed)) return nullptr;
   // Sets are measured after duplicates collapse, as msgspec measures them.
   if (is_set && c.any() && !schema::check_array_length(c, PySet_GET_SIZE(out.get()), path)) return nullptr;
   if (k & sk::kVarTuple) return PyList_AsTuple(out.get());
@@ -141,6 +150,7 @@ PyObject *decode_sequence(DecodeReader &r, size_t n, const TypePlan *plan, const
 }
 
 // A fixed-length tuple or a NamedTuple: the length is known from the header, so it is checked first.
+template <bool kCollect>
 PyObject *decode_fixed_array(DecodeReader &r, size_t n, const TypePlan *plan, const PathNode *path) {
   bool named = plan->kinds & sk::kNamedTuple;
   const sk::ObjectPlan *op = plan->object_plan;
@@ -162,15 +172,13 @@ PyObject *decode_fixed_array(DecodeReader &r, size_t n, const TypePlan *plan, co
   bool failed = false;  // collect mode: an item failed (its errors are collected); the result is dropped
   for (Py_ssize_t i = 0; out && i < size; i++) {
     node.index = i;
-    const unsigned char *begin = r.pos;
-    PyObject *item = decode_typed(r, named ? op->field_plans[i] : plan->items[i], &node);
+    const unsigned char *begin = r.pos;  // collect mode only
+    PyObject *item = decode_typed<kCollect>(r, named ? op->field_plans[i] : plan->items[i], &node);
     if (item == nullptr) {
-      if (!step_over_failed(r, begin)) out.reset();
-      failed = true;
-      item = Py_NewRef(Py_None);  // a placeholder: the tuple is dropped
+      if (!go_on_after<kCollect>(r, begin, failed)) out.reset();
+      else item = Py_NewRef(Py_None);  // a placeholder: the tuple is dropped
     }
-    if (out) PyTuple_SET_ITEM(out.get(), i, item);
-    else Py_DECREF(item);
+    if (item != nullptr) PyTuple_SET_ITEM(out.get(), i, item);
   }
   Py_LeaveRecursiveCall();
   if (BW_UNLIKELY(failed)) return nullptr;
@@ -179,11 +187,12 @@ PyObject *decode_fixed_array(DecodeReader &r, size_t n, const TypePlan *plan, co
   return PyObject_Call(op->cls, out.get(), nullptr);
 }
 
+template <bool kCollect>
 PyObject *decode_array(DecodeReader &r, const Token &t, const TypePlan *plan, const PathNode *path) {
   uint64_t k = plan->kinds;
-  if (k & (sk::kList | sk::kSet | sk::kFrozenSet | sk::kVarTuple)) return decode_sequence(r, t.size, plan, path);
-  if (k & (sk::kFixedTuple | sk::kNamedTuple)) return decode_fixed_array(r, t.size, plan, path);
-  if (k & sk::kStructArray) return decode_struct_array(r, t, plan, path);
+  if (k & (sk::kList | sk::kSet | sk::kFrozenSet | sk::kVarTuple)) return decode_sequence<kCollect>(r, t.size, plan, path);
+  if (k & (sk::kFixedTuple | sk::kNamedTuple)) return decode_fixed_array<kCollect>(r, t.size, plan, path);
+  if (k & sk::kStructArray) return decode_struct_array<kCollect>(r, t, plan, path);
   return raise_expected(plan, "array", path);
 }
 
@@ -201,6 +210,7 @@ bool step_over_failed(DecodeReader &r, const unsigned char *begin) {
   return skip_value(r);
 }
 
+template <bool kCollect>
 PyObject *decode_typed(DecodeReader &r, const TypePlan *plan, const PathNode *path) {
   uint64_t k = plan->kinds;
   PyObject *result;
@@ -250,6 +260,7 @@ PyObject *decode_typed(DecodeReader &r, const TypePlan *plan, const PathNode *pa
         }
         break;
       case Kind::kStr:
+        if ((k & sk::kStr) && !c.any()) return cached_str_from(t.data, t.size);  // no validator (c.any() is false)
         result = decode_str(r, t, plan, path);
         break;
       case Kind::kBin:
@@ -265,9 +276,9 @@ PyObject *decode_typed(DecodeReader &r, const TypePlan *plan, const PathNode *pa
           r.pos = at;
           result = custom_from(r, plan, decode_any(r, path), path);
         } else if (t.kind == Kind::kArray) {
-          result = decode_array(r, t, plan, path);
+          result = decode_array<kCollect>(r, t, plan, path);
         } else {
-          result = decode_map_typed(r, t, plan, path);
+          result = decode_map_typed<kCollect>(r, t, plan, path);
         }
         break;
       default:
@@ -280,5 +291,8 @@ PyObject *decode_typed(DecodeReader &r, const TypePlan *plan, const PathNode *pa
   }
   return result;
 }
+
+template PyObject *decode_typed<false>(DecodeReader &, const TypePlan *, const PathNode *);
+template PyObject *decode_typed<true>(DecodeReader &, const TypePlan *, const PathNode *);
 
 }  // namespace boltwire::msgpack
