@@ -199,6 +199,7 @@ TypePlan *Builder::build(PyObject *annotation) {
   if (strcmp(kind, "custom") == 0) {
     TypePlan *plan = new_plan(kCustom);
     plan->custom_type = Py_NewRef(a1);
+    if (a2 != nullptr) plan->custom_annotation = Py_NewRef(a2);
     return plan;
   }
   PyErr_Format(PyExc_TypeError, "Type '%R' is not supported", annotation);
@@ -211,6 +212,7 @@ TypePlan *Builder::build_union(PyObject *annotation, PyObject *members) {
     TypePlan *m = build(PyTuple_GET_ITEM(members, i));
     if (m == nullptr || !merge(*plan.p, m, annotation)) return nullptr;
   }
+  if (!check_union_complete(*plan.p, annotation)) return nullptr;
   if (plan->kinds & kAny) plan->kinds = kAny;  // Any absorbs every other member
   if ((plan->kinds & kRaw) && plan->kinds != kRaw) plan->kinds &= ~kRaw;  // Raw beside other types is ignored (msgspec)
   return plan.release();

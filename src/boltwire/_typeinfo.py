@@ -354,5 +354,6 @@ def describe(annotation: Any) -> tuple[Any, ...]:
     if cls is UnsetType:
         return ("unset",)
     if isinstance(cls, type):
-        return ("custom", cls)
+        # a generic alias (Custom[str]) is what dec_hook receives, as in msgspec
+        return ("custom", cls, t) if origin is not None else ("custom", cls)
     raise TypeError(f"Type '{t!r}' is not supported")
