@@ -114,6 +114,13 @@ bool add_enum(TypePlan &plan, PyObject *cls, PyObject *custom_missing) {
     if (!value) return false;
     bool is_str = PyUnicode_Check(value.get());
     if (!is_str && !PyLong_Check(value.get())) return fail_mixed_enum(cls);
+    // A member whose value is unhashable (a str / int subclass with __hash__ = None) is not in the class's
+    // _value2member_map_, and never decoded (msgspec reads that map).
+    if (PyObject_Hash(value.get()) == -1) {
+      if (!PyErr_ExceptionMatches(PyExc_TypeError)) return false;
+      PyErr_Clear();
+      continue;
+    }
     if (!add_lookup(is_str ? plan.str_lookup : plan.int_lookup, value.get(), member)) return false;
     plan.kinds |= is_str ? kStrLookup : kIntLookup;
     (is_str ? plan.str_enum : plan.int_enum) = true;

@@ -314,8 +314,9 @@ def describe(annotation: Any) -> tuple[Any, ...]:
             )
         return ("struct", cls)
     if isinstance(cls, type) and issubclass(cls, enum.Enum):
-        if not cls.__members__:
-            raise TypeError(f"Enum types must have at least one item, {dict(cls.__members__)!r} is invalid")
+        decodable = getattr(cls, "_value2member_map_", cls.__members__)  # members with hashable values (msgspec)
+        if not decodable:
+            raise TypeError(f"Enum types must have at least one item, {dict(decodable)!r} is invalid")
         for member in cls.__members__.values():
             if type(member.value) is int or isinstance(member.value, int) and not isinstance(member.value, bool):
                 if not -(2**63) <= member.value <= 2**63 - 1:

@@ -768,3 +768,40 @@ def test_dec_hook_gets_a_generic_custom_alias_like_msgspec():
     ours, theirs = run(boltwire), run(msgspec)
     assert ours == theirs
     assert ours[0][0] == Custom[str] and ours[0][-1] is Custom
+
+
+class _UnhashableInt(int):
+    __hash__ = None
+
+
+class _UnhashableStr(str):
+    __hash__ = None
+
+
+class _IntWithUnhashable(enum.Enum):
+    A = 1
+    B = _UnhashableInt(2)
+    ALIAS = B
+
+
+class _StrWithUnhashable(enum.Enum):
+    A = "a"
+    B = _UnhashableStr("b")
+
+
+class _OnlyUnhashable(enum.Enum):
+    B = _UnhashableStr("b")
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.json.schema(_IntWithUnhashable),
+    lambda lib: lib.json.schema(_StrWithUnhashable),
+    lambda lib: lib.json.decode(b"1", type=_IntWithUnhashable),
+    lambda lib: lib.json.decode(b"2", type=_IntWithUnhashable),
+    lambda lib: lib.json.decode(b'"b"', type=_StrWithUnhashable),
+    lambda lib: lib.convert(2, _IntWithUnhashable),
+    lambda lib: lib.json.Decoder(_OnlyUnhashable) and None,
+])
+def test_enums_with_unhashable_values_match_msgspec(call):
+    """Members whose value is unhashable are listed in schemas but never decoded (not in _value2member_map_)."""
+    assert outcome(lambda: call(boltwire)) == outcome(lambda: call(msgspec))
