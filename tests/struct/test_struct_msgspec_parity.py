@@ -412,6 +412,32 @@ def test_mixin_bases_with_their_own_init_or_new_are_refused(body):
     assert ours[0] == theirs[0]
 
 
+@pytest.mark.parametrize("base", [
+    "class Base(Exception):\n    pass\n", "class Base(int):\n    pass\n", "class Base(dict):\n    pass\n",
+    "class Base(ValueError):\n    extra = 1\n",
+])
+def test_bases_with_a_builtin_layout_are_refused(base):
+    # msgspec accepts a Python subclass of a builtin type as a Struct base, and its instances crash (segfault):
+    # the builtin's C layout sits under the Struct's slots. boltwire refuses it (a deliberate difference).
+    from boltwire import Struct
+
+    ns: dict = {}
+    exec(base, {}, ns)
+    with pytest.raises(TypeError, match="instance layout of the builtin type"):
+        class T(Struct, ns["Base"]):
+            a: int = 1
+
+
+def test_builtin_bases_with_constructors_are_refused_on_every_version():
+    # From 3.12 on a static builtin type's tp_dict is NULL; the check must not depend on it.
+    from boltwire import Struct
+
+    for base, method in [(Exception, "__init__"), (dict, "__init__"), (int, "__new__"), (KeyError, "__init__")]:
+        with pytest.raises(TypeError, match=f"cannot define {method}"):
+            class T(Struct, base):
+                pass
+
+
 def test_structmeta_used_directly_gives_struct_behaviour():
     """Options apply as in msgspec (frozen refuses assignment); boltwire also gives ==, repr and copy, where
     msgspec's metaclass-only classes keep object's (a documented difference)."""
