@@ -319,7 +319,8 @@ PyObject *StructMeta_new(PyObject *, PyObject *args, PyObject *kwargs) {
   Object ns_copy = Object::steal(PyDict_Copy(ns));
   if (!ns_copy) return nullptr;
   CollectedFields cf;
-  if (!collect_fields(bases, ns_copy.get(), (opts.flags & kKwOnly) != 0, cf)) return nullptr;
+  if (!collect_fields(bases, ns_copy.get(), (opts.flags & kKwOnly) != 0, static_cast<bool>(opts.rename), cf))
+    return nullptr;
 
   Py_ssize_t n = static_cast<Py_ssize_t>(cf.fields.size());
   Object fields = Object::steal(PyTuple_New(n));

@@ -161,7 +161,9 @@ def struct_field_types(annotation: Any) -> tuple[Any, ...]:
     hints = _class_hints(annotation)
     out = []
     for name in cls.__struct_fields__:
-        tp = hints.get(name, Any)
+        if name not in hints:  # __annotations__ changed after the class was made (msgspec's message)
+            raise TypeError(f"{annotation!r}.__annotations__ miss {name!r}")
+        tp = hints[name]
         out.append(_typevar_bound(tp) if isinstance(tp, typing.TypeVar) else tp)
     return tuple(out)
 

@@ -805,3 +805,19 @@ class _OnlyUnhashable(enum.Enum):
 def test_enums_with_unhashable_values_match_msgspec(call):
     """Members whose value is unhashable are listed in schemas but never decoded (not in _value2member_map_)."""
     assert outcome(lambda: call(boltwire)) == outcome(lambda: call(msgspec))
+
+
+@pytest.mark.parametrize("proto", ["json", "convert"])
+def test_struct_with_annotations_removed_after_definition_matches_msgspec(proto):
+    def run(lib):
+        class Broken(lib.Struct):
+            x: int
+
+        Broken.__annotations__ = {}
+        if proto == "json":
+            return outcome(lambda: lib.json.decode(b'{"x": 1}', type=Broken))
+        return outcome(lambda: lib.convert({"x": 1}, Broken))
+
+    ours, theirs = run(boltwire), run(msgspec)
+    assert ours == theirs
+    assert ours[0] == "TypeError" and "__annotations__ miss 'x'" in ours[1]
