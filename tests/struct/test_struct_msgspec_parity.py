@@ -639,3 +639,26 @@ def test_class_used_inside_its_own_init_subclass_is_refused_like_msgspec():
     ours, theirs = run(boltwire), run(msgspec)
     assert ours == theirs
     assert ours[2:] == ["ValueError"] * 5 + [True]
+
+
+def test_cache_hash_follows_the_base_layout_like_msgspec():
+    def run(lib):
+        class Enabled(lib.Struct, cache_hash=True, frozen=True):
+            pass
+
+        class Disabled(lib.Struct, cache_hash=False, frozen=True):
+            pass
+
+        class Default(lib.Struct, frozen=True):
+            pass
+
+        out = []
+        for bases, kw in [((Default, Disabled, Enabled), {}), ((Enabled,), {"cache_hash": False}),
+                          ((Disabled, Enabled), {}), ((Enabled, Disabled), {}), ((Disabled,), {})]:
+            made = outcome(lambda: type(lib.Struct)("T", bases, {}, **kw))
+            out.append((made[1].__struct_config__.cache_hash, made[1].__slots__) if made[0] == "ok" else made)
+        return out
+
+    ours, theirs = run(boltwire), run(msgspec)
+    assert ours == theirs
+    assert ours[0] == (True, ())
