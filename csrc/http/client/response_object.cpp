@@ -344,15 +344,16 @@ PyObject *finish_response(engine::Exchange &ex, const ResponseSpec &spec) {
                        spec.url, spec.head, nullptr, Py_None);
 }
 
-// _http_finish(status, header_block, body, method, url, head, decoder, raises, elapsed): the Response (or the
-// raised status / decode error) for a response that did not come from the engine (boltwire.testing's mocks), made by
-// the same finish_response as a real one.
+// _http_finish(status, header_block, body, method, url, head, decoder, raises, elapsed, http_version="HTTP/1.1"):
+// the Response (or the raised status / decode error) for a response whose body did not go through the engine's
+// finish (a stream's, boltwire.testing's mocks), made by the same finish_response as a real one.
 PyObject *finish_detached(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
-  if (nargs != 9 || !PyLong_Check(args[0]) || !PyUnicode_Check(args[1]) || !PyBytes_Check(args[2]) ||
-      !PyUnicode_Check(args[3]) || !PyUnicode_Check(args[4]) || !PyBytes_Check(args[5]))
+  if ((nargs != 9 && nargs != 10) || !PyLong_Check(args[0]) || !PyUnicode_Check(args[1]) ||
+      !PyBytes_Check(args[2]) || !PyUnicode_Check(args[3]) || !PyUnicode_Check(args[4]) || !PyBytes_Check(args[5]) ||
+      (nargs == 10 && !PyUnicode_Check(args[9])))
     return PyErr_Format(PyExc_TypeError,
                         "_http_finish(status: int, header_block: str, body: bytes, method: str, url: str, "
-                        "head: bytes, decoder, raises, elapsed: float)");
+                        "head: bytes, decoder, raises, elapsed: float, http_version: str = 'HTTP/1.1')");
   ResponseSpec spec{};
   long status = PyLong_AsLong(args[0]);
   if (status < 100 || status > 999) return PyErr_Format(PyExc_ValueError, "status must be in 100..999");
@@ -382,6 +383,12 @@ PyObject *finish_detached(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
   ex.method = codec::classify_method(std::string_view(method, static_cast<std::size_t>(mlen)));
   ex.status = static_cast<std::uint16_t>(status);
   ex.end_ns = static_cast<std::int64_t>(elapsed * 1e9);
+  if (nargs == 10) {
+    ex.http2 = PyUnicode_CompareWithASCIIString(args[9], "HTTP/2") == 0;
+    ex.http10 = PyUnicode_CompareWithASCIIString(args[9], "HTTP/1.0") == 0;
+    if (!ex.http2 && !ex.http10 && PyUnicode_CompareWithASCIIString(args[9], "HTTP/1.1") != 0)
+      return PyErr_Format(PyExc_ValueError, "http_version must be 'HTTP/1.0', 'HTTP/1.1' or 'HTTP/2'");
+  }
   return finish_response(ex, spec);
 }
 
