@@ -415,7 +415,7 @@ PyObject *convert_sequence_object(PyObject *seq, const TypePlan *plan, ConvertOp
 PyObject *convert_custom(PyObject *obj, const TypePlan *plan, ConvertOptions &o, const PathNode *path) {
   Object result;
   if (o.dec_hook != nullptr) {
-    PyObject *args[2] = {plan->custom_type, obj};
+    PyObject *args[2] = {schema::custom_hook_type(plan), obj};
     result = Object::steal(PyObject_Vectorcall(o.dec_hook, args, 2, nullptr));
     if (!result) return schema::reraise_as_validation(path);
   } else {

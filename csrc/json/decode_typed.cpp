@@ -30,7 +30,7 @@ PyObject *custom_from(TypedReader &r, const TypePlan *plan, PyObject *value, con
   Object owned = Object::steal(value);
   (void)got;
   if (r.dec_hook != nullptr) {
-    PyObject *args[2] = {plan->custom_type, value};
+    PyObject *args[2] = {schema::custom_hook_type(plan), value};
     owned = Object::steal(PyObject_Vectorcall(r.dec_hook, args, 2, nullptr));
     if (!owned) return schema::reraise_as_validation(path, schema::ErrorInput{value});
   }

@@ -513,7 +513,7 @@ PyObject *decode_typed_object(TypedReader &r, const TypePlan *plan, const PathNo
       return raise_validation(path, "Expected `%s`, got `dict`",
                               reinterpret_cast<PyTypeObject *>(plan->custom_type)->tp_name);
     }
-    PyObject *args[2] = {plan->custom_type, v};
+    PyObject *args[2] = {schema::custom_hook_type(plan), v};
     PyObject *result = PyObject_Vectorcall(r.dec_hook, args, 2, nullptr);
     if (result == nullptr) return schema::reraise_as_validation(path);
     return result;

@@ -171,7 +171,8 @@ PyObject *parse_time_value(const char *p, const char *end, const PathNode *path)
 }
 
 // ISO 8601 duration as msgspec reads it: [+-]P[nD][T[nH][nM][nS]], letters in either case, units in order,
-// a fraction allowed on the last unit only; the total is rounded to microseconds (half up).
+// a fraction allowed on the last unit only; the total is rounded to microseconds (half up). As msgspec, only the
+// first 11 fraction digits count (enough for microseconds of a day); later ones are skipped, not rounded in.
 PyObject *parse_duration(const char *p, const char *end, const PathNode *path) {
   const char *bad = "Invalid ISO8601 duration";
   int sign = 1;
@@ -202,7 +203,7 @@ PyObject *parse_duration(const char *p, const char *end, const PathNode *path) {
       p++;
       int fd = 0;
       while (p < end && digit(*p)) {
-        if (fd < 18) frac = frac * 10 + (*p - '0'), frac_scale *= 10;
+        if (fd < 11) frac = frac * 10 + (*p - '0'), frac_scale *= 10;
         fd++;
         p++;
       }

@@ -27,6 +27,8 @@ struct Builder {
 
 // msgspec's union rules: false with TypeError set when `from` may not join `into`.
 bool check_union_rules(const TypePlan &into, const TypePlan &from, PyObject *annotation);
+// The rules checked once every member has joined (a custom type beside other types).
+bool check_union_complete(const TypePlan &plan, PyObject *annotation);
 // Reads a Struct class's names, aliases, tag and options into `op` (field plans come later).
 bool fill_struct_table(ObjectPlan &op);
 

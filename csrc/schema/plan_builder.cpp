@@ -114,6 +114,13 @@ bool add_enum(TypePlan &plan, PyObject *cls, PyObject *custom_missing) {
     if (!value) return false;
     bool is_str = PyUnicode_Check(value.get());
     if (!is_str && !PyLong_Check(value.get())) return fail_mixed_enum(cls);
+    // A member whose value is unhashable (a str / int subclass with __hash__ = None) is not in the class's
+    // _value2member_map_, and never decoded (msgspec reads that map).
+    if (PyObject_Hash(value.get()) == -1) {
+      if (!PyErr_ExceptionMatches(PyExc_TypeError)) return false;
+      PyErr_Clear();
+      continue;
+    }
     if (!add_lookup(is_str ? plan.str_lookup : plan.int_lookup, value.get(), member)) return false;
     plan.kinds |= is_str ? kStrLookup : kIntLookup;
     (is_str ? plan.str_enum : plan.int_enum) = true;
@@ -199,6 +206,7 @@ TypePlan *Builder::build(PyObject *annotation) {
   if (strcmp(kind, "custom") == 0) {
     TypePlan *plan = new_plan(kCustom);
     plan->custom_type = Py_NewRef(a1);
+    if (a2 != nullptr) plan->custom_annotation = Py_NewRef(a2);
     return plan;
   }
   PyErr_Format(PyExc_TypeError, "Type '%R' is not supported", annotation);
@@ -211,6 +219,7 @@ TypePlan *Builder::build_union(PyObject *annotation, PyObject *members) {
     TypePlan *m = build(PyTuple_GET_ITEM(members, i));
     if (m == nullptr || !merge(*plan.p, m, annotation)) return nullptr;
   }
+  if (!check_union_complete(*plan.p, annotation)) return nullptr;
   if (plan->kinds & kAny) plan->kinds = kAny;  // Any absorbs every other member
   if ((plan->kinds & kRaw) && plan->kinds != kRaw) plan->kinds &= ~kRaw;  // Raw beside other types is ignored (msgspec)
   return plan.release();

@@ -146,6 +146,7 @@ bool move_members(TypePlan &into, TypePlan &from) {
   take(into.object_plan, from.object_plan);
   take(into.owned_object, from.owned_object);
   take(into.custom_type, from.custom_type);
+  take(into.custom_annotation, from.custom_annotation);
   take(into.flag_type, from.flag_type);
   take(into.missing_type, from.missing_type);
   if (from.held_class != nullptr && into.held_class == nullptr) std::swap(into.held_class, from.held_class);
@@ -185,9 +186,10 @@ bool check_union_rules(const TypePlan &into, const TypePlan &from, PyObject *ann
                         !((a & kArrayKinds) == kStructArray && (b & kArrayKinds) == kStructArray);
   bool object_conflict = (a & kObjectKinds) && (b & kObjectKinds) &&
                          !((a & kObjectKinds) == kStruct && (b & kObjectKinds) == kStruct);
-  if (((a | b) & kCustom) && ((a | b) & ~(kCustom | kNone | kRaw)))
-    return fail(annotation, "Type unions containing a custom type may not contain any additional types other than "
-                            "`None`");
+  // msgspec refuses a second custom type as it collects the members, and a custom type beside other types only
+  // once all are collected (check_union_complete), before any other rule.
+  if ((a & kCustom) && (b & kCustom)) return fail_more_than_one(annotation, "custom type");
+  if ((a | b) & kCustom) return true;
   if (into.str_enum && from.str_enum) return fail_more_than_one(annotation, "str enum type");
   if (str_conflict)
     return fail_more_than_one(annotation, "str-like type (`str`, `Enum`, `Literal[str values]`, `datetime`, `date`, "
@@ -208,6 +210,14 @@ bool check_union_rules(const TypePlan &into, const TypePlan &from, PyObject *ann
                                               : "dict-like type (`Struct`, `dict`, `TypedDict`, `dataclass`)");
   if (((a & kStruct) && (b & kStructArray)) || ((a & kStructArray) && (b & kStruct)))
     return fail(annotation, "Type unions may not contain Struct types with `array_like=True` and `array_like=False`");
+  return true;
+}
+
+bool check_union_complete(const TypePlan &plan, PyObject *annotation) {
+  // Any absorbs every member, a custom one too (msgspec).
+  if ((plan.kinds & kCustom) && !(plan.kinds & kAny) && (plan.kinds & ~(kCustom | kNone | kRaw)))
+    return fail(annotation, "Type unions containing a custom type may not contain any additional types other than "
+                            "`None`");
   return true;
 }
 

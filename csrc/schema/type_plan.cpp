@@ -37,6 +37,7 @@ void free_plan(TypePlan *plan) noexcept {
   Py_CLEAR(plan->int_lookup);
   Py_CLEAR(plan->str_lookup);
   Py_CLEAR(plan->custom_type);
+  Py_CLEAR(plan->custom_annotation);
   Py_CLEAR(plan->flag_type);
   Py_CLEAR(plan->missing_type);
   Py_CLEAR(plan->annotation);
@@ -68,6 +69,7 @@ int traverse_plan(const TypePlan *plan, visitproc visit, void *arg) {
   Py_VISIT(plan->int_lookup);
   Py_VISIT(plan->str_lookup);
   Py_VISIT(plan->custom_type);
+  Py_VISIT(plan->custom_annotation);
   Py_VISIT(plan->flag_type);
   Py_VISIT(plan->missing_type);
   Py_VISIT(plan->annotation);
@@ -86,6 +88,7 @@ void clear_plan_links(TypePlan *plan) noexcept {
   Py_CLEAR(plan->constraints.validator);
   plan->constraints.flags &= ~Constraints::kValidator;
   Py_CLEAR(plan->custom_type);
+  Py_CLEAR(plan->custom_annotation);
   Py_CLEAR(plan->annotation);
   Py_CLEAR(plan->held_class);
 }

@@ -153,7 +153,8 @@ struct TypePlan {
   ObjectPlan *object_plan = nullptr;        // dataclass / TypedDict / NamedTuple
   PyObject *int_lookup = nullptr;           // dict int -> member / value
   PyObject *str_lookup = nullptr;           // dict str -> member / value
-  PyObject *custom_type = nullptr;          // kCustom
+  PyObject *custom_type = nullptr;          // kCustom: the class (isinstance checks, messages)
+  PyObject *custom_annotation = nullptr;    // kCustom of a generic alias (Custom[str]): what dec_hook is given
   uint8_t bool_literals = 0;                // kBool from Literal[True] / Literal[False]: bit 1 False, bit 2 True
                                             // accepted; 0 when plain `bool` takes both
   bool str_enum = false;                    // an Enum (not a Literal) supplied str_lookup / int_lookup values
@@ -192,5 +193,10 @@ PyObject *bool_value(const TypePlan *plan, bool value, const struct PathNode *pa
 
 // `int | str | null`: the JSON-side names of the kinds a plan accepts, as msgspec spells them in errors.
 std::string describe_expected(const TypePlan *plan);
+
+// The type a dec_hook is called with for a custom plan: the annotation as written (msgspec).
+inline PyObject *custom_hook_type(const TypePlan *plan) noexcept {
+  return plan->custom_annotation != nullptr ? plan->custom_annotation : plan->custom_type;
+}
 
 }  // namespace boltwire::schema

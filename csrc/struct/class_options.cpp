@@ -72,13 +72,17 @@ void inherit_from_bases(PyObject *bases, ClassOptions &out) {
   }
 }
 
-// Whether a base's layout already has the __weakref__ (kWeakref) or __dict__ (kDict) slot.
+// Whether a base's layout already has the __weakref__ (kWeakref), __dict__ (kDict) or cached-hash (kCacheHash)
+// slot.
 bool base_has_layout_slot(PyObject *bases, uint32_t flag) {
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(bases); i++) {
     PyObject *base = PyTuple_GET_ITEM(bases, i);
     if (!PyType_Check(base)) continue;
     auto *tp = reinterpret_cast<PyTypeObject *>(base);
-    if ((flag == kWeakref ? tp->tp_weaklistoffset : tp->tp_dictoffset) != 0) return true;
+    Py_ssize_t offset = flag == kWeakref ? tp->tp_weaklistoffset
+                        : flag == kDict  ? tp->tp_dictoffset
+                                         : (is_struct_type(tp) ? as_meta(tp)->hash_offset : 0);
+    if (offset != 0) return true;
   }
   return false;
 }
@@ -140,14 +144,14 @@ bool parse_class_options(PyObject *name, PyObject *bases, PyObject *kwargs, Clas
     if (on < 0) return false;
     out.flags = on ? (out.flags | option.flag) : (out.flags & ~option.flag);
     out.explicit_flags |= option.flag;
-    if (!on && (option.flag & (kWeakref | kDict)) && base_has_layout_slot(bases, option.flag)) {
+    if (!on && (option.flag & (kWeakref | kDict | kCacheHash)) && base_has_layout_slot(bases, option.flag)) {
       PyErr_Format(PyExc_ValueError, "Cannot set `%s=False` if base class already has `%s=True`", option.name,
                    option.name);
       return false;
     }
   }
-  // weakref / dict are layout: a base with the slot gives it to every subclass.
-  for (uint32_t flag : {uint32_t{kWeakref}, uint32_t{kDict}})
+  // weakref / dict / cache_hash are layout: a base with the slot gives it to every subclass (msgspec).
+  for (uint32_t flag : {uint32_t{kWeakref}, uint32_t{kDict}, uint32_t{kCacheHash}})
     if (base_has_layout_slot(bases, flag)) out.flags |= flag;
   if (py::Object rename = pop_option(kwargs, "rename")) {
     out.rename = rename.get() == Py_None ? py::Object() : std::move(rename);

@@ -181,7 +181,7 @@ bool make_default_entry(PyObject * /*field*/, PyObject *value, FieldDraft &draft
 
 // Applies the class body: annotated names become (or redefine) fields; a plain assignment to an inherited
 // field's name changes its default.
-bool add_namespace_fields(PyObject *ns, bool kw_only, std::vector<FieldDraft> &drafts) {
+bool add_namespace_fields(PyObject *ns, bool kw_only, bool renames, std::vector<FieldDraft> &drafts) {
   PyObject *annotations = PyDict_GetItemWithError(ns, py::names.annotations);
   if (annotations == nullptr) {
     if (PyErr_Occurred()) return false;
@@ -216,8 +216,9 @@ bool add_namespace_fields(PyObject *ns, bool kw_only, std::vector<FieldDraft> &d
         d->name = std::move(interned);
       }
       d->kw_only = kw_only;
-      // A redefined field keeps its inherited field(name=...) unless it names another (msgspec).
-      py::Object inherited_name = py::Object::borrow(d->explicit_name ? d->explicit_name.get() : Py_None);
+      // A redefined field keeps its inherited encoded name unless it gives field(name=...) or the class has a
+      // `rename` (its own or inherited), which then applies (msgspec).
+      py::Object inherited_name = py::Object::borrow(d->explicit_name && !renames ? d->explicit_name.get() : Py_None);
       PyObject *value = PyDict_GetItemWithError(ns, d->name.get());
       if (value == nullptr) {
         if (PyErr_Occurred()) return false;
@@ -252,10 +253,10 @@ bool add_namespace_fields(PyObject *ns, bool kw_only, std::vector<FieldDraft> &d
 
 }  // namespace
 
-bool collect_fields(PyObject *bases, PyObject *ns, bool kw_only, CollectedFields &out) {
+bool collect_fields(PyObject *bases, PyObject *ns, bool kw_only, bool renames, CollectedFields &out) {
   std::vector<FieldDraft> drafts;
   add_base_fields(bases, drafts);
-  if (!add_namespace_fields(ns, kw_only, drafts)) return false;
+  if (!add_namespace_fields(ns, kw_only, renames, drafts)) return false;
 
   // Positional fields keep their order; keyword-only fields move behind them.
   bool seen_default = false;

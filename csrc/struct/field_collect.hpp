@@ -22,7 +22,8 @@ struct CollectedFields {
 
 // Collects the fields of a new class. `namespace_copy` is the class namespace (a private copy): defaults
 // of fields are removed from it so they do not collide with the slots. False with TypeError on bad
-// definitions (mutable defaults, required after optional, ...).
-bool collect_fields(PyObject *bases, PyObject *namespace_copy, bool kw_only, CollectedFields &out);
+// definitions (mutable defaults, required after optional, ...). `renames`: the class has a `rename` option (its
+// own or inherited).
+bool collect_fields(PyObject *bases, PyObject *namespace_copy, bool kw_only, bool renames, CollectedFields &out);
 
 }  // namespace boltwire::structs

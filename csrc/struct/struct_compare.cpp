@@ -30,14 +30,8 @@ constexpr Py_uhash_t kPrime5 = 374761393UL;
 inline Py_uhash_t rotate(Py_uhash_t x) { return (x << 13) | (x >> 19); }
 #endif
 
-// The class is the first lane (as in msgspec), so equal fields of two classes hash apart; its pointer's low
-// bits are alignment zeros, hence the rotation.
 Py_hash_t hash_fields(PyObject *self, const StructMetaObject *meta) {
-  Py_uhash_t acc = kPrime5;
-  auto type_id = reinterpret_cast<Py_uhash_t>(Py_TYPE(self));
-  acc += ((type_id >> 4) | (type_id << (8 * sizeof(Py_uhash_t) - 4))) * kPrime2;
-  acc = rotate(acc);
-  acc *= kPrime1;
+  Py_uhash_t acc = meta->hash_seed;  // the class lane, mixed once (hash_seed_of)
   for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
     PyObject *value = read_field(self, meta, i);
     if (value == nullptr) return -1;
@@ -122,6 +116,14 @@ inline bool order_holds(int order, int op) noexcept {
 }
 
 }  // namespace
+
+// The class is the first lane (as in msgspec), so equal fields of two classes hash apart; its pointer's low
+// bits are alignment zeros, hence the rotation.
+Py_uhash_t hash_seed_of(PyTypeObject *tp) {
+  auto type_id = reinterpret_cast<Py_uhash_t>(tp);
+  Py_uhash_t acc = kPrime5 + ((type_id >> 4) | (type_id << (8 * sizeof(Py_uhash_t) - 4))) * kPrime2;
+  return rotate(acc) * kPrime1;
+}
 
 PyObject *Struct_richcompare(PyObject *self, PyObject *other, int op) {
   PyTypeObject *tp = Py_TYPE(self);

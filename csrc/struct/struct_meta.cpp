@@ -8,6 +8,7 @@
 #include "struct/field_spec.hpp"
 #include "struct/struct_config.hpp"
 #include "struct/struct_object.hpp"
+#include "struct/struct_protocols.hpp"
 #include <descrobject.h>
 
 namespace boltwire::structs {
@@ -200,6 +201,7 @@ bool finish_class(PyTypeObject *tp, ClassOptions &opts, CollectedFields &cf, Obj
   meta->n_fields = n;
   meta->n_kw_only = cf.n_kw_only;
   meta->extra_index = -1;  // set by the caller once the class is complete
+  meta->hash_seed = hash_seed_of(tp);
   meta->offsets = static_cast<Py_ssize_t *>(PyMem_Malloc(sizeof(Py_ssize_t) * (n > 0 ? n : 1)));
   if (meta->offsets == nullptr) {
     PyErr_NoMemory();
@@ -319,7 +321,8 @@ PyObject *StructMeta_new(PyObject *, PyObject *args, PyObject *kwargs) {
   Object ns_copy = Object::steal(PyDict_Copy(ns));
   if (!ns_copy) return nullptr;
   CollectedFields cf;
-  if (!collect_fields(bases, ns_copy.get(), (opts.flags & kKwOnly) != 0, cf)) return nullptr;
+  if (!collect_fields(bases, ns_copy.get(), (opts.flags & kKwOnly) != 0, static_cast<bool>(opts.rename), cf))
+    return nullptr;
 
   Py_ssize_t n = static_cast<Py_ssize_t>(cf.fields.size());
   Object fields = Object::steal(PyTuple_New(n));

@@ -57,6 +57,7 @@ struct StructMetaObject {
   Py_ssize_t n_fields;
   Py_ssize_t n_kw_only;
   Py_ssize_t hash_offset;    // slot holding the cached hash when cache_hash, else 0
+  Py_uhash_t hash_seed;      // __hash__'s starting state with the class lane mixed in (struct_compare.cpp)
   uint32_t flags;
   uint32_t explicit_flags;   // the bool options given explicitly by this class or a base (the rest are defaults)
   void *plan;                // reserved for the codec's cached TypePlan

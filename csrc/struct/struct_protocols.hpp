@@ -6,6 +6,8 @@
 namespace boltwire::structs {
 
 PyObject *Struct_richcompare(PyObject *self, PyObject *other, int op);
+// The starting state of a class's __hash__ (StructMetaObject::hash_seed): the class lane mixed in.
+Py_uhash_t hash_seed_of(PyTypeObject *tp);
 Py_hash_t Struct_hash(PyObject *self);
 PyObject *Struct_repr(PyObject *self);
 PyObject *Struct_rich_repr(PyObject *self, PyObject *unused);

@@ -161,7 +161,9 @@ def struct_field_types(annotation: Any) -> tuple[Any, ...]:
     hints = _class_hints(annotation)
     out = []
     for name in cls.__struct_fields__:
-        tp = hints.get(name, Any)
+        if name not in hints:  # __annotations__ changed after the class was made (msgspec's message)
+            raise TypeError(f"{annotation!r}.__annotations__ miss {name!r}")
+        tp = hints[name]
         out.append(_typevar_bound(tp) if isinstance(tp, typing.TypeVar) else tp)
     return tuple(out)
 
@@ -314,8 +316,9 @@ def describe(annotation: Any) -> tuple[Any, ...]:
             )
         return ("struct", cls)
     if isinstance(cls, type) and issubclass(cls, enum.Enum):
-        if not cls.__members__:
-            raise TypeError(f"Enum types must have at least one item, {dict(cls.__members__)!r} is invalid")
+        decodable = getattr(cls, "_value2member_map_", cls.__members__)  # members with hashable values (msgspec)
+        if not decodable:
+            raise TypeError(f"Enum types must have at least one item, {dict(decodable)!r} is invalid")
         for member in cls.__members__.values():
             if type(member.value) is int or isinstance(member.value, int) and not isinstance(member.value, bool):
                 if not -(2**63) <= member.value <= 2**63 - 1:
@@ -354,5 +357,6 @@ def describe(annotation: Any) -> tuple[Any, ...]:
     if cls is UnsetType:
         return ("unset",)
     if isinstance(cls, type):
-        return ("custom", cls)
+        # a generic alias (Custom[str]) is what dec_hook receives, as in msgspec
+        return ("custom", cls, t) if origin is not None else ("custom", cls)
     raise TypeError(f"Type '{t!r}' is not supported")

@@ -702,3 +702,122 @@ def test_invalid_utf8_unknown_field_of_a_forbidding_struct_matches_msgspec(proto
     ours, theirs = run(boltwire), run(msgspec)
     assert ours == theirs
     assert "Invalid UTF-8" in ours[1]
+
+
+@pytest.mark.parametrize("proto", ["json", "msgpack"])
+@pytest.mark.parametrize("text", ["P123456789.12345678912999D", "P123456789.12345678913D", "PT0.0000005S",
+                                  "-P1.99999999999999D", "PT1.000000499999S", "P0.00000000000999999D"])
+def test_timedelta_fraction_digits_match_msgspec(proto, text):
+    import boltwire.msgpack
+    import msgspec.msgpack
+
+    buf = msgspec.json.encode(text) if proto == "json" else msgspec.msgpack.encode(text)
+    ours = outcome(lambda: getattr(boltwire, proto).decode(buf, type=datetime.timedelta))
+    theirs = outcome(lambda: getattr(msgspec, proto).decode(buf, type=datetime.timedelta))
+    assert ours == theirs
+
+
+class _Custom:
+    pass
+
+
+class _Custom2:
+    pass
+
+
+@pytest.mark.parametrize("members", [
+    (__import__("typing").Deque, int, _Custom), (_Custom, int), (_Custom, None), (_Custom, list), (_Custom, _Custom2),
+    (list, tuple, _Custom), (int, _Custom, None), (_Custom, __import__("typing").Any),
+])
+def test_unions_with_custom_types_match_msgspec(members):
+    import typing
+
+    typ = typing.Union[members]
+    ours = outcome(lambda: boltwire.json.Decoder(typ) and None)
+    theirs = outcome(lambda: msgspec.json.Decoder(typ) and None)
+    assert ours == theirs
+
+
+def test_dec_hook_gets_a_generic_custom_alias_like_msgspec():
+    import typing
+
+    import boltwire.msgpack
+    import msgspec.msgpack
+
+    T = typing.TypeVar("T")
+
+    class Custom(typing.Generic[T]):
+        def __init__(self, value):
+            self.value = value
+
+    def run(lib):
+        seen = []
+
+        def hook(typ, x):
+            seen.append(typ)
+            return Custom(x)
+
+        lib.convert({"x": 1}, dict[Custom[str], int], dec_hook=hook)
+        lib.convert(["x"], list[typing.Optional[Custom[str]]], dec_hook=hook)
+        lib.json.decode(b'{"x": 1}', type=dict[Custom[str], int], dec_hook=hook)
+        lib.msgpack.decode(lib.msgpack.encode(["x"]), type=list[Custom[int]], dec_hook=hook)
+        lib.json.decode(b"[1]", type=list[Custom], dec_hook=hook)
+        bad = outcome(lambda: lib.convert(["x"], list[Custom[str]], dec_hook=lambda t, x: x))
+        return seen, bad
+
+    ours, theirs = run(boltwire), run(msgspec)
+    assert ours == theirs
+    assert ours[0][0] == Custom[str] and ours[0][-1] is Custom
+
+
+class _UnhashableInt(int):
+    __hash__ = None
+
+
+class _UnhashableStr(str):
+    __hash__ = None
+
+
+class _IntWithUnhashable(enum.Enum):
+    A = 1
+    B = _UnhashableInt(2)
+    ALIAS = B
+
+
+class _StrWithUnhashable(enum.Enum):
+    A = "a"
+    B = _UnhashableStr("b")
+
+
+class _OnlyUnhashable(enum.Enum):
+    B = _UnhashableStr("b")
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.json.schema(_IntWithUnhashable),
+    lambda lib: lib.json.schema(_StrWithUnhashable),
+    lambda lib: lib.json.decode(b"1", type=_IntWithUnhashable),
+    lambda lib: lib.json.decode(b"2", type=_IntWithUnhashable),
+    lambda lib: lib.json.decode(b'"b"', type=_StrWithUnhashable),
+    lambda lib: lib.convert(2, _IntWithUnhashable),
+    lambda lib: lib.json.Decoder(_OnlyUnhashable) and None,
+])
+def test_enums_with_unhashable_values_match_msgspec(call):
+    """Members whose value is unhashable are listed in schemas but never decoded (not in _value2member_map_)."""
+    assert outcome(lambda: call(boltwire)) == outcome(lambda: call(msgspec))
+
+
+@pytest.mark.parametrize("proto", ["json", "convert"])
+def test_struct_with_annotations_removed_after_definition_matches_msgspec(proto):
+    def run(lib):
+        class Broken(lib.Struct):
+            x: int
+
+        Broken.__annotations__ = {}
+        if proto == "json":
+            return outcome(lambda: lib.json.decode(b'{"x": 1}', type=Broken))
+        return outcome(lambda: lib.convert({"x": 1}, Broken))
+
+    ours, theirs = run(boltwire), run(msgspec)
+    assert ours == theirs
+    assert ours[0] == "TypeError" and "__annotations__ miss 'x'" in ours[1]

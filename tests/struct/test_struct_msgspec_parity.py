@@ -580,10 +580,26 @@ def test_redefined_field_keeps_its_inherited_encode_name_like_msgspec():
         class Factory(Base):
             x: list = lib.field(default_factory=list)
 
-        classes = (Renamed, Default, Bare, Factory)
+        class Upper(lib.Struct, rename="upper"):
+            x: int
+            y: int = lib.field(name="why")
+
+        class Lower(Upper, rename="lower"):
+            x: int
+            y: int
+
+        class KeepsUpper(Upper):
+            x: int = 0
+            y: int = 0
+
+        class NoRename(Upper, rename=None):
+            x: int
+
+        classes = (Renamed, Default, Bare, Factory, Lower, KeepsUpper, NoRename)
         return [c.__struct_encode_fields__ for c in classes] + [lib.json.encode(Default())]
 
-    assert run(boltwire) == run(msgspec) == [("x",), ("_x",), ("_x",), ("_x",), b'{"_x":1}']
+    assert run(boltwire) == run(msgspec)
+    assert run(boltwire)[:4] == [("x",), ("_x",), ("_x",), ("_x",)]
 
 
 @pytest.mark.parametrize("name", ["__weakref__", "__dict__", "__msgspec_cached_hash__"])
@@ -623,3 +639,26 @@ def test_class_used_inside_its_own_init_subclass_is_refused_like_msgspec():
     ours, theirs = run(boltwire), run(msgspec)
     assert ours == theirs
     assert ours[2:] == ["ValueError"] * 5 + [True]
+
+
+def test_cache_hash_follows_the_base_layout_like_msgspec():
+    def run(lib):
+        class Enabled(lib.Struct, cache_hash=True, frozen=True):
+            pass
+
+        class Disabled(lib.Struct, cache_hash=False, frozen=True):
+            pass
+
+        class Default(lib.Struct, frozen=True):
+            pass
+
+        out = []
+        for bases, kw in [((Default, Disabled, Enabled), {}), ((Enabled,), {"cache_hash": False}),
+                          ((Disabled, Enabled), {}), ((Enabled, Disabled), {}), ((Disabled,), {})]:
+            made = outcome(lambda: type(lib.Struct)("T", bases, {}, **kw))
+            out.append((made[1].__struct_config__.cache_hash, made[1].__slots__) if made[0] == "ok" else made)
+        return out
+
+    ours, theirs = run(boltwire), run(msgspec)
+    assert ours == theirs
+    assert ours[0] == (True, ())
