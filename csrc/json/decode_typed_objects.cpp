@@ -14,6 +14,7 @@
 #include "struct/finish_decoded.hpp"
 #include "struct/struct_meta.hpp"
 #include "struct/struct_object.hpp"
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -61,13 +62,12 @@ bool read_key(Reader &r, KeyView &key) {
 // Reads `"key" :` (whitespace allowed around the colon) with r.pos at the opening quote.
 bool read_key_and_colon(Reader &r, KeyView &key) { return read_key(r, key) && read_colon(r); }
 
-// True (and r.pos after the colon and whitespace) when the key at r.pos is exactly `name`.
-inline bool match_expected_key(Reader &r, const sk::FieldName &name) {
-  size_t n = name.utf8.size();
-  if (!name.plain) return false;
+// True (and r.pos after the colon and whitespace) when the key at r.pos is exactly the `n` bytes of `name`, which
+// must be is_plain_json (so the input spells it as these bytes); r.pos unchanged otherwise.
+[[gnu::always_inline]] inline bool match_key_bytes(Reader &r, const char *name, size_t n) {
   const unsigned char *content = r.pos + 1;
   if (static_cast<size_t>(r.end - content) <= n + 1 || content[n] != '"' ||
-      !py::same_bytes(reinterpret_cast<const char *>(content), name.utf8.data(), n))
+      !py::same_bytes(reinterpret_cast<const char *>(content), name, n))
     return false;
   const unsigned char *p = content + n + 1;
   if (*p == ':') {
@@ -82,6 +82,11 @@ inline bool match_expected_key(Reader &r, const sk::FieldName &name) {
   return true;
 }
 
+// The same for a field's name.
+inline bool match_expected_key(Reader &r, const sk::FieldName &name) {
+  return name.plain && match_key_bytes(r, name.utf8.data(), name.utf8.size());
+}
+
 // Index of the field named `key` (trying the one after the previous match first), or -1.
 inline Py_ssize_t find_field(const ObjectPlan *op, const KeyView &key, size_t &hint) {
   return schema::find_field_name(op, key.data, key.size, hint);
@@ -91,9 +96,15 @@ bool is_tag_key(const std::string &tag_field, const KeyView &key) {
   return !tag_field.empty() && tag_field.size() == key.size && py::same_bytes(tag_field.data(), key.data, key.size);
 }
 
+// The key as a str; invalid UTF-8 is msgspec's DecodeError("Invalid UTF-8 encoded string").
 PyObject *key_str(const KeyView &key) {
-  return key.owned ? Py_NewRef(key.owned.get())
-                   : PyUnicode_DecodeUTF8(key.data, static_cast<Py_ssize_t>(key.size), "replace");
+  if (key.owned) return Py_NewRef(key.owned.get());
+  PyObject *name = PyUnicode_DecodeUTF8(key.data, static_cast<Py_ssize_t>(key.size), nullptr);
+  if (name == nullptr && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
+    PyErr_Clear();
+    return raise_invalid_utf8();
+  }
+  return name;
 }
 
 // The JSON type name of the value starting at r.pos (for an error's input, without reading the value).
@@ -223,6 +234,7 @@ PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const Path
   if (self == nullptr) return nullptr;
   bool track = false;
   size_t hint = 0;
+  Py_ssize_t filled = 0;  // fields set from input
   KeyView key;
   const int depth = r.depth;
   bool failed = false;  // collect mode: a member failed (its errors are collected); the instance is dropped
@@ -247,7 +259,13 @@ PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const Path
           value = Py_NewRef(Py_None);  // a placeholder, so that the field is not reported missing too
         }
         PyObject **slot = structs::field_slot(self, meta, index);
-        Py_XSETREF(*slot, value);
+        PyObject *old = *slot;
+        *slot = value;
+        if (BW_UNLIKELY(old != nullptr)) {
+          Py_DECREF(old);  // a repeated key: the last value wins
+        } else {
+          filled++;
+        }
         track |= structs::may_be_tracked(value);
       } else if (is_tag_key(op->tag_field_utf8, key)) {
         if (!check_own_tag(r, op, path)) {
@@ -272,12 +290,9 @@ PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const Path
     }
     if (!next_member(r, done)) goto error;
   }
-  if (BW_UNLIKELY(r.collect != nullptr)) {
-    // Every missing field is an error of its own; the instance is dropped when anything failed.
-    Py_ssize_t missing = structs::collect_missing_fields(self, *r.collect, path);
-    if (missing != 0 || failed) goto error;
-  }
-  return structs::finish_decoded_struct(self, track, path);
+  // Collect mode: a failed member drops the instance; missing fields are each an error (finish_decoded_struct).
+  if (BW_UNLIKELY(failed)) return structs::drop_failed_struct(self, *r.collect, path);
+  return structs::finish_decoded_struct(self, filled, track, path);
 error:
   Py_DECREF(self);
   return nullptr;
@@ -459,22 +474,28 @@ PyObject *decode_typed_object(TypedReader &r, const TypePlan *plan, const PathNo
   if (k & sk::kStruct) {
     const ObjectPlan *op = plan->struct_plan;
     if (plan->struct_union == nullptr) return decode_struct_object(r, op, path);
-    // Fast path: the tag is the first member (as encoders write it): pick the class and read on.
+    // Fast path: the tag is the first member, spelled without escapes (as encoders write it): the key and the
+    // value are matched on their bytes in place, then the members are read on into the class picked.
     const sk::StructUnion *u = plan->struct_union;
-    TypedReader scan = r;
+    const unsigned char *const start = r.pos;
+    const int depth = r.depth;
     bool done;
-    KeyView key, view;
-    if (open_object(scan, done) && !done && read_key_and_colon(scan, key) && is_tag_key(u->tag_field_utf8, key) &&
-        u->str_tags && read_plain_str(scan, view)) {
+    if (u->str_tags && u->plain_tags && open_object(r, done) && !done &&
+        match_key_bytes(r, u->tag_field_utf8.data(), u->tag_field_utf8.size()) && r.at('"')) {
+      const unsigned char *content = r.pos + 1;
+      size_t left = static_cast<size_t>(r.end - content);
       for (const ObjectPlan *m : u->members) {
         const std::string &t = m->tag_value_utf8;
-        if (t.size() == view.size && py::same_bytes(t.data(), view.data, view.size)) {
-          static_cast<Reader &>(r) = scan;
+        size_t n = t.size();
+        if (left > n && content[n] == '"' && py::same_bytes(reinterpret_cast<const char *>(content), t.data(), n)) {
+          r.pos = content + n + 1;
           if (!next_member(r, done)) return nullptr;
           return decode_struct_members(r, m, path, done);
         }
       }
     }
+    r.pos = start;
+    r.depth = depth;
     PyErr_Clear();  // the general path below reports any error with its proper position
     if ((op = select_tagged_member(r, u, path)) == nullptr) return nullptr;
     return decode_struct_object(r, op, path);
@@ -581,7 +602,9 @@ PyObject *decode_struct_array(TypedReader &r, const TypePlan *plan, const PathNo
     Py_DECREF(self);
     return nullptr;
   }
-  return structs::finish_decoded_struct(self, track, path);
+  // Each position sets one field once; positions past the fields were skipped.
+  Py_ssize_t filled = std::min(node.index - offset, meta->n_fields);
+  return structs::finish_decoded_struct(self, filled, track, path);
 }
 
 }  // namespace boltwire::json

@@ -18,12 +18,8 @@ bool add_name(ObjectPlan &op, PyObject *name, Py_ssize_t index) {
   Py_ssize_t size;
   const char *utf8 = PyUnicode_AsUTF8AndSize(name, &size);
   if (utf8 == nullptr) return false;
-  bool plain = true;
-  for (Py_ssize_t i = 0; i < size; i++) {
-    unsigned char c = static_cast<unsigned char>(utf8[i]);
-    plain &= c != '"' && c != '\\' && c >= 0x20;
-  }
-  op.names.push_back(FieldName{std::string(utf8, static_cast<size_t>(size)), index, plain});
+  op.names.push_back(FieldName{std::string(utf8, static_cast<size_t>(size)), index,
+                               is_plain_json(utf8, static_cast<size_t>(size))});
   return true;
 }
 

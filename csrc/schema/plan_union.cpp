@@ -55,6 +55,8 @@ bool add_tag(StructUnion &u, const ObjectPlan *member, size_t index) {
   Object key = Object::steal(PyLong_FromSize_t(index));
   if (!key || PyDict_SetItem(u.by_tag, member->tag_value, key.get()) < 0) return false;
   (PyUnicode_Check(member->tag_value) ? u.str_tags : u.int_tags) = true;
+  u.plain_tags = u.plain_tags && is_plain_json(u.tag_field_utf8.data(), u.tag_field_utf8.size()) &&
+                 is_plain_json(member->tag_value_utf8.data(), member->tag_value_utf8.size());
   return true;
 }
 

@@ -71,6 +71,17 @@ struct FieldName {
   bool plain;        // no byte needs escaping in JSON, so the input spells it exactly as utf8
 };
 
+// True when no byte of the UTF-8 `data` needs escaping in JSON (no '"', '\\' or control byte): the input
+// then spells it exactly as these bytes, so a reader may match it in place.
+inline bool is_plain_json(const char *data, size_t size) noexcept {
+  bool plain = true;
+  for (size_t i = 0; i < size; i++) {
+    unsigned char c = static_cast<unsigned char>(data[i]);
+    plain &= c != '"' && c != '\\' && c >= 0x20;
+  }
+  return plain;
+}
+
 // The field table of a Struct, dataclass, TypedDict or NamedTuple.
 struct ObjectPlan {
   PyObject *cls = nullptr;           // borrowed: the class (or alias root) owns the plan that owns this table
@@ -123,6 +134,7 @@ struct StructUnion {
   const ObjectPlan *fallback = nullptr;  // the tag_fallback member: taken when no tag matches (or none is given)
   bool int_tags = false;
   bool str_tags = false;
+  bool plain_tags = true;  // the tag field and every str tag are is_plain_json (readers may match them in place)
 };
 
 // After a tagged union failed to pick a member (an unknown tag, a tag of another type, no tag: a

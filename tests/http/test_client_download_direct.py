@@ -278,3 +278,75 @@ def test_http2_download_into_file_and_memory(nginx_tls, tmp_path, kind):
     download(kind, nginx_tls.h2_url + "/big", dest, **options)
     assert dest.read_bytes() == big
     assert download(kind, nginx_tls.h2_url + "/big", **options).data == big
+
+
+async def _wait_until_ended(native) -> None:
+    # An armed async stream wakes its consumer at the head and at the end: wait for the end without taking anything.
+    async def loop():
+        while not native.ended:
+            await native.wait()
+
+    await asyncio.wait_for(loop(), 30)
+
+
+def test_an_armed_file_download_is_written_without_waiting_for_python(large, tmp_path):
+    # Armed with the file at open (open_stream's arm, what download() does), the engine makes the file the target at
+    # the 2xx head: the whole body lands in it although receive_into is called only after the end. Unarmed, the
+    # engine would stop at its 256 KiB stream buffer and never end.
+    url, body = large
+
+    async def main():
+        async with HTTPClient() as client:
+            with open(tmp_path / "armed.bin", "wb", buffering=0) as f:
+                stream = client.stream("GET", url)
+                stream._arm = f.fileno()
+                async with stream:
+                    native = stream._native
+                    await _wait_until_ended(native)
+                    assert os.fstat(f.fileno()).st_size == SIZE  # written before receive_into
+                    assert native.receive_into(f.fileno()) is True  # hands out the armed target
+                    with pytest.raises(RuntimeError):
+                        native.receive_into(f.fileno())  # once
+                    assert [chunk async for chunk in stream._chunks()] == []
+
+    asyncio.run(main())
+    assert (tmp_path / "armed.bin").read_bytes() == body
+
+
+def test_an_armed_memory_download_gets_its_block_at_the_head(large):
+    # Armed for memory, the async stream's bytes object is made by the drain that delivers the head, so the engine
+    # goes on before any Python code runs; receive_into(None) hands that object out.
+    url, body = large
+
+    async def main():
+        async with HTTPClient() as client:
+            stream = client.stream("GET", url)
+            stream._arm = -1
+            async with stream:
+                native = stream._native
+                await _wait_until_ended(native)
+                block = native.receive_into(None)
+                assert type(block) is bytes and block == body
+                assert [chunk async for chunk in stream._chunks()] == []
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_an_armed_download_with_an_error_status_keeps_the_file_untouched(nginx, tmp_path, kind):
+    # Only a 2xx head takes the armed file: an error status (404) reads its body as usual and leaves no file.
+    from boltwire.http import HTTPResponseError
+
+    dest = tmp_path / "missing.bin"
+    with pytest.raises(HTTPResponseError):
+        download(kind, nginx.url + "/no-such-file", dest)
+    assert leftovers(tmp_path) == []
+
+
+def test_open_stream_refuses_a_bad_arm(nginx):
+    with SyncHTTPClient() as client:
+        for bad in (True, -2, "x"):
+            stream = client.stream("GET", nginx.url + "/")
+            stream._arm = bad
+            with pytest.raises((ValueError, TypeError)):
+                stream.__enter__()

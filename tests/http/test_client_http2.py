@@ -129,6 +129,32 @@ def test_body_past_the_connection_window(nginx_tls, is_async):
 
 
 @pytest.mark.parametrize("is_async", [False, True])
+def test_download_into_a_file_and_into_memory(nginx_tls, tmp_path, is_async):
+    # download() arms its stream (the file's descriptor, or memory): on HTTP/2 the engine takes the armed file at
+    # the 2xx head and writes the DATA frames' bytes into it; memory gets one bytes object. (A streamed response
+    # reports http_version "HTTP/1.1" even on HTTP/2: nginx's h2 log shows the connections instead.)
+    url = nginx_tls.h2_url + "/huge"
+    options = {"http2": True, **tls_options(nginx_tls)}
+    dest = tmp_path / "huge.bin"
+    port = port_of(nginx_tls.h2_url)
+    before = nginx_tls.h2_connections(port) if (nginx_tls.prefix / "h2_access.log").exists() else set()
+    if is_async:
+        async def main():
+            async with HTTPClient(**options) as client:
+                return await client.download(url, dest), await client.download(url)
+
+        to_file, to_memory = asyncio.run(main())
+    else:
+        with SyncHTTPClient(**options) as client:
+            to_file, to_memory = client.download(url, dest), client.download(url)
+    expected = huge_body()
+    assert to_file.status == 200 and to_file.data == dest and dest.read_bytes() == expected
+    assert to_memory.status == 200 and to_memory.data == expected
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["huge.bin"]
+    assert wait_for(lambda: len(nginx_tls.h2_connections(port) - before) >= 1)
+
+
+@pytest.mark.parametrize("is_async", [False, True])
 def test_post_bodies(nginx_tls, is_async):
     sizes = [0, 1, 70_000, 5 << 20]  # past nginx's 64 KiB preread window: sent as the server opens its window
     options = {"http2_prior_knowledge": True}

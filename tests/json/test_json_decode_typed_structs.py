@@ -250,6 +250,31 @@ def tagged_with_str(lib):
     return Union[A, str, None]
 
 
+def tagged_union_prefix_tags(lib):
+    # Tags that are prefixes of each other and a non-ASCII one: the in-place tag match must compare whole values.
+    class A(lib.Struct, tag="a"):
+        x: int = 0
+
+    class AB(lib.Struct, tag="ab"):
+        x: int = 0
+
+    class N(lib.Struct, tag="\u00f1"):
+        x: int = 0
+
+    return Union[A, AB, N]
+
+
+def tagged_union_odd_field(lib):
+    # A tag field and a tag value that need escaping in JSON: never matched in place.
+    class A(lib.Struct, tag='q"1', tag_field='k\\y'):
+        x: int = 0
+
+    class B(lib.Struct, tag="b", tag_field='k\\y'):
+        x: int = 0
+
+    return list[Union[A, B]]
+
+
 def post_init(lib):
     class P(lib.Struct):
         lo: int
@@ -412,6 +437,13 @@ STRUCT_CASES = {
         b'"children":[{"type":"file","name":"c","size":"big"}]}]}',
         b'{"type":"dir","name":"/","children":[{"type":"file","name":"a","size":1}]}',
         b'{"type":"dir","name":"/","children":[{"type":"link"}]}', b'{"name":"/"}']),
+    "tagged_prefix": (tagged_union_prefix_tags, [
+        b'{"type":"a","x":1}', b'{"type":"ab","x":2}', b'{"type":"abc"}', b'{"type":""}', b'{"type":"\xc3\xb1","x":3}',
+        b'{"type":"\\u00f1"}', b'{"type" : "ab" , "x" : 4}', b'{ "type":"a"}', b'{"type":"a"}', b'{"type":"a"',
+        b'{"type":"a",', b'{"type":"a"x', b'{"type":"ab', b'{"type":"a\\"}', b'{"typ":"a"}', b'{"types":"a"}',
+        b'{"type":"a","type":"ab"}', b'{"x":1,"type":"ab"}', b'{"type":"a","x":"1"}']),
+    "tagged_odd_field": (tagged_union_odd_field, [
+        b'[{"k\\\\y":"q\\"1","x":1},{"k\\\\y":"b"}]', b'[{"k\\y":"b"}]', b'[{"k\\\\y":"q"1"}]', b'[{"k\\\\y":"c"}]']),
     "tagged_with_dict": (tagged_with_dict, [b'{"type":"a","x":1}', b'{"x":1}', b'{"type":"b"}']),
     "tagged_with_str": (tagged_with_str, [b'{"type":"a","x":1}', b'"s"', b'null', b'1']),
     "post_init": (post_init, [b'{"ranges":[{"lo":1,"hi":2}]}', b'{"ranges":[{"lo":1,"hi":2},{"lo":3,"hi":2}]}',

@@ -31,6 +31,10 @@ namespace {
 //     under the stream's mutex: the engine wrote them before.
 //   - `fill` (receive_into(None)) is the bytes object the driver writes the body into; the target is cleared
 //     under the mutex (close_stream) before `fill` is released, and `fill` is handed out only once ended.
+//   - A download may be armed at open_stream, so that its body never waits for Python to see the head: a file's
+//     descriptor goes to the driver (StreamShared::armed_fd, taken at a 2xx head); an async download into memory
+//     gets its bytes object from the drain that delivers the head (deliver_stream), before any Python code runs.
+//     receive_into then hands out what the arming made.
 struct StreamObject {
   PyObject_HEAD
   Exchange *exchange;
@@ -40,6 +44,8 @@ struct StreamObject {
   PyObject *loop;           // async: the loop of the sink (its create_future makes waiters); nullptr when blocking
   bool chunked;             // request body pieces are framed with the chunked coding
   bool closed;
+  bool arm_memory;          // async download into memory: deliver_stream makes `fill` at a 2xx head
+  bool received;            // receive_into has handed out its target
 };
 
 PyObject *g_set_result = nullptr;
@@ -54,6 +60,7 @@ void detach_target(StreamObject *self) {
   if (self->exchange == nullptr) return;
   std::lock_guard lock(self->exchange->stream.mutex);
   self->exchange->stream.target = engine::BodyTarget();
+  self->exchange->stream.armed_fd = -1;  // a head still to come must not take a descriptor the caller may close
 }
 
 // Ends the exchange early (its connection is closed, never pooled). Idempotent.
@@ -182,27 +189,11 @@ PyObject *body_block(std::int64_t length) {
   return PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(length));
 }
 
-// receive_into(fd or None), once the head arrived: the rest of the body goes straight to the file descriptor `fd`
-// (True), or into one bytes object made for its Content-Length (that object; None when the head gave no length or
-// the body has a content coding to undo: take() it in pieces). What was received already goes there first. After
-// this, take() gives no pieces: b'' until the end, then None (or raises the failure). A download's way to get the
-// body without a Python call per piece; the consumer keeps `fd` open until the stream is closed or ended.
-PyObject *Stream_receive_into(StreamObject *self, PyObject *target) {
+// Makes the driver's target `fd` (>= 0) or, for fd < 0, one bytes object made for the body's Content-Length; what
+// was received already goes there first. Returns True (a file), the bytes object (kept in self->fill too), None (no
+// length or a content coding to undo: the body stays in pieces), or nullptr with a Python error.
+PyObject *install_target(StreamObject *self, int fd) {
   Exchange &ex = *self->exchange;
-  int fd = -1;
-  if (target != Py_None) {
-    long value = PyLong_AsLong(target);
-    if (value == -1 && PyErr_Occurred()) return nullptr;
-    if (value < 0 || value > INT_MAX) return PyErr_Format(PyExc_ValueError, "receive_into: a file descriptor or None");
-    fd = static_cast<int>(value);
-  }
-  if (self->fill != nullptr || self->closed) return PyErr_Format(PyExc_RuntimeError, "receive_into: once, while open");
-  bool head;
-  {
-    std::lock_guard lock(ex.stream.mutex);
-    head = ex.stream.head;
-  }
-  if (!head) return PyErr_Format(PyExc_RuntimeError, "receive_into: the head has not arrived yet");
   py::Object block;
   if (fd < 0) {
     if (ex.body_length < 0) Py_RETURN_NONE;
@@ -269,6 +260,40 @@ PyObject *Stream_receive_into(StreamObject *self, PyObject *target) {
   if (fd >= 0) Py_RETURN_TRUE;
   self->fill = block.release();
   return Py_NewRef(self->fill);
+}
+
+// receive_into(fd or None), once the head arrived: the rest of the body goes straight to the file descriptor `fd`
+// (True), or into one bytes object made for its Content-Length (that object; None when the head gave no length or
+// the body has a content coding to undo: take() it in pieces). What was received already goes there first. After
+// this, take() gives no pieces: b'' until the end, then None (or raises the failure). A download's way to get the
+// body without a Python call per piece; the consumer keeps `fd` open until the stream is closed or ended. On an
+// armed stream (open_stream's `arm`) it hands out what the arming made.
+PyObject *Stream_receive_into(StreamObject *self, PyObject *target) {
+  Exchange &ex = *self->exchange;
+  int fd = -1;
+  if (target != Py_None) {
+    long value = PyLong_AsLong(target);
+    if (value == -1 && PyErr_Occurred()) return nullptr;
+    if (value < 0 || value > INT_MAX) return PyErr_Format(PyExc_ValueError, "receive_into: a file descriptor or None");
+    fd = static_cast<int>(value);
+  }
+  if (self->received || self->closed) return PyErr_Format(PyExc_RuntimeError, "receive_into: once, while open");
+  bool head, armed;
+  {
+    std::lock_guard lock(ex.stream.mutex);
+    head = ex.stream.head;
+    armed = fd >= 0 && ex.stream.target.fd == fd;  // the driver took the armed descriptor at the head
+  }
+  if (!head) return PyErr_Format(PyExc_RuntimeError, "receive_into: the head has not arrived yet");
+  PyObject *result;
+  if (armed)
+    result = Py_NewRef(Py_True);
+  else if (fd < 0 && self->fill != nullptr)
+    result = Py_NewRef(self->fill);  // made by deliver_stream at the head
+  else
+    result = install_target(self, fd);
+  if (result != nullptr) self->received = true;
+  return result;
 }
 
 PyObject *Stream_needs_upload(StreamObject *self, PyObject *) {
@@ -388,12 +413,27 @@ PyGetSetDef Stream_getset[] = {
 }  // namespace
 
 void deliver_stream(Exchange *ex) {
+  bool head;
   {
     std::lock_guard lock(ex->stream.mutex);
     ex->stream.wake_pending = false;
+    head = ex->stream.head;
   }
   auto *self = static_cast<StreamObject *>(ex->user);
-  if (self == nullptr || self->waiter == nullptr) return;
+  if (self == nullptr) return;
+  if (self->arm_memory && head && !self->closed) {
+    // The memory of a download, made here rather than when Python gets to receive_into: the driver (paused once the
+    // stream's buffer is full) goes on at once. A failure (no memory) is left for receive_into to raise.
+    self->arm_memory = false;
+    if (ex->status >= 200 && ex->status < 300) {
+      PyObject *made = install_target(self, -1);
+      if (made == nullptr)
+        PyErr_Clear();
+      else
+        Py_DECREF(made);
+    }
+  }
+  if (self->waiter == nullptr) return;
   if (g_set_result == nullptr && (g_set_result = PyUnicode_InternFromString("set_result")) == nullptr) {
     PyErr_Clear();
     return;
@@ -407,14 +447,22 @@ void deliver_stream(Exchange *ex) {
     Py_DECREF(r);
 }
 
-// open_stream(sink or None, origin, method, head, body, timeout, upload, chunked)
+// open_stream(sink or None, origin, method, head, body, timeout, upload, chunked, arm). `arm` readies a download
+// (see StreamObject): None, a file descriptor, or -1 for memory.
 PyObject *open_stream(TransportObject *self, PyObject *const *args, Py_ssize_t nargs) {
-  if (nargs != 8 || (args[0] != Py_None && !PyObject_TypeCheck(args[0], &SinkType)))
+  if (nargs != 9 || (args[0] != Py_None && !PyObject_TypeCheck(args[0], &SinkType)))
     return PyErr_Format(PyExc_TypeError, "open_stream(sink or None, origin, method, head, body, timeout, upload, "
-                                         "chunked)");
+                                         "chunked, arm)");
   int upload = PyObject_IsTrue(args[6]);
   int chunked = PyObject_IsTrue(args[7]);
   if (upload < 0 || chunked < 0) return nullptr;
+  long arm = -2;  // not armed
+  if (args[8] != Py_None) {
+    arm = PyBool_Check(args[8]) ? -3 : PyLong_AsLong(args[8]);
+    if (arm == -1 && PyErr_Occurred()) return nullptr;
+    if (arm < -1 || arm > INT_MAX) return PyErr_Format(PyExc_ValueError, "open_stream: arm is None, a file "
+                                                                         "descriptor or -1");
+  }
   bool async = args[0] != Py_None;
   if (async != self->is_async) return PyErr_Format(PyExc_RuntimeError, "open_stream: wrong kind of client");
   Exchange *ex = make_exchange(self, args + 1);
@@ -433,6 +481,9 @@ PyObject *open_stream(TransportObject *self, PyObject *const *args, Py_ssize_t n
   stream->loop = nullptr;
   stream->chunked = chunked != 0;
   stream->closed = false;
+  stream->arm_memory = arm == -1 && async;  // a blocking consumer calls receive_into right after the head anyway
+  stream->received = false;
+  if (arm >= 0) ex->stream.armed_fd = static_cast<int>(arm);  // before the driver can see the exchange
   if (!async) {
     PyObject_GC_Track(stream);
     ex->pause_on_news = true;

@@ -57,6 +57,9 @@ enum class Phase : std::uint8_t {
 //     puts the body there as it arrives (publish_stream / end_stream, under `mutex`), never pauses for it and wakes
 //     the consumer only at the end. The consumer clears the target (under `mutex`) before it lets go of the memory
 //     or the file, so the driver never writes into either after that.
+//   - A file download may give its descriptor before the head (`armed_fd`): the driver makes it the target itself
+//     when a 2xx head arrives, so the body never waits for the consumer to see the head, and wakes the consumer
+//     only at the end (publish_stream).
 struct BodyTarget {
   char *data = nullptr;     // memory: room for the whole body (data == nullptr and fd < 0: no target)
   std::size_t size = 0;     // of `data`
@@ -76,6 +79,7 @@ struct StreamShared {
   bool upload_done = false;  // the producer has given the last of the request body
   bool wake_pending = false; // async: a wakeup is queued for the consumer and not yet delivered
   BodyTarget target;         // where the body goes instead of `body` (a download), when active
+  int armed_fd = -1;         // a file download's descriptor, made the target when a 2xx head arrives (or -1)
 };
 
 struct Timeouts {  // nanoseconds; 0 = none

@@ -46,6 +46,13 @@ bool publish_stream(Exchange &ex) {
   if (!s.head && ex.status != 0) {
     s.head = true;
     news = true;
+    // A file download's body goes to its file from the first byte after a 2xx head, and its consumer, which has
+    // nothing to do before the end, is woken only then (head and end at once); any other status (a redirect to
+    // follow, an error) is read by the consumer as usual.
+    if (s.armed_fd >= 0 && !s.target.active() && ex.status >= 200 && ex.status < 300) {
+      s.target.fd = s.armed_fd;
+      news = false;
+    }
   }
   if (s.target.active()) {
     if (!ex.body.empty()) fill_target(ex, s.target);  // a failure is in ex.failure: the driver ends the exchange

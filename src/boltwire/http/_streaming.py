@@ -103,6 +103,7 @@ class _StreamBase:
         self._source: Any = None  # the upload's iterator while it has pieces left
         self._ready: deque[Any] = deque()  # decoded values not yet handed out
         self._done = False  # the body was read to its end
+        self._arm: int | None = None  # a download's target, given at open (open_stream's arm): fd, -1 memory
 
     def _open(self, sink: Any) -> Any:
         t = self._client._transport
@@ -116,7 +117,7 @@ class _StreamBase:
         self._url = full
         self._sent_head = head
         self._native = t.open_stream(sink, origin, self._method, head, body, self._timeout, up is not None,
-                                     up is not None and up.length is None)
+                                     up is not None and up.length is None, self._arm)
         return self._native
 
     def _take_head(self, head: tuple[int, str, bool]) -> None:
@@ -525,20 +526,30 @@ def _total_of(stream: _StreamBase) -> int | None:
         return None
 
 
-class _Download:
-    """Where download() puts the body: a list of pieces (no dest) or an _AtomicFile; reports progress. Without a
-    progress callback the transport writes the body itself (Stream.receive_into: straight into the file, or into
-    one bytes object made for its Content-Length), with no Python call per piece."""
+def _arm_of(file: _AtomicFile | None, progress: Any) -> int | None:
+    """What the streams of a download are armed with (open_stream's arm): the file's descriptor, -1 for memory;
+    None with a progress callback (the pieces go through Python)."""
+    if progress is not None:
+        return None
+    return -1 if file is None else file.file.fileno()
 
-    def __init__(self, stream: _StreamBase, dest: Any, progress: Callable[[int, int | None], Any] | None) -> None:
+
+class _Download:
+    """Where download() puts the body: a list of pieces (no dest) or an _AtomicFile (made before the request, so
+    that the transport can take the body from the first byte: _arm_of); reports progress. Without a progress
+    callback the transport writes the body itself (Stream.receive_into: straight into the file, or into one bytes
+    object made for its Content-Length), with no Python call per piece."""
+
+    def __init__(self, stream: _StreamBase, file: _AtomicFile | None,
+                 progress: Callable[[int, int | None], Any] | None) -> None:
         self.stream = stream
         self.total = _total_of(stream)
         self.done = 0
         self.progress = progress
-        self.path = None if dest is None else Path(dest)
+        self.path = None if file is None else file.dest
         self.parts: list[Any] = []
         self.block: bytes | None = None  # the bytes object the transport fills (memory, length known)
-        self.file = None if self.path is None else _AtomicFile(self.path)
+        self.file = file
 
     def start(self) -> None:
         if self.progress is None:
@@ -602,7 +613,7 @@ def _download_hops(client: Any, url: str, params: Any, headers: Any, skip_auth: 
 
 
 def _open_sync(client: Any, url: str, params: Any, headers: Any, timeout: Any, error_for_status: bool | None,
-               skip_auth: bool, raises: Any, error_type: Any) -> _Landed:
+               skip_auth: bool, raises: Any, error_type: Any, arm: int | None) -> _Landed:
     """The stream of the response a download ends on, its head read, after following redirects."""
     from boltwire.http._redirects import RedirectSignal
 
@@ -613,6 +624,7 @@ def _open_sync(client: Any, url: str, params: Any, headers: Any, timeout: Any, e
             hop, hop_skip_auth = steps.send(value)
             stream = SyncStream(client, "GET", hop.url, None, hop.headers, None, None, None, None, timeout, bytes,
                                 error_for_status, True, hop_skip_auth, raises, error_type)
+            stream._arm = arm
             try:
                 stream._start()
                 if not _follows_redirect(client, stream):
@@ -631,7 +643,7 @@ def _open_sync(client: Any, url: str, params: Any, headers: Any, timeout: Any, e
 
 
 async def _open_async(client: Any, url: str, params: Any, headers: Any, timeout: Any,
-                      error_for_status: bool | None, skip_auth: bool, raises: Any, error_type: Any) -> _Landed:
+                      error_for_status: bool | None, skip_auth: bool, raises: Any, error_type: Any, arm: int | None) -> _Landed:
     """_open_sync for HTTPClient."""
     from boltwire.http._redirects import RedirectSignal
 
@@ -642,6 +654,7 @@ async def _open_async(client: Any, url: str, params: Any, headers: Any, timeout:
             hop, hop_skip_auth = steps.send(value)
             stream = AsyncStream(client, "GET", hop.url, None, hop.headers, None, None, None, None, timeout, bytes,
                                  error_for_status, True, hop_skip_auth, raises, error_type)
+            stream._arm = arm
             try:
                 await stream._start()
                 if not _follows_redirect(client, stream):
@@ -665,10 +678,17 @@ def download_sync(client: Any, url: str, dest: Any, params: Any, headers: Any, t
     if dest is None and progress is None and client._policy is not None:  # auth, middleware: the verbs' path
         return client.get(url, params=params, headers=headers, timeout=timeout, error_for_status=error_for_status,
                           skip_auth=skip_auth, raises=raises, error_type=error_type)
-    landed = _open_sync(client, url, params, headers, timeout, error_for_status, skip_auth, raises, error_type)
+    file = None if dest is None else _AtomicFile(Path(dest))
+    try:
+        landed = _open_sync(client, url, params, headers, timeout, error_for_status, skip_auth, raises, error_type,
+                            _arm_of(file, progress))
+    except BaseException:
+        if file is not None:
+            file.discard()  # (every stream of the chain is closed: the transport writes no more into it)
+        raise
     stream = landed.stream
     with stream:
-        target = _Download(stream, dest, progress)
+        target = _Download(stream, file, progress)
         try:
             target.start()
             for chunk in stream._chunks(view=True):
@@ -686,11 +706,17 @@ async def download_async(client: Any, url: str, dest: Any, params: Any, headers:
         return await client.get(url, params=params, headers=headers, timeout=timeout,
                                 error_for_status=error_for_status, skip_auth=skip_auth, raises=raises,
                                 error_type=error_type)
-    landed = await _open_async(client, url, params, headers, timeout, error_for_status, skip_auth, raises,
-                               error_type)
+    file = None if dest is None else _AtomicFile(Path(dest))
+    try:
+        landed = await _open_async(client, url, params, headers, timeout, error_for_status, skip_auth, raises,
+                                   error_type, _arm_of(file, progress))
+    except BaseException:
+        if file is not None:
+            file.discard()  # (every stream of the chain is closed: the transport writes no more into it)
+        raise
     stream = landed.stream
     async with stream:
-        target = _Download(stream, dest, progress)
+        target = _Download(stream, file, progress)
         try:
             target.start()
             async for chunk in stream._chunks(view=True):
