@@ -186,6 +186,9 @@ def test_random_mutations_only_raise_decode_error():
 def test_error_paths_do_not_leak():
     bad = [b'{"a": [1, 2, {"b": "c"', b'[1, 2, 3,]', b'{"k": "\\ud83d\\ude00", "v": 01}', b'"\xff"']
     good = b'{"a": [1, 2.5, "three", {"b": null}], "c": "\\u00e9"}'
+    # Repeated objects (stamped from the shape of the first, test_json_decode_untyped_shapes.py) failing part-way.
+    shaped = b'[{"a": [1, 2], "b": {"c": "d"}, "e": 1.5}, {"a": [1, 2], "b": {"c": "d"}, "e": 1.5}]'
+    bad += [shaped[:i] for i in range(44, len(shaped), 7)] + [shaped.replace(b"1.5}]", b"1.5,}]")]
 
     def run(n):
         for _ in range(n):
