@@ -65,7 +65,7 @@ def run(args) -> Section:
         for name, fn in peers.items():
             timer = timeit.Timer(fn)
             timers[key, name] = (timer, calibrate(timer, min_time))
-    samples = samples_per_op(timers, repeat)
+    samples = samples_per_op(timers, repeat, group_of=lambda key: key[0])
 
     tables, targets = [], []
     limits = {"orders": 0.9, "tree": 0.9, "to_builtins": 0.9}

@@ -10,6 +10,8 @@ in a process of its own (bench/http_case.py; lothc's rows under the lothc venv's
 round (rounds interleaved and rotated; median reported, min-max printed), and once more with tracemalloc on for
 peak Python memory. `wrk` against the same nginx, as one more contestant of every round, gives each race its
 ceiling (`-c100` async, `-t1 -c1` sync); every row shows its share of it and its CPU time per request.
+The plain sync race also runs `C blocking client (floor)` (bench/floor_client.c) in every round: the least CPU
+per request a sequential client can spend here, which on an idle VM is mostly the kernel's round trip.
 A client that is not installed, cannot run or fails gets a row with the reason.
 
 The protocol is a parameter: each entry of PROTOCOLS is a section of bench/run.py (`--only http,https`) with its
@@ -35,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from http_clients import Endpoint
-from http_race import CEILINGS, SEED_REQUESTS, STEADY_BELOW, Contestant, Plan, ceiling_for, run_race, steps
+from http_race import CEILINGS, FLOOR, SEED_REQUESTS, STEADY_BELOW, Contestant, Plan, ceiling_for, run_race, steps
 from progress import progress
 from report import Row, Section, Table, Target
 
@@ -383,7 +385,9 @@ def targets(tables: list[RaceTable]) -> list[Target]:
         mine = row_of(t, OURS) if t else None
         if not mine:
             return Target(label, None, limit, "µs", note="no number")
-        return Target(label, mine.metrics["cpu_us"], limit, "µs", note=f"{t.kind} pass")
+        floor = row_of(t, FLOOR)
+        floor_note = f"; the C floor client {floor.metrics['cpu_us']:.1f} µs" if floor and floor.value else ""
+        return Target(label, mine.metrics["cpu_us"], limit, "µs", note=f"{t.kind} pass{floor_note}")
 
     # issue 3
     out.append(at_least(tables, "async Struct throughput >= 1.3x pyreqwest", "async", "pyreqwest", 1.3))

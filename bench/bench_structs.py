@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import gc
+import random
 import statistics
 import timeit
 
 from report import Row, Section, Table, Target
 from struct_peers import PEERS, Peer
-from timing import calibrate, samples_per_op, spread
+from timing import SLICES, calibrate, samples_per_op, spread
 
 # (key, table title, unit, scale from seconds, target limit for boltwire / msgspec)
 OPS = [
@@ -16,8 +17,18 @@ OPS = [
     ("create", "Create an instance (5 int fields, keyword args)", "ns", 1e9, 1.0),
     ("eq", "Equality (x == y, equal instances)", "ns", 1e9, 1.0),
     ("order", "Order (x < y, differing in the last field)", "ns", 1e9, 1.0),
+    # Issue 14's rows: comparisons on unequal instances, as list.index and sorted() make them.
+    ("index", "Equality on unequal instances (list.index over 200, differing in the first field)", "μs", 1e6, 0.9),
+    ("sort", "Order in bulk (sorted() of 500, differing in the last field)", "μs", 1e6, 0.9),
 ]
-TARGET_LABELS = {"define": "class definition", "create": "creation", "eq": "equality", "order": "order"}
+TARGET_LABELS = {
+    "define": "class definition",
+    "create": "creation",
+    "eq": "equality",
+    "order": "order",
+    "index": "== on unequal instances (list.index)",
+    "sort": "< in bulk (sorted)",
+}
 
 
 def run(args) -> Section:
@@ -35,7 +46,7 @@ def run(args) -> Section:
                     timers[peer, op] = (item, calibrate(item, min_time))
                 except Exception as e:  # it passed the checks once; keep a later failure to its own row
                     notes[peer, op] = describe(e)
-    samples = samples_per_op(timers, repeat)
+    samples = samples_per_op(timers, repeat, group_of=lambda key: key[1])
 
     def row(name: str, op: str, scale: float) -> Row:
         key = (name, op)
@@ -55,7 +66,8 @@ def run(args) -> Section:
         targets.append(Target(f"{TARGET_LABELS[op]} <= {limit}x msgspec", ratio, limit, note=note))
 
     method = [
-        f"timeit, loop count for >= {min_time}s per sample, median of {repeat} samples interleaved across peers",
+        f"timeit, loop count for >= {min_time}s per sample, median of {repeat} samples; each sample is {SLICES} "
+        "slices alternated with the other peers of its operation",
         "class definition is timed with GC enabled (as at import); the other operations with it paused",
     ]
     return Section("structs", tables, targets, notes=method)
@@ -95,17 +107,24 @@ def prepare(peer: Peer) -> dict[str, timeit.Timer | str]:
     try:
         check(x == y and not (x != y) and x != z, "wrong == result")
         out["eq"] = timeit.Timer("x == y", globals=names)
+        xs = [C(a=i, b=2, c=3, d=4, e=5) for i in range(200)]
+        check(xs.index(C(a=199, b=2, c=3, d=4, e=5)) == 199, "wrong list.index result")
+        out["index"] = timeit.Timer("xs.index(last)", globals={"xs": xs, "last": C(a=199, b=2, c=3, d=4, e=5)})
     except Exception as e:
-        out["eq"] = describe(e)
+        out["eq"] = out["index"] = describe(e)
 
     if not peer.orderable:
-        out["order"] = "N/A (no ordering)"
+        out["order"] = out["sort"] = "N/A (no ordering)"
         return out
     try:
         check(x < z and not z < x and not x < y and z > x, "wrong < result")
         out["order"] = timeit.Timer("x < z", globals=names)
+        rng = random.Random(1)
+        bulk = [C(a=1, b=2, c=3, d=4, e=rng.randint(0, 10**6)) for _ in range(500)]
+        check([c.e for c in sorted(bulk)] == sorted(c.e for c in bulk), "wrong sorted() result")
+        out["sort"] = timeit.Timer("sorted(bulk)", globals={"bulk": bulk})
     except Exception as e:
-        out["order"] = describe(e)
+        out["order"] = out["sort"] = describe(e)
     return out
 
 

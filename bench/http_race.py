@@ -64,6 +64,9 @@ CEILINGS = {
     "sync": Ceiling("wrk -t1 -c1 (ceiling)", ["-t1", "-c1"]),
 }
 H2_CEILING = Ceiling("h2load -c1 -m100 (ceiling)", ["-c1", "-m100"], "h2load")  # one connection, 100 streams
+# The plain-http sync race's reference row (bench/floor_client.c): the least CPU per request a sequential client
+# can spend here. On an idle VM most of a round trip's CPU is the kernel's, and this row measures that share.
+FLOOR = "C blocking client (floor)"
 
 
 def ceiling_for(mode: str, target: Endpoint) -> Ceiling:
@@ -93,7 +96,8 @@ def run_race(target: Endpoint, mode: str, rows: dict[str, Contestant], p: Plan) 
     warmup = p.async_warmup if mode == "async" else p.sync_warmup
     concurrency = p.concurrency if mode == "async" else 1
     names = list(rows)
-    entries = [ceiling.name, *names]
+    references = [ceiling.name] + ([FLOOR] if has_floor(mode, target) else [])
+    entries = [*references, *names]
     results: dict[str, dict] = {name: {"samples": [], "steady": []} for name in entries}
 
     def measure(name: str, kind: str, label: str) -> None:
@@ -104,6 +108,10 @@ def run_race(target: Endpoint, mode: str, rows: dict[str, Contestant], p: Plan) 
                 out = run_h2load(target.url, ceiling, p.wrk_seconds)
             else:
                 out = run_wrk(target, ceiling, p.wrk_seconds, p.wrk_headers)
+        elif name == FLOOR:
+            n, limit = (p.requests, p.time_limit) if kind == "samples" else (p.steady_requests, p.steady_limit)
+            progress.step(f"{mode} {label}: {name}", total=None)
+            out = run_floor(target, n, limit)
         else:
             n, limit = (p.requests, p.time_limit) if kind == "samples" else (p.steady_requests, p.steady_limit)
             progress.step(f"{mode} {label}: {name}", total=n)
@@ -134,7 +142,7 @@ def run_race(target: Endpoint, mode: str, rows: dict[str, Contestant], p: Plan) 
 
     steady = [n for n in names if usable(n, "samples") and results[n]["samples"] and fast(results[n])]
     if steady:
-        steady_entries = [ceiling.name, *steady] if "error" not in results[ceiling.name] else steady
+        steady_entries = [name for name in references if "error" not in results[name]] + steady
         for i in range(p.rounds):
             for name in rotated(steady_entries, i):
                 if usable(name, "steady"):
@@ -249,6 +257,52 @@ def run_process(cmd: list[str], timeout: float) -> tuple[list[str], int | None, 
         err.seek(0)
         tail = (err.read().strip().splitlines() or [""])[-1]
     return lines, returncode, tail
+
+
+# -- the floor client
+
+
+def has_floor(mode: str, target: Endpoint) -> bool:
+    """The floor row runs in the sync race over plain http/1.1 (it speaks no TLS)."""
+    return mode == "sync" and target.url.startswith("http://") and not target.http2
+
+
+def floor_binary() -> tuple[str | None, str]:
+    """bench/floor_client.c built into build/bench (again when the source is newer), or None and why not."""
+    source = HERE / "floor_client.c"
+    binary = REPO / "build" / "bench" / "floor_client"
+    if binary.exists() and binary.stat().st_mtime >= source.stat().st_mtime:
+        return str(binary), ""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        return None, "no C compiler"
+    binary.parent.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.run([compiler, "-O2", "-o", str(binary), str(source)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        return None, f"build failed: {proc.stderr.strip()[-120:]}"
+    return str(binary), ""
+
+
+def run_floor(target: Endpoint, requests: int, limit: float) -> dict:
+    """One run of the floor client: `requests` sequential GETs (or `limit` seconds), its own wall and CPU time."""
+    binary, why = floor_binary()
+    if binary is None:
+        return {"error": f"floor client: {why}"}
+    port = target.url.rsplit(":", 1)[1].rstrip("/")
+    seconds = limit if limit != float("inf") else 60.0
+    try:
+        proc = subprocess.run([binary, port, target.path, str(requests), str(seconds)], capture_output=True,
+                              text=True, timeout=seconds + 30)
+    except subprocess.TimeoutExpired:
+        return {"error": "floor client timed out"}
+    try:
+        out = json.loads(proc.stdout.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        return {"error": f"floor client crashed (exit {proc.returncode})"}
+    out.setdefault("version", None)
+    out["latency_ms"] = {}
+    out["command"] = "bench/floor_client.c"
+    return out
 
 
 # -- wrk

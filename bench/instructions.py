@@ -132,6 +132,10 @@ CASES = {
         "import {lib}\nclass C({lib}.Struct, order=True):\n    a: int\n    b: str\n    c: float\n    d: int\n    e: int\n"
         "xs = [C(a=i, b='s', c=1.5, d=4, e=5) for i in range(200)]\ny = C(a=199, b='s', c=1.5, d=4, e=5)",
         "xs.index(y)", 3000, ["boltwire", "msgspec"]),
+    "struct_hash": (  # frozen Struct __hash__ (no cache_hash): 200 hashes of 5 fields
+        "import {lib}\nclass C({lib}.Struct, frozen=True):\n    a: int\n    b: str\n    c: float\n    d: int\n    e: int\n"
+        "xs = [C(a=i, b='s', c=1.5, d=4, e=5) for i in range(200)]",
+        "list(map(hash, xs))", 3000, ["boltwire", "msgspec"]),
     "struct_lt": (
         "import {lib}, random\nclass C({lib}.Struct, order=True):\n    a: int\n    b: str\n    c: float\n    d: int\n    e: int\n"
         "rng = random.Random(1)\nxs = [C(a=1, b='s', c=1.5, d=4, e=rng.randint(0, 10**6)) for i in range(500)]",

@@ -6,8 +6,12 @@ import gc
 import statistics
 import timeit
 from collections.abc import Callable
+from typing import TypeVar
 
 from progress import progress
+
+K = TypeVar("K")
+T = TypeVar("T")
 
 
 def calibrate(timer: timeit.Timer, min_time: float) -> int:
@@ -21,23 +25,55 @@ def calibrate(timer: timeit.Timer, min_time: float) -> int:
         i *= 10
 
 
-def samples_per_op(timers: dict[str, tuple[timeit.Timer, int]], repeat: int) -> dict[str, list[float]]:
-    """`repeat` samples of seconds per operation for each named (timer, loop count).
+SLICES = 5  # a sample is this many short slices, alternated with the other peers of its operation
 
-    Repeats are interleaved across names so that drift in CPU clock or machine load hits every
-    peer alike instead of whichever one happened to run during it, and each round starts one name
-    further on, so that no name always runs first or last.
+
+def samples_per_op(
+    timers: dict[K, tuple[timeit.Timer, int]], repeat: int, group_of: Callable[[K], object]
+) -> dict[K, list[float]]:
+    """`repeat` samples of seconds per operation for each key's (timer, loop count); `group_of(key)` names the
+    operation, whose peers are compared with each other (see sample_groups)."""
+    groups: dict[object, list[K]] = {}
+    for key in timers:
+        groups.setdefault(group_of(key), []).append(key)
+    return sample_groups(list(groups.values()), timers, repeat)
+
+
+def sample_groups(
+    groups: list[list[K]], timers: dict[K, tuple[timeit.Timer, int]], repeat: int, slices: int = SLICES
+) -> dict[K, list[float]]:
+    """`repeat` samples of seconds per operation for every key of every group (the peers of one operation).
+
+    A round times each group in turn. Within a group, each peer's sample is `slices` short runs (its loop
+    count split in `slices`), alternated with the other peers' runs: A B C A B C ... On this VM the machine's
+    speed changes within tens of milliseconds, and a peer whose whole sample fell in a slow patch made that
+    round's ratio up to 2x off; alternating short runs puts every peer of a group in the same patches, so the
+    per-round ratios (which the targets use) compare like with like. Each round starts one group and one peer
+    further on, so that no one always runs first or last.
     """
-    samples: dict[str, list[float]] = {name: [] for name in timers}
-    names = list(timers)
+    samples: dict[K, list[float]] = {key: [] for group in groups for key in group}
+    keys = sum(len(group) for group in groups)
     for i in range(repeat):
-        progress.step(f"round {i + 1}/{repeat}", total=len(names))
-        for j, name in enumerate(names[i % len(names):] + names[: i % len(names)] if names else []):
-            timer, number = timers[name]
-            gc.collect()  # timeit disables GC while timing; free the last round's garbage first
-            samples[name].append(timer.timeit(number) / number)
-            progress.advance_to(j + 1)
+        progress.step(f"round {i + 1}/{repeat}", total=keys)
+        done = 0
+        for group in rotated(groups, i):
+            gc.collect()  # timeit pauses GC while timing; free the last round's garbage first
+            per_slice = {key: max(1, timers[key][1] // slices) for key in group}
+            seconds = dict.fromkeys(group, 0.0)
+            for s in range(slices):
+                for key in rotated(group, i + s):
+                    seconds[key] += timers[key][0].timeit(per_slice[key])
+            for key in group:
+                samples[key].append(seconds[key] / (per_slice[key] * slices))
+            done += len(group)
+            progress.advance_to(done)
     return samples
+
+
+def rotated(items: list[T], i: int) -> list[T]:
+    """items starting at the i-th (mod its length)."""
+    k = i % len(items) if items else 0
+    return items[k:] + items[:k]
 
 
 def spread(samples: list[float], scale: float = 1.0) -> list[float]:

@@ -163,13 +163,7 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
       failed = true;
     }
   }
-  if (BW_UNLIKELY(o.collect != nullptr)) {
-    Py_ssize_t missing = structs::collect_missing_fields(self, *o.collect, path);
-    if (missing != 0 || failed) {
-      Py_DECREF(self);
-      return nullptr;
-    }
-  }
+  if (BW_UNLIKELY(failed)) return structs::drop_failed_struct(self, *o.collect, path);
   return structs::finish_decoded_struct(self, filled, track, path);
 }
 

@@ -94,8 +94,7 @@ PyObject *json_decode(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObj
     } else if (strcmp(name, "max_errors") == 0) {
       max_errors = value;
     } else {
-      PyErr_Format(PyExc_TypeError, "decode() got an unexpected keyword argument '%s'", name);
-      return nullptr;
+      return py::extra_keywords_error();
     }
   }
   if (!check_hook(dec_hook, "dec_hook")) return nullptr;

@@ -96,9 +96,15 @@ bool is_tag_key(const std::string &tag_field, const KeyView &key) {
   return !tag_field.empty() && tag_field.size() == key.size && py::same_bytes(tag_field.data(), key.data, key.size);
 }
 
+// The key as a str; invalid UTF-8 is msgspec's DecodeError("Invalid UTF-8 encoded string").
 PyObject *key_str(const KeyView &key) {
-  return key.owned ? Py_NewRef(key.owned.get())
-                   : PyUnicode_DecodeUTF8(key.data, static_cast<Py_ssize_t>(key.size), "replace");
+  if (key.owned) return Py_NewRef(key.owned.get());
+  PyObject *name = PyUnicode_DecodeUTF8(key.data, static_cast<Py_ssize_t>(key.size), nullptr);
+  if (name == nullptr && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
+    PyErr_Clear();
+    return raise_invalid_utf8();
+  }
+  return name;
 }
 
 // The JSON type name of the value starting at r.pos (for an error's input, without reading the value).
@@ -277,11 +283,8 @@ PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const Path
     }
     if (!next_member(r, done)) goto error;
   }
-  if (BW_UNLIKELY(r.collect != nullptr)) {
-    // Every missing field is an error of its own; the instance is dropped when anything failed.
-    Py_ssize_t missing = structs::collect_missing_fields(self, *r.collect, path);
-    if (missing != 0 || failed) goto error;
-  }
+  // Collect mode: a failed member drops the instance; missing fields are each an error (finish_decoded_struct).
+  if (BW_UNLIKELY(failed)) return structs::drop_failed_struct(self, *r.collect, path);
   return structs::finish_decoded_struct(self, filled, track, path);
 error:
   Py_DECREF(self);

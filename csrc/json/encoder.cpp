@@ -25,7 +25,8 @@ struct EncoderObject {
 
 // ---- option parsing -----------------------------------------------------------------------------------------
 
-// Matches keyword arguments of a FASTCALL call against `names`; values land in `slots` (borrowed).
+// Matches keyword arguments of a FASTCALL call against `names`; values land in `slots` (borrowed). An unknown
+// keyword is CPython's "fn() got an unexpected keyword argument", or msgspec's wording when `fn` is nullptr.
 bool match_keywords(const char *fn, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                     const char *const *names, PyObject **slots, Py_ssize_t n_names) noexcept {
   if (kwnames == nullptr) return true;
@@ -37,6 +38,7 @@ bool match_keywords(const char *fn, PyObject *const *args, Py_ssize_t nargs, PyO
       if (PyUnicode_CompareWithASCIIString(key, names[j]) == 0) break;
     }
     if (j == n_names) {
+      if (fn == nullptr) return py::extra_keywords_error() != nullptr;
       PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fn, key);
       return false;
     }
@@ -231,7 +233,7 @@ PyObject *json_encode(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObj
   if (!py::check_positional(nargs, 1, 1)) return nullptr;
   static const char *const names[] = {"enc_hook", "order"};
   PyObject *slots[2] = {nullptr, nullptr};
-  if (!match_keywords("encode", args, nargs, kwnames, names, slots, 2)) return nullptr;
+  if (!match_keywords(nullptr, args, nargs, kwnames, names, slots, 2)) return nullptr;
   EncodeOptions options;
   if (!parse_enc_hook(slots[0], &options.enc_hook) || !parse_order(slots[1], &options.order)) return nullptr;
   // Like an Encoder, start near the previous output size (the GIL serialises access to the hint).

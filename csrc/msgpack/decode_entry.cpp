@@ -105,8 +105,7 @@ PyObject *msgpack_decode(PyObject *, PyObject *const *args, Py_ssize_t nargs, Py
     } else if (PyUnicode_CompareWithASCIIString(key, "max_errors") == 0) {
       max_errors = value;
     } else {
-      PyErr_Format(PyExc_TypeError, "decode() got an unexpected keyword argument '%U'", key);
-      return nullptr;
+      return py::extra_keywords_error();
     }
   }
   if (!json::check_hook(dec_hook, "dec_hook") || !json::check_hook(ext_hook, "ext_hook")) return nullptr;

@@ -147,18 +147,6 @@ const ObjectPlan *select_tagged_member(const DecodeReader &r, size_t n, const sk
   return true;
 }
 
-// Collect mode's end of a Struct read from a map: every missing field is an error of its own; the instance is
-// dropped (nullptr, errors recorded) when anything failed.
-[[gnu::cold, gnu::noinline]] PyObject *finish_collected_struct(DecodeReader &r, PyObject *self, bool failed, bool track,
-                                                               const PathNode *path) {
-  Py_ssize_t missing = structs::collect_missing_fields(self, *r.collect, path);
-  if (missing != 0 || failed) {
-    Py_DECREF(self);
-    return nullptr;
-  }
-  return structs::finish_decoded_struct(self, track, path);
-}
-
 // An unknown key of a Struct that keeps its unknown fields (true when kept) or forbids them (a ValidationError).
 // Out of line: decode_struct_map's loop stays as it is for every other class.
 [[gnu::noinline, gnu::cold]] bool take_unknown_key(DecodeReader &r, const ObjectPlan *op, const Token &key, PyObject *self,
@@ -222,7 +210,7 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
   }
   Py_LeaveRecursiveCall();
   if (self == nullptr) return nullptr;
-  if (BW_UNLIKELY(r.collect != nullptr)) return finish_collected_struct(r, self, failed, track, path);
+  if (BW_UNLIKELY(failed)) return structs::drop_failed_struct(self, *r.collect, path);
   return structs::finish_decoded_struct(self, filled, track, path);
 }
 

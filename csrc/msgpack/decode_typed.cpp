@@ -59,9 +59,10 @@ PyObject *decode_str(DecodeReader &r, const Token &t, const TypePlan *plan, cons
   }
   json::last_error_was_invalid_utf8 = false;
   PyObject *text = str_from(t.data, t.size);
-  if (text == nullptr && json::last_error_was_invalid_utf8 && !(k & (sk::kStr | sk::kStrLookup | sk::kCustom))) {
-    // Datetimes, UUIDs, decimals... are parsed from the raw bytes (msgspec): invalid UTF-8 is then a parse error
-    // of that kind, reported by the parser over the bytes kept as surrogate escapes.
+  if (text == nullptr && json::last_error_was_invalid_utf8 &&
+      !(k & (sk::kStr | sk::kStrLookup | sk::kCustom | sk::kDecimal))) {
+    // Datetimes, UUIDs... are parsed from the raw bytes (msgspec): invalid UTF-8 is then a parse error of that
+    // kind, reported by the parser over the bytes kept as surrogate escapes. A decimal is read from a str.
     PyErr_Clear();
     text = PyUnicode_DecodeUTF8(t.data, static_cast<Py_ssize_t>(t.size), "surrogateescape");
   }

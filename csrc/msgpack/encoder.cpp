@@ -179,8 +179,7 @@ PyObject *msgpack_encode(PyObject *, PyObject *const *args, Py_ssize_t nargs, Py
     } else if (PyUnicode_CompareWithASCIIString(key, "order") == 0) {
       order = args[nargs + k];
     } else {
-      PyErr_Format(PyExc_TypeError, "encode() got an unexpected keyword argument '%U'", key);
-      return nullptr;
+      return py::extra_keywords_error();
     }
   }
   EncodeOptions options;

@@ -33,4 +33,9 @@ bool positional_count_error(Py_ssize_t nargs, Py_ssize_t min, Py_ssize_t max) {
   return false;
 }
 
+PyObject *extra_keywords_error() {
+  PyErr_SetString(PyExc_TypeError, "Extra keyword arguments provided");
+  return nullptr;
+}
+
 }  // namespace boltwire::py

@@ -13,6 +13,9 @@ namespace boltwire::py {
 // A wrong count of positional arguments, in msgspec's words ("Missing N required arguments" / "Extra positional
 // arguments provided"); false with TypeError set.
 [[gnu::cold]] bool positional_count_error(Py_ssize_t nargs, Py_ssize_t min, Py_ssize_t max);
+// An unknown keyword argument of a module-level encode / decode, in msgspec's words ("Extra keyword arguments
+// provided"); nullptr with TypeError set.
+[[gnu::cold]] PyObject *extra_keywords_error();
 inline bool check_positional(Py_ssize_t nargs, Py_ssize_t min, Py_ssize_t max) {
   return (nargs >= min && nargs <= max) || positional_count_error(nargs, min, max);
 }

@@ -18,7 +18,7 @@ bool init_names() {
       {&names.new_, "__new__"},
       {&names.dict, "__dict__"},
       {&names.weakref, "__weakref__"},
-      {&names.cached_hash, "__bw_cached_hash__"},
+      {&names.cached_hash, "__msgspec_cached_hash__"},
       {&names.struct_fields, "__struct_fields__"},
       {&names.struct_encode_fields, "__struct_encode_fields__"},
       {&names.struct_defaults, "__struct_defaults__"},

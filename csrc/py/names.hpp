@@ -12,7 +12,7 @@ struct InternedNames {
   PyObject *new_;          // "__new__"
   PyObject *dict;          // "__dict__"
   PyObject *weakref;       // "__weakref__"
-  PyObject *cached_hash;   // "__bw_cached_hash__"
+  PyObject *cached_hash;   // "__msgspec_cached_hash__": msgspec's slot name, seen in __slots__
   PyObject *struct_fields;
   PyObject *struct_encode_fields;
   PyObject *struct_defaults;

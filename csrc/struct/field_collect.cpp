@@ -216,15 +216,18 @@ bool add_namespace_fields(PyObject *ns, bool kw_only, std::vector<FieldDraft> &d
         d->name = std::move(interned);
       }
       d->kw_only = kw_only;
+      // A redefined field keeps its inherited field(name=...) unless it names another (msgspec).
+      py::Object inherited_name = py::Object::borrow(d->explicit_name ? d->explicit_name.get() : Py_None);
       PyObject *value = PyDict_GetItemWithError(ns, d->name.get());
       if (value == nullptr) {
         if (PyErr_Occurred()) return false;
         d->default_entry = py::Object::borrow(NoDefault);
-        d->explicit_name = py::Object::borrow(Py_None);
+        d->explicit_name = std::move(inherited_name);
         d->extra = false;
         continue;
       }
       if (!make_default_entry(d->name.get(), value, *d)) return false;
+      if (d->explicit_name.get() == Py_None) d->explicit_name = std::move(inherited_name);
       if (PyDict_DelItem(ns, d->name.get()) < 0) return false;
     }
   }

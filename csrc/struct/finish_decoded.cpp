@@ -13,11 +13,36 @@ using schema::raise_validation;
 using schema::TypePlan;
 namespace sk = schema;
 
+namespace {
+// Records "Object missing required field" for field `name`; false when the walk must stop.
+bool collect_missing(schema::ErrorCollector &c, const PathNode *path, PyObject *name) {
+  raise_validation(path, "Object missing required field `%U`", name);
+  return schema::collect_pending(c) && !c.full();
+}
+
+// One "missing" error per required field left unset, from field `from` on, until the walk must stop.
+void collect_missing_from(PyObject *self, Py_ssize_t from, schema::ErrorCollector &c, const PathNode *path) {
+  const StructMetaObject *meta = as_meta(Py_TYPE(self));
+  for (Py_ssize_t i = from; i < meta->n_fields; i++) {
+    if (*field_slot(self, meta, i) != nullptr || PyTuple_GET_ITEM(meta->defaults, i) != NoDefault) continue;
+    if (!collect_missing(c, path, PyTuple_GET_ITEM(meta->encode_fields, i))) return;
+  }
+}
+
+// Field `first` (and maybe more after it) is required and unset: fail-fast raises its error; collect mode
+// (the path ends in a collect root) records one error per such field, none left raised.
+[[gnu::cold, gnu::noinline]] void report_missing(PyObject *self, Py_ssize_t first, const PathNode *path) {
+  if (schema::ErrorCollector *c = schema::collector_of(path)) return collect_missing_from(self, first, *c, path);
+  raise_validation(path, "Object missing required field `%U`",
+                   PyTuple_GET_ITEM(as_meta(Py_TYPE(self))->encode_fields, first));
+}
+}  // namespace
+
 PyObject *finish_decoded_struct(PyObject *self, bool track, const PathNode *path) {
   const StructMetaObject *meta = as_meta(Py_TYPE(self));
   Py_ssize_t missing = fill_defaults(self, meta, 0, track);
   if (BW_UNLIKELY(missing != -1)) {
-    if (missing >= 0) raise_validation(path, "Object missing required field `%U`", PyTuple_GET_ITEM(meta->encode_fields, missing));
+    if (missing >= 0) report_missing(self, missing, path);
     Py_DECREF(self);
     return nullptr;
   }
@@ -28,23 +53,10 @@ PyObject *finish_decoded_struct(PyObject *self, bool track, const PathNode *path
   return self;
 }
 
-namespace {
-// Records "Object missing required field" for field `name`; false when the walk must stop.
-bool collect_missing(schema::ErrorCollector &c, const PathNode *path, PyObject *name) {
-  raise_validation(path, "Object missing required field `%U`", name);
-  return schema::collect_pending(c) && !c.full();
-}
-}  // namespace
-
-Py_ssize_t collect_missing_fields(PyObject *self, schema::ErrorCollector &c, const PathNode *path) {
-  const StructMetaObject *meta = as_meta(Py_TYPE(self));
-  Py_ssize_t count = 0;
-  for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
-    if (*field_slot(self, meta, i) != nullptr || PyTuple_GET_ITEM(meta->defaults, i) != NoDefault) continue;
-    if (!collect_missing(c, path, PyTuple_GET_ITEM(meta->encode_fields, i))) return -1;
-    count++;
-  }
-  return count;
+PyObject *drop_failed_struct(PyObject *self, schema::ErrorCollector &c, const PathNode *path) {
+  collect_missing_from(self, 0, c, path);
+  Py_DECREF(self);
+  return nullptr;
 }
 
 Py_ssize_t collect_missing_values(const TypePlan *plan, const std::vector<py::Object> &values,

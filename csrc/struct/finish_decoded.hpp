@@ -12,8 +12,10 @@
 namespace boltwire::structs {
 
 // Completes a Struct instance whose fields were set from input: fills unset fields from defaults (a missing
-// required one is ValidationError "Object missing required field" at `path`), tracks it when `track` or a
-// default needs it, runs __post_init__ (its errors become ValidationErrors). Steals `self`.
+// required one is ValidationError "Object missing required field" at `path`; in collect mode, when `path` ends
+// in a collect root, one error per missing field is recorded instead), tracks it when `track` or a default
+// needs it, runs __post_init__ (its errors become ValidationErrors). Steals `self`. So valid input costs the
+// same in both modes.
 PyObject *finish_decoded_struct(PyObject *self, bool track, const schema::PathNode *path);
 
 // The same when the reader counted `filled` fields set from input: when that is every field and the class has no
@@ -31,10 +33,13 @@ PyObject *finish_decoded_struct(PyObject *self, bool track, const schema::PathNo
   return finish_decoded_struct(self, track, path);
 }
 
-// Collect mode: one "missing" error per required field of the Struct `self` left unset. Returns how many, or
-// -1 when the walk must stop (max_errors reached or an error pending).
-Py_ssize_t collect_missing_fields(PyObject *self, schema::ErrorCollector &c, const schema::PathNode *path);
-// The same for a TypedDict / dataclass / attrs class read into `values`.
+// Collect mode: a Struct a member of which failed (its errors recorded): records one "missing" error per
+// required field left unset and drops the instance (nullptr, no exception set). Steals `self`.
+[[gnu::cold, gnu::noinline]] PyObject *drop_failed_struct(PyObject *self, schema::ErrorCollector &c,
+                                                          const schema::PathNode *path);
+
+// Collect mode: one "missing" error per required field of a TypedDict / dataclass / attrs class read into
+// `values` left unset. Returns how many, or -1 when the walk must stop (max_errors reached or an error pending).
 Py_ssize_t collect_missing_values(const schema::TypePlan *plan, const std::vector<py::Object> &values,
                                   schema::ErrorCollector &c, const schema::PathNode *path);
 

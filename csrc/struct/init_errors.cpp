@@ -26,9 +26,11 @@ PyObject *raise_abstract_instantiation(PyTypeObject *tp) {
   py::Object methods = py::Object::steal(PyObject_GetAttrString(reinterpret_cast<PyObject *>(tp), "__abstractmethods__"));
   py::Object sorted = methods ? py::Object::steal(PySequence_List(methods.get())) : py::Object();
   if (!sorted || PyList_Sort(sorted.get()) < 0) return nullptr;
-  py::Object joined = join_names(sorted.get());
+  // msgspec's list style here (CPython 3.12's): "'a', 'b'", not the "and" of missing arguments.
+  py::Object sep = py::Object::steal(PyUnicode_FromString("', '"));
+  py::Object joined = sep ? py::Object::steal(PyUnicode_Join(sep.get(), sorted.get())) : py::Object();
   if (!joined) return nullptr;
-  PyErr_Format(PyExc_TypeError, "Can't instantiate abstract class %s without an implementation for abstract method%s %U",
+  PyErr_Format(PyExc_TypeError, "Can't instantiate abstract class %s without an implementation for abstract method%s '%U'",
                tp->tp_name, PyList_GET_SIZE(sorted.get()) > 1 ? "s" : "", joined.get());
   return nullptr;
 }

@@ -30,8 +30,14 @@ constexpr Py_uhash_t kPrime5 = 374761393UL;
 inline Py_uhash_t rotate(Py_uhash_t x) { return (x << 13) | (x >> 19); }
 #endif
 
+// The class is the first lane (as in msgspec), so equal fields of two classes hash apart; its pointer's low
+// bits are alignment zeros, hence the rotation.
 Py_hash_t hash_fields(PyObject *self, const StructMetaObject *meta) {
   Py_uhash_t acc = kPrime5;
+  auto type_id = reinterpret_cast<Py_uhash_t>(Py_TYPE(self));
+  acc += ((type_id >> 4) | (type_id << (8 * sizeof(Py_uhash_t) - 4))) * kPrime2;
+  acc = rotate(acc);
+  acc *= kPrime1;
   for (Py_ssize_t i = 0; i < meta->n_fields; i++) {
     PyObject *value = read_field(self, meta, i);
     if (value == nullptr) return -1;
@@ -41,7 +47,7 @@ Py_hash_t hash_fields(PyObject *self, const StructMetaObject *meta) {
     acc = rotate(acc);
     acc *= kPrime1;
   }
-  acc += static_cast<Py_uhash_t>(meta->n_fields) ^ (kPrime5 ^ 3527539UL);
+  acc += static_cast<Py_uhash_t>(1 + meta->n_fields) ^ (kPrime5 ^ 3527539UL);
   return acc == static_cast<Py_uhash_t>(-1) ? 1546275796 : static_cast<Py_hash_t>(acc);
 }
 
@@ -105,6 +111,16 @@ inline bool order_holds(int order, int op) noexcept {
   }
 }
 
+// `!=` of a subclass that defines `__eq__` but not `__ne__` (CPython then calls the inherited __ne__, this
+// function): the negation of that `__eq__`, as object.__ne__ would give and msgspec does.
+[[gnu::cold]] PyObject *ne_from_override(PyObject *self, PyObject *other) {
+  PyObject *out = Py_TYPE(self)->tp_richcompare(self, other, Py_EQ);
+  if (out == nullptr || out == Py_NotImplemented) return out;
+  int truth = PyObject_IsTrue(out);
+  Py_DECREF(out);
+  return truth < 0 ? nullptr : PyBool_FromLong(!truth);
+}
+
 }  // namespace
 
 PyObject *Struct_richcompare(PyObject *self, PyObject *other, int op) {
@@ -112,8 +128,13 @@ PyObject *Struct_richcompare(PyObject *self, PyObject *other, int op) {
   if (Py_TYPE(other) != tp || !is_struct_type_cached(tp)) Py_RETURN_NOTIMPLEMENTED;
   const StructMetaObject *meta = as_meta(tp);
   bool equality = op == Py_EQ || op == Py_NE;
-  if (!(meta->flags & (equality ? kEq : kOrder))) Py_RETURN_NOTIMPLEMENTED;
-  if (equality && self == other) return PyBool_FromLong(op == Py_EQ);
+  if (equality) {
+    if (!(meta->flags & kEq)) Py_RETURN_NOTIMPLEMENTED;
+    if (BW_UNLIKELY(op == Py_NE && tp->tp_richcompare != Struct_richcompare)) return ne_from_override(self, other);
+    if (self == other) return PyBool_FromLong(op == Py_EQ);
+  } else if (!(meta->flags & kOrder)) {
+    Py_RETURN_NOTIMPLEMENTED;
+  }
 
   // Find the first field that differs; equal structs compare like equal tuples.
   for (Py_ssize_t i = 0; i < meta->n_fields; i++) {

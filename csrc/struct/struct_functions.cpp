@@ -9,20 +9,21 @@
 namespace boltwire::structs {
 namespace {
 
-bool check_struct(PyObject *obj, const char *function) {
+// msgspec's wording, naming this package's Struct.
+bool check_struct(PyObject *obj) {
   if (is_struct_instance(obj)) return true;
-  py::type_error("%s() expects a Struct instance, got %.200s", function, Py_TYPE(obj)->tp_name);
+  py::type_error("`struct` must be a `boltwire.Struct`");
   return false;
 }
 
 PyObject *replace(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
   if (nargs != 1) return py::type_error("replace() takes exactly one positional argument");
-  if (!check_struct(args[0], "replace")) return nullptr;
+  if (!check_struct(args[0])) return nullptr;
   return replace_fields(args[0], args + 1, kwnames);
 }
 
 PyObject *asdict(PyObject *, PyObject *obj) {
-  if (!check_struct(obj, "asdict")) return nullptr;
+  if (!check_struct(obj)) return nullptr;
   const StructMetaObject *meta = as_meta(Py_TYPE(obj));
   py::Object out = py::Object::steal(_PyDict_NewPresized(meta->n_fields));
   if (!out) return nullptr;
@@ -35,7 +36,7 @@ PyObject *asdict(PyObject *, PyObject *obj) {
 }
 
 PyObject *astuple(PyObject *, PyObject *obj) {
-  if (!check_struct(obj, "astuple")) return nullptr;
+  if (!check_struct(obj)) return nullptr;
   const StructMetaObject *meta = as_meta(Py_TYPE(obj));
   PyObject *out = PyTuple_New(meta->n_fields);
   if (out == nullptr) return nullptr;
@@ -54,7 +55,7 @@ PyObject *astuple(PyObject *, PyObject *obj) {
 // policy's invariant.
 PyObject *force_setattr(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
   if (nargs != 3) return py::type_error("force_setattr() takes exactly 3 arguments (%zd given)", nargs);
-  if (!check_struct(args[0], "force_setattr")) return nullptr;
+  if (!check_struct(args[0])) return nullptr;
   if (PyObject_GenericSetAttr(args[0], args[1], args[2]) < 0) return nullptr;
   track_if_needed(args[0], args[2]);
   Py_RETURN_NONE;
@@ -75,6 +76,12 @@ PyObject *rebuild_struct(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
   return Struct_vectorcall(args[0], &PyTuple_GET_ITEM(values, 0), static_cast<size_t>(npos), kwnames.get());
 }
 
+// True once StructMeta has finished the class (false inside its __init_subclass__, where the layout is not
+// set up yet and no plan may be built).
+PyObject *struct_ready(PyObject *, PyObject *cls) {
+  return PyBool_FromLong(PyType_Check(cls) && is_struct_type(reinterpret_cast<PyTypeObject *>(cls)));
+}
+
 }  // namespace
 
 #define BW_FASTCALL(f) reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(f))
@@ -84,6 +91,7 @@ PyMethodDef struct_function_defs[] = {
     {"astuple", astuple, METH_O, "astuple(struct, /)\n--\n\nA tuple of a Struct's field values."},
     {"force_setattr", BW_FASTCALL(force_setattr), METH_FASTCALL, "force_setattr(struct, name, value, /)\n--\n\nSet an attribute, even on a frozen Struct."},
     {"_rebuild_struct", BW_FASTCALL(rebuild_struct), METH_FASTCALL, "Unpickling helper."},
+    {"_struct_ready", struct_ready, METH_O, "Whether a StructMeta class is finished (plans may be built)."},
     {},
 };
 #undef BW_FASTCALL

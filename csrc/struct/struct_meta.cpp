@@ -17,6 +17,33 @@ using py::Object;
 
 bool has_key(PyObject *dict, PyObject *key) { return PyDict_Contains(dict, key) == 1; }
 
+// The name of the constructor method (__init__ / __new__) a Struct's non-Struct base defines itself, or null.
+// A Python class is asked through its own dict (an inherited __init__ is allowed, as msgspec allows it); a static
+// builtin type by its slots, since from 3.12 on its tp_dict is NULL (the dicts of static types live per
+// interpreter) and a dict lookup let `class T(Struct, Exception)` through.
+PyObject *own_constructor(PyTypeObject *type) {
+  if (type->tp_flags & Py_TPFLAGS_HEAPTYPE) {
+    for (PyObject *method : {py::names.init, py::names.new_})
+      if (type->tp_dict != nullptr && has_key(type->tp_dict, method)) return method;
+    return nullptr;
+  }
+  if (type->tp_init != PyBaseObject_Type.tp_init) return py::names.init;
+  if (type->tp_new != PyBaseObject_Type.tp_new) return py::names.new_;
+  return nullptr;
+}
+
+// The first static builtin type in `type`'s MRO whose instances are larger than a bare object (a C layout), or
+// null. typing.Generic and plain Python mixins have none.
+const PyTypeObject *builtin_layout_in_mro(PyTypeObject *type) {
+  PyObject *mro = type->tp_mro;
+  if (mro == nullptr || !PyTuple_Check(mro)) return nullptr;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(mro); i++) {
+    auto *t = reinterpret_cast<PyTypeObject *>(PyTuple_GET_ITEM(mro, i));
+    if (!(t->tp_flags & Py_TPFLAGS_HEAPTYPE) && t->tp_basicsize > PyBaseObject_Type.tp_basicsize) return t;
+  }
+  return nullptr;
+}
+
 // Encoded names: rename applied, then field(name=...) wins; they must be unique and must not collide with
 // the tag field.
 Object build_encode_fields(const ClassOptions &opts, PyObject *fields, PyObject *explicit_names) {
@@ -109,7 +136,6 @@ Object build_slots(const CollectedFields &cf, PyObject *bases, uint32_t flags) {
   for (const FieldDraft &d : cf.fields) {
     if (!d.inherited && PyList_Append(slots.get(), d.name.get()) < 0) return {};
   }
-  if (PyList_Sort(slots.get()) < 0) return {};  // msgspec's order: the layout does not follow declaration order
   auto add = [&](PyObject *name) { return PyList_Append(slots.get(), name) == 0; };
   if ((flags & kWeakref) && !any_base_has(bases, [](PyTypeObject *t) { return t->tp_weaklistoffset != 0; }) &&
       !add(py::names.weakref))
@@ -121,6 +147,7 @@ Object build_slots(const CollectedFields &cf, PyObject *bases, uint32_t flags) {
       !any_base_has(bases, [](PyTypeObject *t) { return is_struct_type(t) && as_meta(t)->hash_offset != 0; }) &&
       !add(py::names.cached_hash))
     return {};
+  if (PyList_Sort(slots.get()) < 0) return {};  // msgspec's order (hidden slots too): not declaration order
   return Object::steal(PyList_AsTuple(slots.get()));
 }
 
@@ -268,17 +295,20 @@ PyObject *StructMeta_new(PyObject *, PyObject *args, PyObject *kwargs) {
   }
   if (has_key(ns, py::names.init)) return py::type_error("Struct types cannot define __init__");
   if (has_key(ns, py::names.new_)) return py::type_error("Struct types cannot define __new__");
-  // A mixin's own __init__ / __new__ would never run (msgspec refuses them; builtin types such as Exception
-  // define both).
+  // A mixin's own __init__ / __new__ would never run: refused, as msgspec does. And a base whose MRO holds a
+  // builtin type with a C layout of its own (Exception, int, dict, ... or a Python subclass of one) would put
+  // that layout under the Struct's slots, and its instances crash (msgspec's do): refused too.
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(bases); i++) {
     PyObject *base = PyTuple_GET_ITEM(bases, i);
     if (!PyType_Check(base) || base == reinterpret_cast<PyObject *>(&PyBaseObject_Type) ||
-        PyType_IsSubtype(Py_TYPE(base), &StructMetaBaseType))
+        PyType_IsSubtype(Py_TYPE(base), &StructMetaBaseType) ||
+        PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(base), &StructBaseType))
       continue;
-    PyObject *base_dict = reinterpret_cast<PyTypeObject *>(base)->tp_dict;
-    for (PyObject *method : {py::names.init, py::names.new_})
-      if (base_dict != nullptr && has_key(base_dict, method))
-        return py::type_error("Struct base classes cannot define %U", method);
+    auto *type = reinterpret_cast<PyTypeObject *>(base);
+    if (PyObject *method = own_constructor(type)) return py::type_error("Struct base classes cannot define %U", method);
+    if (const PyTypeObject *builtin = builtin_layout_in_mro(type))
+      return py::type_error("Struct base classes cannot inherit the instance layout of the builtin type %s",
+                            builtin->tp_name);
   }
   Object kw = Object::steal(kwargs ? PyDict_Copy(kwargs) : PyDict_New());
   if (!kw) return nullptr;

@@ -10,16 +10,18 @@ from boltwire._core import Struct, StructMeta
 
 _dict = dict  # the `dict` parameter (msgspec's option name) shadows the builtin inside defstruct()
 _FIELD_SHAPES = "`str`, `tuple[str, type]`, or `tuple[str, type, Any]`"
+# `fields` is required; the sentinel lets a wrong `name` be reported first, as msgspec's argument parser does.
+_REQUIRED: Any = object()
 
 
 def _check(name: str, value: Any, kind: type, label: str) -> None:
     if value is not None and not isinstance(value, kind):
-        raise TypeError(f"`{name}` must be {label} or None, got {type(value).__name__}")
+        raise TypeError(f"{name} must be {label} or None")  # msgspec's words
 
 
 def defstruct(
     name: str,
-    fields: Iterable[str | tuple[str, Any] | tuple[str, Any, Any]],
+    fields: Iterable[str | tuple[str, Any] | tuple[str, Any, Any]] = _REQUIRED,
     *,
     bases: tuple[type, ...] | None = None,
     module: str | None = None,
@@ -46,11 +48,13 @@ def defstruct(
     default), as in a class statement that does not name it.
     """
     if not isinstance(name, str):
-        raise TypeError(f"argument 'name' must be str, not {type(name).__name__}")
+        raise TypeError(f"defstruct() argument 1 must be str, not {type(name).__name__}")
+    if fields is _REQUIRED:
+        raise TypeError("defstruct() missing required argument 'fields' (pos 2)")
     try:
         specs = list(fields)
     except TypeError:
-        raise TypeError("`fields` must be an iterable of " + _FIELD_SHAPES) from None
+        raise TypeError("`fields` must be an iterable") from None
     _check("bases", bases, tuple, "a tuple")
     _check("module", module, str, "a str")
     _check("namespace", namespace, _dict, "a dict")

@@ -19,7 +19,7 @@ import typing
 import uuid
 from typing import Any
 
-from boltwire._core import NODEFAULT, Factory, MsgpackExt, Raw, StructMeta, UnsetType
+from boltwire._core import NODEFAULT, Factory, MsgpackExt, Raw, StructMeta, UnsetType, _struct_ready
 
 _SIMPLE = {
     Any: "any",
@@ -307,6 +307,11 @@ def describe(annotation: Any) -> tuple[Any, ...]:
                  or (isinstance(cls, type) and dataclasses.is_dataclass(cls))):
         _check_alias_arity(cls, args)
     if isinstance(cls, StructMeta):
+        if not _struct_ready(cls):
+            raise ValueError(
+                f"Type `{cls!r}` isn't fully defined, and can't be used in any `Decoder`/`decode` operations. This "
+                "commonly happens when trying to use the struct type within an `__init_subclass__` method."
+            )
         return ("struct", cls)
     if isinstance(cls, type) and issubclass(cls, enum.Enum):
         if not cls.__members__:

@@ -37,7 +37,7 @@ def test_encode_bad_arguments():
         json.encode()
     with pytest.raises(TypeError):
         json.encode(1, 2)
-    with pytest.raises(TypeError, match="unexpected keyword"):
+    with pytest.raises(TypeError, match="Extra keyword arguments provided"):
         json.encode(1, bogus=1)
     with pytest.raises(TypeError, match="enc_hook must be callable"):
         json.encode(1, enc_hook=3)

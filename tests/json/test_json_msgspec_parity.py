@@ -649,3 +649,56 @@ def test_float_hook_errors_become_validation_errors_like_msgspec():
         return out
 
     assert outcome(boltwire) == outcome(msgspec)
+
+
+@pytest.mark.parametrize("proto", ["json", "msgpack"])
+@pytest.mark.parametrize("call", [
+    lambda p: p.decode(),
+    lambda p: p.decode(b"[]", list),
+    lambda p: p.decode(b"[]", bad=1),
+    lambda p: p.decode(b"[]", type=list, extra=1),
+    lambda p: p.encode(),
+    lambda p: p.encode(1, 2),
+    lambda p: p.encode(1, bad=1),
+    lambda p: p.encode(1, enc_hook=None, extra="x"),
+])
+def test_encode_decode_argument_errors_match_msgspec(proto, call):
+    import boltwire.msgpack
+    import msgspec.msgpack
+
+    ours = outcome(lambda: call(getattr(boltwire, proto)))
+    theirs = outcome(lambda: call(getattr(msgspec, proto)))
+    assert ours == theirs
+    assert ours[0] == "TypeError"
+
+
+@pytest.mark.parametrize("proto", ["json", "msgpack"])
+@pytest.mark.parametrize("target", [str, decimal.Decimal, dict])
+def test_invalid_utf8_in_typed_strings_matches_msgspec(proto, target):
+    import boltwire.msgpack
+    import msgspec.msgpack
+
+    buf = getattr(msgspec, proto).encode("MARKER").replace(b"MARKER", b"\xffXXXXX")
+    if target is dict:
+        buf = getattr(msgspec, proto).encode({"MARKER": 1}).replace(b"MARKER", b"\xffXXXXX")
+    ours = outcome(lambda: getattr(boltwire, proto).decode(buf, type=target))
+    theirs = outcome(lambda: getattr(msgspec, proto).decode(buf, type=target))
+    assert ours == theirs
+    assert "Invalid UTF-8" in ours[1]
+
+
+@pytest.mark.parametrize("proto", ["json", "msgpack"])
+def test_invalid_utf8_unknown_field_of_a_forbidding_struct_matches_msgspec(proto):
+    import boltwire.msgpack
+    import msgspec.msgpack
+
+    def run(lib):
+        class Ex(lib.Struct, forbid_unknown_fields=True):
+            x: int = 0
+
+        buf = getattr(lib, proto).encode({"MARKER": 1}).replace(b"MARKER", b"\xffXXXXX")
+        return outcome(lambda: getattr(lib, proto).decode(buf, type=Ex))
+
+    ours, theirs = run(boltwire), run(msgspec)
+    assert ours == theirs
+    assert "Invalid UTF-8" in ours[1]

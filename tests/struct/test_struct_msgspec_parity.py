@@ -412,6 +412,32 @@ def test_mixin_bases_with_their_own_init_or_new_are_refused(body):
     assert ours[0] == theirs[0]
 
 
+@pytest.mark.parametrize("base", [
+    "class Base(Exception):\n    pass\n", "class Base(int):\n    pass\n", "class Base(dict):\n    pass\n",
+    "class Base(ValueError):\n    extra = 1\n",
+])
+def test_bases_with_a_builtin_layout_are_refused(base):
+    # msgspec accepts a Python subclass of a builtin type as a Struct base, and its instances crash (segfault):
+    # the builtin's C layout sits under the Struct's slots. boltwire refuses it (a deliberate difference).
+    from boltwire import Struct
+
+    ns: dict = {}
+    exec(base, {}, ns)
+    with pytest.raises(TypeError, match="instance layout of the builtin type"):
+        class T(Struct, ns["Base"]):
+            a: int = 1
+
+
+def test_builtin_bases_with_constructors_are_refused_on_every_version():
+    # From 3.12 on a static builtin type's tp_dict is NULL; the check must not depend on it.
+    from boltwire import Struct
+
+    for base, method in [(Exception, "__init__"), (dict, "__init__"), (int, "__new__"), (KeyError, "__init__")]:
+        with pytest.raises(TypeError, match=f"cannot define {method}"):
+            class T(Struct, base):
+                pass
+
+
 def test_structmeta_used_directly_gives_struct_behaviour():
     """Options apply as in msgspec (frozen refuses assignment); boltwire also gives ==, repr and copy, where
     msgspec's metaclass-only classes keep object's (a documented difference)."""
@@ -453,3 +479,147 @@ def test_msgpack_and_structmeta_signatures_match_msgspec():
         return [str(inspect.signature(o)) for o in objs] + [lib.StructMeta.__text_signature__]
 
     assert sigs(boltwire) == sigs(msgspec)
+
+
+def test_abstract_instantiation_message_matches_msgspec():
+    import abc
+
+    def run(lib):
+        class Meta(lib.StructMeta, abc.ABCMeta):
+            pass
+
+        class Base(lib.Struct, metaclass=Meta):
+            @abc.abstractmethod
+            def b(self): ...
+
+            @abc.abstractmethod
+            def a(self): ...
+
+            @abc.abstractmethod
+            def c(self): ...
+
+        return outcome(Base)
+
+    ours, theirs = run(boltwire), run(msgspec)
+    assert ours == theirs
+    assert ours[1].endswith("abstract methods 'a', 'b', 'c'")
+
+
+def test_hash_includes_the_class_like_msgspec():
+    hashes = {}
+    for lib in LIBS:
+        one = lib.defstruct("One", ["x"], frozen=True)
+        two = lib.defstruct("Two", ["x"], frozen=True)
+        empty1 = lib.defstruct("E1", [], frozen=True)
+        empty2 = lib.defstruct("E2", [], frozen=True)
+        hashes[lib] = [hash(one(1)) == hash(one(1)), hash(one(1)) == hash(two(1)), hash(empty1()) == hash(empty2()),
+                       hash(empty1()) == hash(empty1())]
+    assert hashes[boltwire] == hashes[msgspec] == [True, False, False, True]
+
+
+@pytest.mark.parametrize("frozen", [False, True])
+def test_ne_uses_an_overridden_eq_like_msgspec(frozen):
+    def run(lib):
+        class Ex(lib.Struct, frozen=frozen):
+            a: int
+            b: int
+
+            def __eq__(self, other):
+                return self.a == other.a
+
+        class Both(lib.Struct):
+            a: int
+
+            def __eq__(self, other):
+                return True
+
+            def __ne__(self, other):
+                return "own"
+
+        x, y, z = Ex(1, 2), Ex(1, 3), Ex(2, 3)
+        return [x == y, x != y, x == z, x != z, Both(1) != Both(2), Both(1) == Both(2)]
+
+    assert run(boltwire) == run(msgspec) == [True, False, False, True, "own", True]
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.defstruct(1),
+    lambda lib: lib.defstruct("T"),
+    lambda lib: lib.defstruct(1, ["x"]),
+    lambda lib: lib.defstruct("T", 1),
+    lambda lib: lib.defstruct("T", ["x", 1]),
+    lambda lib: lib.defstruct("T", [], bases=[]),
+    lambda lib: lib.defstruct("T", [], module=1),
+    lambda lib: lib.defstruct("T", [], namespace=1),
+])
+def test_defstruct_argument_errors_match_msgspec(call):
+    assert outcome(lambda: call(boltwire)) == outcome(lambda: call(msgspec))
+
+
+@pytest.mark.parametrize("name", ["replace", "asdict", "astuple"])
+def test_structs_functions_on_a_non_struct_name_the_package(name):
+    ours, theirs = (outcome(lambda: getattr(lib.structs, name)(1)) for lib in LIBS)
+    assert ours[0] == theirs[0] == "TypeError"
+    assert ours[1] == theirs[1].replace("msgspec.", "boltwire.")
+
+
+def test_redefined_field_keeps_its_inherited_encode_name_like_msgspec():
+    def run(lib):
+        class Base(lib.Struct):
+            x: int = lib.field(name="_x")
+
+        class Renamed(Base):
+            x: int = lib.field(name="x")
+
+        class Default(Base):
+            x: int = 1
+
+        class Bare(Base):
+            x: int
+
+        class Factory(Base):
+            x: list = lib.field(default_factory=list)
+
+        classes = (Renamed, Default, Bare, Factory)
+        return [c.__struct_encode_fields__ for c in classes] + [lib.json.encode(Default())]
+
+    assert run(boltwire) == run(msgspec) == [("x",), ("_x",), ("_x",), ("_x",), b'{"_x":1}']
+
+
+@pytest.mark.parametrize("name", ["__weakref__", "__dict__", "__msgspec_cached_hash__"])
+def test_reserved_field_names_refused_like_msgspec(name):
+    ours, theirs = (outcome(lambda: type(lib.Struct)("T", (lib.Struct,), {"__annotations__": {name: int}}))
+                    for lib in LIBS)
+    assert ours == theirs
+    assert ours[0] == "TypeError"
+
+
+def test_cache_hash_slot_has_msgspecs_name():
+    slots = [lib.defstruct("T", ["x"], frozen=True, cache_hash=True).__slots__ for lib in LIBS]
+    assert slots[0] == slots[1]
+
+
+def test_class_used_inside_its_own_init_subclass_is_refused_like_msgspec():
+    """The class is not finished while __init_subclass__ runs: building a plan of it (decode, convert, inspect)
+    is a ValueError as in msgspec (boltwire crashed here), and it works once the class statement is done."""
+    def run(lib):
+        import importlib
+        importlib.import_module(lib.__name__ + ".msgpack")
+        results = []
+
+        class Base(lib.Struct):
+            def __init_subclass__(cls):
+                calls = [cls, lambda: cls(1), lambda: lib.json.Decoder(cls), lambda: lib.json.decode(b'{"x": 1}', type=cls),
+                         lambda: lib.msgpack.decode(b"\x81\xa1x\x01", type=cls), lambda: lib.convert({"x": 1}, cls),
+                         lambda: lib.inspect.type_info(cls)]
+                results.extend(outcome(c)[0] for c in calls)
+
+        class Sub(Base):
+            x: int
+
+        results.append(lib.json.decode(b'{"x": 1}', type=Sub) == Sub(1))
+        return results
+
+    ours, theirs = run(boltwire), run(msgspec)
+    assert ours == theirs
+    assert ours[2:] == ["ValueError"] * 5 + [True]
