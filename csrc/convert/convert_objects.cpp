@@ -94,7 +94,7 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
   Py_ssize_t pos = 0;
   PyObject *key_ref, *value_ref;
   PathNode key_node{path, nullptr, PathNode::kDictKey};
-  Py_ssize_t hint = 0;
+  Py_ssize_t hint = 0, filled = 0;  // filled: fields set from the mapping
   bool failed = false;  // collect mode: a member failed (its errors are collected); the instance is dropped
   while (py::dict_next(obj, &pos, &key_ref, &value_ref)) {
     // Keys written in source are interned, like the encoded names: a pointer comparison, trying the field
@@ -102,7 +102,7 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
     Py_ssize_t index = find_interned_name(op, key_ref, hint);
     if (BW_LIKELY(index >= 0) && passes_through(value_ref, op->field_plans[index])) {
       // Kept as it is: no Python code runs, so no references need holding and no path is built.
-      Py_XSETREF(*structs::field_slot(self, meta, index), Py_NewRef(value_ref));
+      filled += structs::store_field(structs::field_slot(self, meta, index), Py_NewRef(value_ref));
       track |= structs::may_be_tracked(value_ref);
       continue;
     }
@@ -135,7 +135,7 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
       PyObject *converted = convert_value(value, op->field_plans[index], o, &node);
       ok = converted != nullptr;
       if (!ok) converted = Py_NewRef(Py_None);  // collect mode: a placeholder, so that it is not reported missing
-      Py_XSETREF(*structs::field_slot(self, meta, index), converted);
+      filled += structs::store_field(structs::field_slot(self, meta, index), converted);
       track |= structs::may_be_tracked(converted);
     } else if (op->tag_field != nullptr && PyUnicode_Compare(key, op->tag_field) == 0) {
       PathNode tag_node{path, op->tag_field, 0};
@@ -164,7 +164,7 @@ PyObject *struct_from_mapping(PyObject *obj, const ObjectPlan *op, ConvertOption
     }
   }
   if (BW_UNLIKELY(failed)) return structs::drop_failed_struct(self, *o.collect, path);
-  return structs::finish_decoded_struct(self, track, path);
+  return structs::finish_decoded_struct(self, filled, track, path);
 }
 
 // Reads attribute `name` (then, for mappings, item `name`). New reference, nullptr when absent (no error), or

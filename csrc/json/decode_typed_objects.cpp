@@ -258,14 +258,7 @@ PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const Path
           failed = true;
           value = Py_NewRef(Py_None);  // a placeholder, so that the field is not reported missing too
         }
-        PyObject **slot = structs::field_slot(self, meta, index);
-        PyObject *old = *slot;
-        *slot = value;
-        if (BW_UNLIKELY(old != nullptr)) {
-          Py_DECREF(old);  // a repeated key: the last value wins
-        } else {
-          filled++;
-        }
+        filled += structs::store_field(structs::field_slot(self, meta, index), value);
         track |= structs::may_be_tracked(value);
       } else if (is_tag_key(op->tag_field_utf8, key)) {
         if (!check_own_tag(r, op, path)) {

@@ -10,6 +10,7 @@
 #include "struct/finish_decoded.hpp"
 #include "struct/struct_meta.hpp"
 #include "struct/struct_object.hpp"
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -169,6 +170,7 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
   PyObject *self = structs::alloc_instance(tp);
   bool track = false;
   size_t hint = 0;
+  Py_ssize_t filled = 0;  // fields set from input
   bool failed = false;  // collect mode: a member failed (its errors are collected); the instance is dropped
   for (size_t i = 0; self != nullptr && i < n; i++) {
     Token key;
@@ -194,7 +196,7 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
       PyObject *value = decode_typed<kCollect>(r, op->field_plans[index], &node);
       ok = value != nullptr;
       if (ok) {
-        Py_XSETREF(*structs::field_slot(self, meta, index), value);
+        filled += structs::store_field(structs::field_slot(self, meta, index), value);
         track = track || structs::may_be_tracked(value);
       }
     } else if (op->unknown_keys != sk::ObjectPlan::kSkipUnknown) {
@@ -211,7 +213,7 @@ PyObject *decode_struct_map(DecodeReader &r, size_t n, const ObjectPlan *op, con
   Py_LeaveRecursiveCall();
   if (self == nullptr) return nullptr;
   if (kCollect && BW_UNLIKELY(failed)) return structs::drop_failed_struct(self, *r.collect, path);
-  return structs::finish_decoded_struct(self, track, path);
+  return structs::finish_decoded_struct(self, filled, track, path);
 }
 
 template <bool kCollect>
@@ -385,7 +387,8 @@ PyObject *decode_struct_array(DecodeReader &r, const Token &t, const TypePlan *p
     Py_DECREF(self);
     return nullptr;
   }
-  return structs::finish_decoded_struct(self, track, path);
+  // Each position sets one field once; positions past the fields were skipped.
+  return structs::finish_decoded_struct(self, std::min(n - offset, meta->n_fields), track, path);
 }
 
 template PyObject *decode_struct_array<false>(DecodeReader &, const Token &, const TypePlan *, const PathNode *);
