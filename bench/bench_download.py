@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from report import Row, Section, Table, Target
+from timing import rotated
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests" / "http"))  # the nginx helper is shared with the test fixtures
@@ -207,8 +208,7 @@ def run(args) -> Section:
         url = server.url + "/dl50.bin"
         keys = list(PEERS)
         for r in range(rounds):
-            order = keys[r % len(keys):] + keys[:r % len(keys)]
-            for key in order:
+            for key in rotated(keys, r):
                 if key in errors:
                     continue
                 dest = work / f"{key[0]}-{key[1].replace(' ', '_')}.bin"

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from http_clients import Endpoint
 from progress import progress
+from timing import rotated
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -74,12 +75,6 @@ def ceiling_for(mode: str, target: Endpoint) -> Ceiling:
     if target.http2 and mode == "async" and shutil.which("h2load"):
         return H2_CEILING
     return CEILINGS[mode]
-
-
-def rotated(names: list[str], i: int) -> list[str]:
-    """Round i starts at the i-th contestant, so that no one always runs first (cold) or last (after the rest)."""
-    k = i % len(names) if names else 0
-    return names[k:] + names[:k]
 
 
 @dataclass(frozen=True)

@@ -71,7 +71,8 @@ def sample_groups(
 
 
 def rotated(items: list[T], i: int) -> list[T]:
-    """items starting at the i-th (mod its length)."""
+    """items starting at the i-th (mod its length): round i starts at the i-th contestant, so that no one always
+    runs first (cold) or last (after the rest). The timeit sections, the HTTP races and the downloads share it."""
     k = i % len(items) if items else 0
     return items[k:] + items[:k]
 

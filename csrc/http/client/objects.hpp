@@ -146,6 +146,8 @@ bool init_responses();
 PyObject *set_response_hooks(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 // The Response for a successful exchange (body decoded per `spec`), or nullptr with the exception to raise set.
 PyObject *finish_response(engine::Exchange &ex, const ResponseSpec &spec);
+// "HTTP/2", "HTTP/1.0" or "HTTP/1.1" (interned, borrowed): what Response.http_version and a stream's head say.
+PyObject *http_version_of(const engine::Exchange &ex);
 PyObject *finish_detached(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 // _http_set_redirect(cls): the exception class finish_response raises, with the undecoded Response, for a
 // redirect when ResponseSpec::follow is set (the client layer follows it).

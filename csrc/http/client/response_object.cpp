@@ -299,12 +299,16 @@ PyObject *set_redirect_class(PyObject *, PyObject *const *args, Py_ssize_t nargs
   Py_RETURN_NONE;
 }
 
+PyObject *http_version_of(const engine::Exchange &ex) {
+  return ex.http2 ? g_http2 : ex.http10 ? g_http10 : g_http11;
+}
+
 // The finished exchange as the caller sees it: a Response with the body decoded by `spec.decoder` (bytes when it
 // is None), or the exception to raise (a status error, a decode error). Consumes the exchange's head and body.
 PyObject *finish_response(engine::Exchange &ex, const ResponseSpec &spec) {
   py::Object status = py::Object::steal(PyLong_FromLong(ex.status));
   if (!status) return nullptr;
-  PyObject *version = ex.http2 ? g_http2 : ex.http10 ? g_http10 : g_http11;
+  PyObject *version = http_version_of(ex);
   double elapsed = static_cast<double>(ex.end_ns - ex.start_ns) / 1e9;
   PyObject *tls_version = ex.tls_version == tls::TlsVersion::Tls13   ? g_tls13
                           : ex.tls_version == tls::TlsVersion::Tls12 ? g_tls12
@@ -384,9 +388,9 @@ PyObject *finish_detached(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
   ex.status = static_cast<std::uint16_t>(status);
   ex.end_ns = static_cast<std::int64_t>(elapsed * 1e9);
   if (nargs == 10) {
-    ex.http2 = PyUnicode_CompareWithASCIIString(args[9], "HTTP/2") == 0;
-    ex.http10 = PyUnicode_CompareWithASCIIString(args[9], "HTTP/1.0") == 0;
-    if (!ex.http2 && !ex.http10 && PyUnicode_CompareWithASCIIString(args[9], "HTTP/1.1") != 0)
+    ex.http2 = PyUnicode_Compare(args[9], g_http2) == 0;
+    ex.http10 = PyUnicode_Compare(args[9], g_http10) == 0;
+    if (!ex.http2 && !ex.http10 && PyUnicode_Compare(args[9], g_http11) != 0)
       return PyErr_Format(PyExc_ValueError, "http_version must be 'HTTP/1.0', 'HTTP/1.1' or 'HTTP/2'");
   }
   return finish_response(ex, spec);

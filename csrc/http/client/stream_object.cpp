@@ -135,9 +135,8 @@ PyObject *Stream_head(StreamObject *self, PyObject *) {
     if (ended) return raise_failure(ex);
     Py_RETURN_NONE;
   }
-  const char *version = ex.http2 ? "HTTP/2" : ex.http10 ? "HTTP/1.0" : "HTTP/1.1";  // as Response.http_version
-  return Py_BuildValue("(is#s)", static_cast<int>(ex.status), ex.headers.data(),
-                       static_cast<Py_ssize_t>(ex.headers.size()), version);
+  return Py_BuildValue("(is#O)", static_cast<int>(ex.status), ex.headers.data(),
+                       static_cast<Py_ssize_t>(ex.headers.size()), http_version_of(ex));
 }
 
 // take(view=False) -> the body bytes received since the last take (b"" when none yet), None at the end of a complete
