@@ -104,27 +104,35 @@ def prepare(peer: Peer) -> dict[str, timeit.Timer | str]:
         return out | dict.fromkeys(ops[1:], describe(e))
     names = {"x": x, "y": y, "z": z}
 
-    try:
+    def eq() -> timeit.Timer:
         check(x == y and not (x != y) and x != z, "wrong == result")
-        out["eq"] = timeit.Timer("x == y", globals=names)
-        xs = [C(a=i, b=2, c=3, d=4, e=5) for i in range(200)]
-        check(xs.index(C(a=199, b=2, c=3, d=4, e=5)) == 199, "wrong list.index result")
-        out["index"] = timeit.Timer("xs.index(last)", globals={"xs": xs, "last": C(a=199, b=2, c=3, d=4, e=5)})
-    except Exception as e:
-        out["eq"] = out["index"] = describe(e)
+        return timeit.Timer("x == y", globals=names)
 
-    if not peer.orderable:
-        out["order"] = out["sort"] = "N/A (no ordering)"
-        return out
-    try:
+    def index() -> timeit.Timer:
+        xs, last = [C(a=i, b=2, c=3, d=4, e=5) for i in range(200)], C(a=199, b=2, c=3, d=4, e=5)
+        check(xs.index(last) == 199, "wrong list.index result")
+        return timeit.Timer("xs.index(last)", globals={"xs": xs, "last": last})
+
+    def order() -> timeit.Timer:
         check(x < z and not z < x and not x < y and z > x, "wrong < result")
-        out["order"] = timeit.Timer("x < z", globals=names)
+        return timeit.Timer("x < z", globals=names)
+
+    def sort() -> timeit.Timer:
         rng = random.Random(1)
         bulk = [C(a=1, b=2, c=3, d=4, e=rng.randint(0, 10**6)) for _ in range(500)]
         check([c.e for c in sorted(bulk)] == sorted(c.e for c in bulk), "wrong sorted() result")
-        out["sort"] = timeit.Timer("sorted(bulk)", globals={"bulk": bulk})
-    except Exception as e:
-        out["order"] = out["sort"] = describe(e)
+        return timeit.Timer("sorted(bulk)", globals={"bulk": bulk})
+
+    comparisons = {"eq": eq, "index": index}
+    if peer.orderable:
+        comparisons |= {"order": order, "sort": sort}
+    else:
+        out["order"] = out["sort"] = "N/A (no ordering)"
+    for op, make in comparisons.items():  # each on its own: one failing check leaves the others their numbers
+        try:
+            out[op] = make()
+        except Exception as e:
+            out[op] = describe(e)
     return out
 
 
