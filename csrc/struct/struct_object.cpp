@@ -4,6 +4,7 @@
 #include "py/ref.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/init_errors.hpp"
+#include "struct/struct_freelist.hpp"
 #include "struct/struct_protocols.hpp"
 
 namespace boltwire::structs {
@@ -26,13 +27,18 @@ void track_if_needed(PyObject *self, PyObject *value) noexcept {
 
 PyObject *alloc_instance(PyTypeObject *tp) {
   if (BW_UNLIKELY(has_flag(tp, kGenericLayout))) return tp->tp_alloc(tp, 0);
+  Py_ssize_t n = (tp->tp_basicsize - static_cast<Py_ssize_t>(sizeof(PyObject))) / static_cast<Py_ssize_t>(sizeof(PyObject *));
+  bool gc = PyType_IS_GC(tp);
+  PyObject *self = nullptr;
+#if BW_GC_COUNTERS
+  self = freelist::reuse(tp, n, gc);
+#endif
   // PyObject_GC_New leaves the object untracked, which is what the GC policy wants.
-  PyObject *self = PyType_IS_GC(tp) ? _PyObject_GC_New(tp) : _PyObject_New(tp);
+  if (self == nullptr) self = gc ? _PyObject_GC_New(tp) : _PyObject_New(tp);
   if (self == nullptr) return nullptr;
   // The compact layout is one pointer per slot: a few stores in a loop, not a call to memset (the empty asm
   // keeps the compiler from turning the loop back into that call).
   auto **slots = reinterpret_cast<PyObject **>(reinterpret_cast<char *>(self) + sizeof(PyObject));
-  Py_ssize_t n = (tp->tp_basicsize - static_cast<Py_ssize_t>(sizeof(PyObject))) / static_cast<Py_ssize_t>(sizeof(PyObject *));
   for (Py_ssize_t i = 0; i < n; i++) {
     slots[i] = nullptr;
     __asm__("" : "+r"(i));
@@ -47,6 +53,14 @@ void clear_fields(PyObject *self, const StructMetaObject *meta) noexcept {
     Py_CLEAR(*reinterpret_cast<PyObject **>(reinterpret_cast<char *>(self) + meta->hash_offset));
   }
 }
+
+// The memory of a cleared instance: kept for reuse when the freelist takes it (struct_freelist.hpp), else freed.
+inline void free_instance(PyObject *self, PyTypeObject *tp) noexcept {
+#if BW_GC_COUNTERS
+  if (freelist::release(self, tp)) return;
+#endif
+  tp->tp_free(self);
+}
 }  // namespace
 
 void Struct_dealloc(PyObject *self) {
@@ -59,12 +73,12 @@ void Struct_dealloc(PyObject *self) {
     // The trashcan bounds C recursion when a long chain of Structs is freed.
     Py_TRASHCAN_BEGIN(self, Struct_dealloc)
     clear_fields(self, as_meta(tp));
-    tp->tp_free(self);
+    free_instance(self, tp);
     Py_DECREF(tp);
     Py_TRASHCAN_END
   } else {
     clear_fields(self, as_meta(tp));
-    tp->tp_free(self);
+    free_instance(self, tp);
     Py_DECREF(tp);
   }
 }
