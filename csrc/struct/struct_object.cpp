@@ -2,6 +2,7 @@
 #include "struct/struct_object.hpp"
 #include "py/errors.hpp"
 #include "py/ref.hpp"
+#include "py/trashcan.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/init_errors.hpp"
 #include "struct/struct_freelist.hpp"
@@ -70,12 +71,23 @@ void Struct_dealloc(PyObject *self) {
   if (tp->tp_finalize != nullptr && PyObject_CallFinalizerFromDealloc(self) < 0) return;
   if (PyType_IS_GC(tp)) {
     PyObject_GC_UnTrack(self);
-    // The trashcan bounds C recursion when a long chain of Structs is freed.
+    // The trashcan bounds C recursion when a long chain of Structs is freed (Py_TRASHCAN_BEGIN's condition: only
+    // for instances this function deallocates directly, not through a subclass's subtype_dealloc).
+#ifdef BW_INLINE_TRASHCAN
+    PyThreadState *ts = PyThreadState_Get();
+    bool guarded = tp->tp_dealloc == Struct_dealloc;
+    if (guarded && !py::trashcan_enter(ts, self)) return;
+    clear_fields(self, as_meta(tp));
+    free_instance(self, tp);
+    Py_DECREF(tp);
+    if (guarded) py::trashcan_leave(ts);
+#else
     Py_TRASHCAN_BEGIN(self, Struct_dealloc)
     clear_fields(self, as_meta(tp));
     free_instance(self, tp);
     Py_DECREF(tp);
     Py_TRASHCAN_END
+#endif
   } else {
     clear_fields(self, as_meta(tp));
     free_instance(self, tp);
