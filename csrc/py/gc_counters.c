@@ -5,14 +5,16 @@
 // interpreter's internal state, so this file is C compiled with Py_BUILD_CORE (CPython's internal headers do not
 // compile as C++). Layout used: Include/internal/pycore_gc.h, struct _gc_runtime_state, 3.11-3.13 (the same there).
 #define PY_SSIZE_T_CLEAN
-#define Py_BUILD_CORE 1
+#define Py_BUILD_CORE_MODULE 1  // an extension built against the internals (3.12+: the thread state by a call)
 #include <Python.h>
 #include "py/gc_counters.h"
 #if BW_GC_COUNTERS
 #include "internal/pycore_interp.h"
+#include "internal/pycore_pystate.h"
 
 int bw_gc_count_alloc(void) {
-  struct _gc_runtime_state *gc = &PyInterpreterState_Get()->gc;
+  // 3.11 reads the current thread state without a call (the interpreter's own inline accessor).
+  struct _gc_runtime_state *gc = &_PyInterpreterState_GET()->gc;
   struct gc_generation *young = &gc->generations[0];
   // _PyObject_GC_Link counts the object, then collects when the count passes the threshold (with collection
   // enabled): only the allocations that cannot start a collection are counted here; the caller takes the
@@ -23,7 +25,7 @@ int bw_gc_count_alloc(void) {
 }
 
 void bw_gc_count_free(void) {
-  struct gc_generation *young = &PyInterpreterState_Get()->gc.generations[0];
+  struct gc_generation *young = &_PyInterpreterState_GET()->gc.generations[0];
   if (young->count > 0) young->count--;  // as PyObject_GC_Del
 }
 #endif
