@@ -1,8 +1,10 @@
-// csrc/json/number_format.cpp: digit-pair integer formatting and the shortest round-trip double layout.
+// csrc/json/number_format.cpp: integer formatting and the shortest round-trip double layout.
 //
-// Doubles: shortest_decimal (Schubfach, shortest_double.cpp) gives the shortest round-trip digits; they are
-// scaled to exactly 17 digits and turned into text in registers (SWAR), and the layout follows msgspec: plain
-// notation for decimal exponents in [-5, 16) with ".0" on integral values, else "d.ddde[-]x".
+// Integers below 10^16 and the digits of doubles: 16 digits at once in registers (SSE2; SWAR elsewhere), with
+// the leading / trailing zeros counted from a mask, so no branch depends on how many digits a number has.
+// Doubles: shortest_decimal (Schubfach, shortest_double.hpp) gives the shortest round-trip digits; they are
+// scaled to exactly 17 digits, and the layout follows msgspec: plain notation for decimal exponents in [-5, 16)
+// with ".0" on integral values, else "d.ddde[-]x".
 #include "json/number_format.hpp"
 #include "json/shortest_double.hpp"
 #include <cmath>
@@ -58,27 +60,6 @@ inline size_t write_small(char *dst, uint32_t x) noexcept {
   return static_cast<size_t>(8 - leading);
 }
 
-}  // namespace
-
-size_t write_u64(char *dst, uint64_t v) noexcept {
-  // Blocks of 8 digits: at most one variable-length head and two full blocks (each stored as one 8-byte word,
-  // so up to 20 bytes at dst are written; callers reserve kMaxIntChars).
-  if (v < 100000000) return write_small(dst, static_cast<uint32_t>(v));
-  if (v < 10000000000000000ull) {
-    size_t n = write_small(dst, static_cast<uint32_t>(v / 100000000));
-    write_8_digits(dst + n, static_cast<uint32_t>(v % 100000000));
-    return n + 8;
-  }
-  uint64_t head = v / 10000000000000000ull;  // <= 1844
-  uint64_t rest = v % 10000000000000000ull;
-  size_t n = write_small(dst, static_cast<uint32_t>(head));
-  write_8_digits(dst + n, static_cast<uint32_t>(rest / 100000000));
-  write_8_digits(dst + n + 8, static_cast<uint32_t>(rest % 100000000));
-  return n + 16;
-}
-
-namespace {
-
 constexpr uint64_t kPow10U64[20] = {1ull,
                                     10ull,
                                     100ull,
@@ -121,10 +102,12 @@ struct ExponentTable {
 };
 constexpr ExponentTable kExponentText{};
 
-// 16 digits as text: digits 2-9 of the double (w1) and 10-17 (w2), and how many of the 17 are significant (up
-// to the last nonzero one; the first digit is never zero).
+// The 16 digits of high * 10^8 + low as text (w1 the first 8, first digit in the lowest byte), how many zeros
+// lead them (15 when all are zero, so one digit is kept), and how many digits a double with one more digit in
+// front has up to its last nonzero one (for format_double, whose first digit is never zero).
 struct Digits16 {
   uint64_t w1, w2;
+  int leading;
   int significant;
 };
 
@@ -148,16 +131,18 @@ inline Digits16 digits_16(uint32_t high, uint32_t low) noexcept {
   // Bit i of `nonzero` says digit i + 2 is not zero; the last set bit ends the significant digits.
   auto nonzero = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(digits, _mm_setzero_si128()))) ^ 0xFFFFu;
   int significant = 32 - __builtin_clz((nonzero << 1) | 1);
+  int leading = __builtin_ctz(nonzero | 0x8000u);
   __m128i text = _mm_or_si128(digits, _mm_set1_epi8('0'));
   return {static_cast<uint64_t>(_mm_cvtsi128_si64(text)),
-          static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(text, text))), significant};
+          static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(text, text))), leading, significant};
 }
 #else
 inline Digits16 digits_16(uint32_t high, uint32_t low) noexcept {
   uint64_t w1 = digits_8(high), w2 = digits_8(low);  // first digit in the lowest byte
   // The trailing zeros are the top zero bytes of w2, then of w1.
   int significant = w2 != 0 ? 17 - (__builtin_clzll(w2) >> 3) : (w1 != 0 ? 9 - (__builtin_clzll(w1) >> 3) : 1);
-  return {w1 | kAsciiZeros, w2 | kAsciiZeros, significant};
+  int leading = w1 != 0 ? __builtin_ctzll(w1) >> 3 : 8 + (__builtin_ctzll(w2 | (uint64_t{1} << 56)) >> 3);
+  return {w1 | kAsciiZeros, w2 | kAsciiZeros, leading, significant};
 }
 #endif
 
@@ -165,6 +150,31 @@ inline void store_u64(char *p, uint64_t w) noexcept { std::memcpy(p, &w, 8); }
 inline void store_u128(char *p, unsigned __int128 w) noexcept { std::memcpy(p, &w, 16); }
 
 }  // namespace
+
+size_t write_u64(char *dst, uint64_t v) noexcept {
+  if (v < 100000000) {
+    // Up to 8 digits: SWAR, shifted past the leading zeros (v == 0 keeps its last digit), one 8-byte store.
+    uint64_t digits = digits_8(static_cast<uint32_t>(v));
+    int leading = __builtin_ctzll(digits | (uint64_t{1} << 56)) >> 3;
+    store_u64(dst, (digits >> (8 * leading)) | kAsciiZeros);
+    return static_cast<size_t>(8 - leading);
+  }
+  if (v < 10000000000000000ull) {
+    // 9 to 16 digits without a branch on their count: all 16, shifted past the leading zeros, in one store.
+    uint64_t high = v / 100000000;
+    Digits16 d = digits_16(static_cast<uint32_t>(high), static_cast<uint32_t>(v - high * 100000000));
+    unsigned __int128 text = (static_cast<unsigned __int128>(d.w2) << 64) | d.w1;
+    store_u128(dst, text >> (8 * d.leading));
+    return static_cast<size_t>(16 - d.leading);
+  }
+  // 17 to 20 digits: a head of up to 4 and two blocks of 8 (up to 20 bytes stored; callers reserve kMaxIntChars).
+  uint64_t head = v / 10000000000000000ull;  // <= 1844
+  uint64_t rest = v % 10000000000000000ull;
+  size_t n = write_small(dst, static_cast<uint32_t>(head));
+  write_8_digits(dst + n, static_cast<uint32_t>(rest / 100000000));
+  write_8_digits(dst + n + 8, static_cast<uint32_t>(rest % 100000000));
+  return n + 16;
+}
 
 size_t format_double(char *dst, double v) noexcept {
   // Every byte is produced in registers and stored once (or overwritten by a later store); nothing written is
