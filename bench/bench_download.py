@@ -13,6 +13,7 @@ import asyncio
 import hashlib
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -42,49 +43,64 @@ def write_atomically(dest: Path, chunks) -> None:
     os.replace(tmp, dest)
 
 
-def boltwire_async(url: str, dest: Path) -> None:
+# Every peer times itself, from before its client is made to after the result is complete (the file renamed, or the
+# bytes in hand), and returns the seconds (a memory peer also the SHA-256 of the body). An async peer starts its clock
+# inside the running loop: making and closing the event loop (asyncio.run, ~0.3-0.7 ms) is not download work, and
+# handing a 50 MiB result out of asyncio.run() costs about a second by itself on CPython 3.11 (measured).
+
+
+def boltwire_async(url: str, dest: Path) -> float:
     from boltwire import HTTPClient
 
     async def main():
+        start = time.perf_counter()
         async with HTTPClient() as client:
             await client.download(url, dest)
+        return time.perf_counter() - start
 
-    asyncio.run(main())
+    return asyncio.run(main())
 
 
-def boltwire_sync(url: str, dest: Path) -> None:
+def boltwire_sync(url: str, dest: Path) -> float:
     from boltwire import SyncHTTPClient
 
+    start = time.perf_counter()
     with SyncHTTPClient() as client:
         client.download(url, dest)
+    return time.perf_counter() - start
 
 
-def httpx_async(url: str, dest: Path) -> None:
+def httpx_async(url: str, dest: Path) -> float:
     import httpx
 
     async def main():
+        start = time.perf_counter()
         async with httpx.AsyncClient() as client:
             async with client.stream("GET", url) as r:
                 r.raise_for_status()
                 parts = [chunk async for chunk in r.aiter_raw(PIECE)]
         write_atomically(dest, parts)  # (collected first: httpx's async iterator cannot feed a sync writer)
+        return time.perf_counter() - start
 
-    asyncio.run(main())
+    return asyncio.run(main())
 
 
-def httpx_sync(url: str, dest: Path) -> None:
+def httpx_sync(url: str, dest: Path) -> float:
     import httpx
 
+    start = time.perf_counter()
     with httpx.Client() as client:
         with client.stream("GET", url) as r:
             r.raise_for_status()
             write_atomically(dest, r.iter_raw(PIECE))
+    return time.perf_counter() - start
 
 
-def aiohttp_async(url: str, dest: Path) -> None:
+def aiohttp_async(url: str, dest: Path) -> float:
     import aiohttp
 
     async def main():
+        start = time.perf_counter()
         async with aiohttp.ClientSession() as session:
             async with session.get(url) as r:
                 r.raise_for_status()
@@ -94,12 +110,10 @@ def aiohttp_async(url: str, dest: Path) -> None:
                         f.write(chunk)
                     os.fsync(f.fileno())
                 os.replace(tmp, dest)
+        return time.perf_counter() - start
 
-    asyncio.run(main())
+    return asyncio.run(main())
 
-
-# In-memory peers time themselves and return (seconds, SHA-256 of the body): handing a 50 MiB result out of
-# asyncio.run() costs about a second by itself on CPython 3.11 (measured), which is not what is compared here.
 
 
 def boltwire_async_bytes(url: str, dest: Path) -> tuple[float, str]:
@@ -162,7 +176,8 @@ def aiohttp_bytes(url: str, dest: Path) -> tuple[float, str]:
     return asyncio.run(main())
 
 
-# (table, contestant) -> function; a file contestant writes `dest`, a memory one returns (seconds, digest).
+# (table, contestant) -> function; a file contestant writes `dest` and returns its seconds, a memory one returns
+# (seconds, digest).
 PEERS = {
     ("file", "boltwire async download"): boltwire_async,
     ("file", "boltwire sync download"): boltwire_sync,
@@ -179,6 +194,16 @@ TITLES = {
     "file": "Download 50 MiB into a file (loopback nginx), MiB/s, higher is better",
     "memory": "Download 50 MiB into memory (loopback nginx), MiB/s, higher is better",
 }
+
+
+def usage_of(before, after, seconds: float) -> dict:
+    """What one download cost the client process (every thread: the engine's and helpers' too), beside its wall
+    time: CPU ms, and voluntary / involuntary context switches. Wall far above CPU means waiting (for the server,
+    for a CPU, for a wake-up), CPU above another row's means more work. (Over the whole call: an async peer's
+    count includes making and closing its event loop.)"""
+    return {"wall_ms": round(seconds * 1e3, 2),
+            "cpu_ms": round((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1e3, 2),
+            "voluntary": after.ru_nvcsw - before.ru_nvcsw, "involuntary": after.ru_nivcsw - before.ru_nivcsw}
 
 
 def wrk_mib_per_s(url: str, seconds: int) -> float | None:
@@ -198,6 +223,7 @@ def run(args) -> Section:
     rounds = 3 if args.quick else (args.rounds or 7)
     work = Path(tempfile.mkdtemp(prefix="bw-download-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
     samples: dict[tuple[str, str], list[float]] = {key: [] for key in PEERS}
+    usage: dict[tuple[str, str], list[dict]] = {key: [] for key in PEERS}
     errors: dict[tuple[str, str], str] = {}
     wrk: list[float] = []
     with NginxServer() as server:
@@ -214,12 +240,12 @@ def run(args) -> Section:
                 dest = work / f"{key[0]}-{key[1].replace(' ', '_')}.bin"
                 try:
                     if key[0] == "file":
-                        start = time.perf_counter()
-                        PEERS[key](url, dest)
-                        seconds = time.perf_counter() - start
+                        before = resource.getrusage(resource.RUSAGE_SELF)
+                        seconds = PEERS[key](url, dest)
+                        usage[key].append(usage_of(before, resource.getrusage(resource.RUSAGE_SELF), seconds))
                         got = hashlib.sha256(dest.read_bytes()).hexdigest()
                     else:
-                        seconds, got = PEERS[key](url, dest)
+                        seconds, got = PEERS[key](url, dest)  # (its digest is taken inside: no usage figures)
                     if got != digest:
                         raise RuntimeError("wrong body")
                     samples[key].append(SIZE / (1 << 20) / seconds)
@@ -252,7 +278,8 @@ def run(args) -> Section:
             targets.append(Target(f"{name} ({table_key}) >= 80% of wrk", ratio, 0.80, note="ratio to wrk",
                                   ok=None if ratio is None else ratio >= 0.80))
     notes = [f"{rounds} interleaved rounds, order rotated; a fresh client per download (connect included); size "
-             "and SHA-256 of every result checked (outside the timing)",
+             "and SHA-256 of every result checked (outside the timing); every peer times itself, an async one from "
+             "inside its running event loop (making and closing the loop is left out)",
              "file: every peer writes a temporary file on /dev/shm, fsyncs it and renames it (boltwire's download() "
              "semantics; on tmpfs fsync costs nothing, so the table compares transfer and write paths, not disks); "
              "memory: the body as one bytes object",
@@ -262,5 +289,13 @@ def run(args) -> Section:
              "(>= 80% of wrk) is judged on both tables",
              f"machine: {os.cpu_count()} CPUs shared by the client, nginx and wrk; load average at the end "
              f"{os.getloadavg()[0]:.1f}"]
-    raw = {"samples": {f"{k[0]}/{k[1]}": v for k, v in samples.items()}, "wrk": wrk}
+    for key in keys:
+        if key[1].startswith("boltwire") and usage[key]:
+            u = usage[key]
+            notes.append(f"{key[0]}, {key[1]}: per download, median wall {statistics.median(x['wall_ms'] for x in u):.1f} "
+                         f"ms, CPU {statistics.median(x['cpu_ms'] for x in u):.1f} ms (all threads), context switches "
+                         f"{statistics.median(x['voluntary'] for x in u):.0f} voluntary / "
+                         f"{statistics.median(x['involuntary'] for x in u):.0f} involuntary")
+    raw = {"samples": {f"{k[0]}/{k[1]}": v for k, v in samples.items()}, "wrk": wrk,
+           "usage": {f"{k[0]}/{k[1]}": v for k, v in usage.items()}}
     return Section("download", tables, targets, notes=notes, raw=raw)
