@@ -196,14 +196,44 @@ TITLES = {
 }
 
 
-def usage_of(before, after, seconds: float) -> dict:
-    """What one download cost the client process (every thread: the engine's and helpers' too), beside its wall
-    time: CPU ms, and voluntary / involuntary context switches. Wall far above CPU means waiting (for the server,
-    for a CPU, for a wake-up), CPU above another row's means more work. (Over the whole call: an async peer's
-    count includes making and closing its event loop.)"""
-    return {"wall_ms": round(seconds * 1e3, 2),
-            "cpu_ms": round((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1e3, 2),
-            "voluntary": after.ru_nvcsw - before.ru_nvcsw, "involuntary": after.ru_nivcsw - before.ru_nivcsw}
+def scheduler_clock(pids: list[int] | None = None) -> tuple[float, float, int]:
+    """(ms on a CPU, ms runnable but waiting for one, CPU migrations) summed over the threads of this process, or
+    of the processes `pids` (from /proc/.../schedstat and .../sched; zeros where the kernel does not show them)."""
+    roots = ["/proc/self"] if pids is None else [f"/proc/{p}" for p in pids]
+    tasks = [f"{root}/task/{t}" for root in roots if os.path.isdir(f"{root}/task") for t in os.listdir(f"{root}/task")]
+    run = wait = moves = 0
+    for task in tasks:
+        try:
+            fields = open(f"{task}/schedstat").read().split()
+            run += int(fields[0])
+            wait += int(fields[1])
+            for line in open(f"{task}/sched"):
+                if line.startswith("se.nr_migrations"):
+                    moves += int(line.split(":")[1])
+        except (OSError, ValueError, IndexError):
+            continue  # a thread that ended meanwhile
+    return run / 1e6, wait / 1e6, moves
+
+
+def nginx_workers(server: NginxServer) -> list[int]:
+    try:
+        master = server.process.pid
+        return [int(p) for p in open(f"/proc/{master}/task/{master}/children").read().split()]
+    except (AttributeError, OSError, ValueError):
+        return []
+
+
+def usage_of(before: tuple, after: tuple, seconds: float) -> dict:
+    """What one download cost, beside its wall time: the client process's CPU ms (every thread: the engine's too),
+    its ms runnable but waiting for a CPU, its CPU migrations, its voluntary / involuntary context switches, and the
+    nginx worker's CPU and waiting ms. Wall far above CPU means waiting (for the server, for a CPU, for a wake-up);
+    much waiting for a CPU with a CPU to spare means two busy threads share one. (Over the whole call: an async
+    peer's figures include making and closing its event loop.)"""
+    (c0, w0, m0), r0, (n0, nw0, _) = before
+    (c1, w1, m1), r1, (n1, nw1, _) = after
+    return {"wall_ms": round(seconds * 1e3, 2), "cpu_ms": round(c1 - c0, 2), "runq_ms": round(w1 - w0, 2),
+            "migrations": m1 - m0, "voluntary": r1.ru_nvcsw - r0.ru_nvcsw, "involuntary": r1.ru_nivcsw - r0.ru_nivcsw,
+            "nginx_cpu_ms": round(n1 - n0, 2), "nginx_runq_ms": round(nw1 - nw0, 2)}
 
 
 def wrk_mib_per_s(url: str, seconds: int) -> float | None:
@@ -219,6 +249,10 @@ def wrk_mib_per_s(url: str, seconds: int) -> float | None:
     return float(m.group(1)) * scale / (1 << 20)
 
 
+def med(usage: list[dict], name: str) -> float:
+    return statistics.median(u[name] for u in usage)
+
+
 def run(args) -> Section:
     rounds = 3 if args.quick else (args.rounds or 7)
     work = Path(tempfile.mkdtemp(prefix="bw-download-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
@@ -232,6 +266,7 @@ def run(args) -> Section:
         (server.prefix / "www" / "dl50.bin").write_bytes(body)
         del body
         url = server.url + "/dl50.bin"
+        workers = nginx_workers(server)
         keys = list(PEERS)
         for r in range(rounds):
             for key in rotated(keys, r):
@@ -240,9 +275,10 @@ def run(args) -> Section:
                 dest = work / f"{key[0]}-{key[1].replace(' ', '_')}.bin"
                 try:
                     if key[0] == "file":
-                        before = resource.getrusage(resource.RUSAGE_SELF)
+                        before = scheduler_clock(), resource.getrusage(resource.RUSAGE_SELF), scheduler_clock(workers)
                         seconds = PEERS[key](url, dest)
-                        usage[key].append(usage_of(before, resource.getrusage(resource.RUSAGE_SELF), seconds))
+                        after = scheduler_clock(), resource.getrusage(resource.RUSAGE_SELF), scheduler_clock(workers)
+                        usage[key].append(usage_of(before, after, seconds))
                         got = hashlib.sha256(dest.read_bytes()).hexdigest()
                     else:
                         seconds, got = PEERS[key](url, dest)  # (its digest is taken inside: no usage figures)
@@ -292,10 +328,11 @@ def run(args) -> Section:
     for key in keys:
         if key[1].startswith("boltwire") and usage[key]:
             u = usage[key]
-            notes.append(f"{key[0]}, {key[1]}: per download, median wall {statistics.median(x['wall_ms'] for x in u):.1f} "
-                         f"ms, CPU {statistics.median(x['cpu_ms'] for x in u):.1f} ms (all threads), context switches "
-                         f"{statistics.median(x['voluntary'] for x in u):.0f} voluntary / "
-                         f"{statistics.median(x['involuntary'] for x in u):.0f} involuntary")
+            notes.append(f"{key[0]}, {key[1]}: per download (medians), wall {med(u, 'wall_ms'):.1f} ms; client CPU "
+                         f"{med(u, 'cpu_ms'):.1f} ms, waiting for a CPU {med(u, 'runq_ms'):.1f} ms, "
+                         f"{med(u, 'migrations'):.0f} migrations, {med(u, 'voluntary'):.0f} voluntary / "
+                         f"{med(u, 'involuntary'):.0f} involuntary switches; nginx CPU {med(u, 'nginx_cpu_ms'):.1f} "
+                         f"ms, waiting {med(u, 'nginx_runq_ms'):.1f} ms")
     raw = {"samples": {f"{k[0]}/{k[1]}": v for k, v in samples.items()}, "wrk": wrk,
            "usage": {f"{k[0]}/{k[1]}": v for k, v in usage.items()}}
     return Section("download", tables, targets, notes=notes, raw=raw)
