@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import os
 from pathlib import Path
 
 import pytest
@@ -15,18 +14,9 @@ from boltwire import HTTPClient, SyncHTTPClient
 from boltwire.http import HTTPConnectionError, _streaming
 from nginx_server import chunked_body
 
-SIZE = 9 << 20
+from test_client_download_direct import SIZE, large  # noqa: F401 (the 9 MiB file fixture, shared)
+
 STEP = _streaming._PROGRESS_STEP
-
-
-@pytest.fixture(scope="module")
-def large(nginx):
-    """A 9 MiB random file served by the session's nginx: (url, bytes)."""
-    body = os.urandom(SIZE)
-    path = nginx.prefix / "www" / "progress-large.bin"
-    path.write_bytes(body)
-    os.chmod(path, 0o644)
-    return nginx.url + "/progress-large.bin", body
 
 
 @pytest.fixture
