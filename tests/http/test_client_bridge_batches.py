@@ -12,17 +12,13 @@ import pytest
 
 from _local_server import LocalServer
 from boltwire import HTTPClient
+from test_client_call_future import raw_call  # the call behind client.get(path), before any await
 
 
 @pytest.fixture(scope="module")
 def server():
     with LocalServer() as s:
         yield s
-
-
-def raw_call(client: HTTPClient, path: str):
-    """The call behind client.get(path): the native object, before any await."""
-    return client._call("GET", path, None, None, None, None, None, None, bytes, None)
 
 
 def count_wakeups(loop, sink) -> list[int]:
