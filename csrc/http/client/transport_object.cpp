@@ -396,12 +396,13 @@ bool add_http_types(PyObject *module) {
   if (!init_responses()) return false;
   if (PyType_Ready(&TransportType) < 0 || PyType_Ready(&SinkType) < 0 || PyType_Ready(&CallType) < 0 ||
       PyType_Ready(&HeadType) < 0 || PyType_Ready(&BodyType) < 0 || PyType_Ready(&StreamType) < 0 ||
-      PyType_Ready(&SseParserType) < 0)
+      PyType_Ready(&SseParserType) < 0 || PyType_Ready(&VerbType) < 0)
     return false;
   return PyModule_AddObjectRef(module, "_HttpTransport", reinterpret_cast<PyObject *>(&TransportType)) == 0 &&
          PyModule_AddObjectRef(module, "_HttpSink", reinterpret_cast<PyObject *>(&SinkType)) == 0 &&
          PyModule_AddObjectRef(module, "_HttpCall", reinterpret_cast<PyObject *>(&CallType)) == 0 &&
          PyModule_AddObjectRef(module, "_SseParser", reinterpret_cast<PyObject *>(&SseParserType)) == 0 &&
+         PyModule_AddObjectRef(module, "_HttpVerb", reinterpret_cast<PyObject *>(&VerbType)) == 0 &&
          PyModule_AddObjectRef(module, "Response", reinterpret_cast<PyObject *>(&ResponseType)) == 0 &&
          PyModule_AddFunctions(module, http_functions) == 0 && PyModule_AddFunctions(module, fast_path_functions) == 0;
 }
