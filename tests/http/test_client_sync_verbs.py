@@ -19,14 +19,14 @@ class Doc(Struct):
 
 @pytest.fixture(scope="module")
 def server():
-    with LocalServer() as s:
-        yield s
+    with LocalServer() as running, SyncHTTPClient(base_url=running.url) as shared:
+        running.client = shared
+        yield running
 
 
 @pytest.fixture
 def client(server):
-    with SyncHTTPClient(base_url=server.url) as c:
-        yield c
+    return server.client
 
 
 VERBS = ("get", "head", "options", "delete", "post", "put", "patch")
