@@ -88,6 +88,11 @@ CASES = {
         "import json_documents, {lib}\ndoc = json_documents.make_document(1_000_000, 1)\n"
         "dumps = {lib}.json.encode if '{lib}' != 'orjson' else {lib}.dumps",
         "dumps(doc)", 3, ["boltwire", "orjson", "msgspec"]),
+    # the encode section's untyped document (bench_encode.py: encode_data.untyped_document, seed 1)
+    "untyped_encode_mixed": (
+        "import encode_data, {lib}\ndoc = encode_data.untyped_document(1_000_000, seed=1)\n"
+        "dumps = {lib}.json.encode if '{lib}' != 'orjson' else {lib}.dumps",
+        "dumps(doc)", 3, ["boltwire", "orjson", "msgspec"]),
     "struct_define": (
         "import {lib}\nsrc = 'class C(S, order=True):\\n' + ''.join(f'    {{f}}: int\\n' for f in 'abcde')\n"
         "code = compile(src, '<C>', 'exec')\nenv = {{'S': {lib}.Struct}}",

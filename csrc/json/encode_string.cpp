@@ -9,38 +9,45 @@ namespace boltwire::json {
 
 namespace {
 
-constexpr char kHex[] = "0123456789abcdef";
+// For each byte that needs an escape: its escape text (up to 6 bytes, zero-padded to 8) in the low bytes and
+// the text's length in the top byte, so an escape is one 8-byte store and an advance.
+struct EscapeTextTable {
+  uint64_t v[32 + 2];  // the control characters, then '"' and '\\'
+  constexpr EscapeTextTable() : v() {
+    constexpr char kHex[] = "0123456789abcdef";
+    for (unsigned c = 0; c < 34; ++c) {
+      unsigned byte = c < 32 ? c : (c == 32 ? '"' : '\\');
+      char letter = kEscapeLetter[static_cast<unsigned char>(byte)];
+      char text[6] = {'\\', letter, '0', '0', kHex[byte >> 4], kHex[byte & 0xF]};
+      int n = letter == 'u' ? 6 : 2;
+      uint64_t w = uint64_t(n) << 56;
+      for (int i = 0; i < n; ++i) w |= uint64_t(static_cast<unsigned char>(text[i])) << (8 * i);
+      v[c] = w;
+    }
+  }
+  constexpr uint64_t operator[](unsigned char c) const noexcept { return v[c < 32 ? c : (c == '"' ? 32 : 33)]; }
+};
+constexpr EscapeTextTable kEscapeText{};
 
 // Continues a string whose s[0] needs an escape: writes escapes and the clean runs between them, then the
-// closing quote and `trailer` (when nonzero).
+// closing quote and `trailer` (when nonzero). One reservation covers the worst case (every byte a \u00XX).
 [[gnu::noinline]] bool write_escaped_rest(py::BytesWriter &out, const char *s, size_t n, char trailer) noexcept {
+  // 6 bytes per input byte, the quote, the trailer, and the slack of the 8-byte escape stores.
+  if (!out.reserve(6 * n + 2 + 8)) return false;
+  char *p = out.cursor();
   size_t i = 0;
-  while (true) {
-    // s[i] needs an escape. Room for one \u00XX, the rest of the input, the quote and the trailer.
-    if (!out.reserve(6 + (n - i) + 2)) return false;
-    auto c = static_cast<unsigned char>(s[i]);
-    char letter = kEscapeLetter[c];
-    char *p = out.cursor();
-    p[0] = '\\';
-    p[1] = letter;
-    if (letter == 'u') {
-      p[2] = '0';
-      p[3] = '0';
-      p[4] = kHex[c >> 4];
-      p[5] = kHex[c & 0xF];
-      p += 6;
-    } else {
-      p += 2;
-    }
+  do {
+    uint64_t text = kEscapeText[static_cast<unsigned char>(s[i])];
+    std::memcpy(p, &text, 8);
+    p += text >> 56;
     ++i;
     size_t run = copy_until_escape(p, s + i, n - i);
     p += run;
     i += run;
-    out.advance(static_cast<size_t>(p - out.cursor()));
-    if (i == n) break;
-  }
-  out.put_unchecked('"');
-  if (trailer != 0) out.put_unchecked(trailer);
+  } while (i < n);
+  p[0] = '"';
+  p[1] = trailer;  // reserved; counted only when nonzero
+  out.advance(static_cast<size_t>(p - out.cursor()) + 1 + (trailer != 0));
   return true;
 }
 
@@ -68,6 +75,12 @@ bool write_str_general(py::BytesWriter &out, PyObject *obj, char trailer) noexce
     s = static_cast<const char *>(PyUnicode_DATA(obj));
     n = PyUnicode_GET_LENGTH(obj);
   } else {
+#if PY_VERSION_HEX < 0x030E0000
+    // The UTF-8 form CPython caches on a compact str after its first encoding, read without the call.
+    auto *compact = reinterpret_cast<PyCompactUnicodeObject *>(obj);
+    if (PyUnicode_IS_COMPACT(obj) && compact->utf8 != nullptr)
+      return write_escaped(out, compact->utf8, static_cast<size_t>(compact->utf8_length), trailer);
+#endif
     s = PyUnicode_AsUTF8AndSize(obj, &n);  // cached on the object; raises on lone surrogates
     if (s == nullptr) return false;
   }

@@ -8,6 +8,7 @@
 #include "json/encode_value.hpp"
 #include "json/raw.hpp"
 #include "struct/struct_meta.hpp"
+#include <cstring>
 
 namespace boltwire::json {
 
@@ -19,6 +20,8 @@ inline bool is_struct(PyTypeObject *tp) noexcept {
   return (meta == structs::StructMetaPublic || PyType_IsSubtype(meta, &structs::StructMetaBaseType)) &&
          structs::as_meta(tp)->fields != nullptr;
 }
+
+inline bool encode_literal(EncodeState &state, PyObject *obj) noexcept;
 
 bool call_enc_hook(EncodeState &state, PyObject *obj) noexcept {
   if (Py_EnterRecursiveCall(" while serializing an object")) return false;
@@ -32,10 +35,26 @@ bool call_enc_hook(EncodeState &state, PyObject *obj) noexcept {
   return ok;
 }
 
-[[gnu::noinline]] bool encode_literal(EncodeState &state, PyObject *obj) noexcept {
-  if (obj == Py_True) return state.out.write("true", 4);
-  if (obj == Py_False) return state.out.write("false", 5);
-  return state.out.write("null", 4);
+// "true", "false" or "null" as 8 bytes (little-endian, zero-padded) and the length in the top byte.
+constexpr uint64_t literal_word(const char *text, uint64_t n) noexcept {
+  uint64_t w = n << 56;
+  for (uint64_t i = 0; i < n; ++i) w |= uint64_t(static_cast<unsigned char>(text[i])) << (8 * i);
+  return w;
+}
+
+[[gnu::noinline]] bool encode_literal_growing(EncodeState &state, PyObject *obj) noexcept {
+  if (!state.out.reserve(8)) return false;
+  return encode_literal(state, obj);
+}
+
+// One 8-byte store picked without a branch on the value (true / false / null alternate unpredictably).
+inline bool encode_literal(EncodeState &state, PyObject *obj) noexcept {
+  if (BW_UNLIKELY(!state.out.has_room(8))) return encode_literal_growing(state, obj);
+  uint64_t text = obj == Py_True ? literal_word("true", 4) : literal_word("null", 4);
+  text = obj == Py_False ? literal_word("false", 5) : text;
+  std::memcpy(state.out.cursor(), &text, 8);
+  state.out.advance(text >> 56);
+  return true;
 }
 
 [[gnu::noinline]] bool encode_other(EncodeState &state, PyObject *obj) noexcept {

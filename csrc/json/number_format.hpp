@@ -13,11 +13,11 @@ inline constexpr size_t kMaxDoubleChars = 64;  // room format_double may touch (
 // kMaxIntChars - 1 bytes (past the digits too), so `dst` needs room for kMaxIntChars.
 size_t write_u64(char *dst, uint64_t v) noexcept;
 inline size_t write_i64(char *dst, int64_t v) noexcept {
-  if (v < 0) {
-    *dst = '-';
-    return 1 + write_u64(dst + 1, 0 - static_cast<uint64_t>(v));
-  }
-  return write_u64(dst, static_cast<uint64_t>(v));
+  // No branch on the sign (random signs would mispredict half the time): the '-' is overwritten when v >= 0.
+  bool negative = v < 0;
+  *dst = '-';
+  uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  return negative + write_u64(dst + negative, magnitude);
 }
 // `v` must be finite.
 size_t format_double(char *dst, double v) noexcept;
