@@ -518,7 +518,8 @@ class _ClientBase:
     ) -> Any:
         """The body of a GET streamed into a temporary file beside `dest`, fsync'ed and renamed over `dest` (a
         failure leaves no partial file); Response.data is then `dest` as a Path. Without `dest`, the bytes.
-        `progress(received, total or None)` is called after each piece. Awaitable on HTTPClient."""
+        `progress(received, total or None)` is called as the body arrives (at most once per 256 KiB) and at the end.
+        Awaitable on HTTPClient."""
         return self._download_function(self, url, dest, params, headers, timeout, error_for_status, progress,
                                        skip_auth, raises, error_type)
 
