@@ -13,6 +13,7 @@ import asyncio
 import hashlib
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -42,49 +43,64 @@ def write_atomically(dest: Path, chunks) -> None:
     os.replace(tmp, dest)
 
 
-def boltwire_async(url: str, dest: Path) -> None:
+# Every peer times itself, from before its client is made to after the result is complete (the file renamed, or the
+# bytes in hand), and returns the seconds (a memory peer also the SHA-256 of the body). An async peer starts its clock
+# inside the running loop: making and closing the event loop (asyncio.run, ~0.3-0.7 ms) is not download work, and
+# handing a 50 MiB result out of asyncio.run() costs about a second by itself on CPython 3.11 (measured).
+
+
+def boltwire_async(url: str, dest: Path) -> float:
     from boltwire import HTTPClient
 
     async def main():
+        start = time.perf_counter()
         async with HTTPClient() as client:
             await client.download(url, dest)
+        return time.perf_counter() - start
 
-    asyncio.run(main())
+    return asyncio.run(main())
 
 
-def boltwire_sync(url: str, dest: Path) -> None:
+def boltwire_sync(url: str, dest: Path) -> float:
     from boltwire import SyncHTTPClient
 
+    start = time.perf_counter()
     with SyncHTTPClient() as client:
         client.download(url, dest)
+    return time.perf_counter() - start
 
 
-def httpx_async(url: str, dest: Path) -> None:
+def httpx_async(url: str, dest: Path) -> float:
     import httpx
 
     async def main():
+        start = time.perf_counter()
         async with httpx.AsyncClient() as client:
             async with client.stream("GET", url) as r:
                 r.raise_for_status()
                 parts = [chunk async for chunk in r.aiter_raw(PIECE)]
         write_atomically(dest, parts)  # (collected first: httpx's async iterator cannot feed a sync writer)
+        return time.perf_counter() - start
 
-    asyncio.run(main())
+    return asyncio.run(main())
 
 
-def httpx_sync(url: str, dest: Path) -> None:
+def httpx_sync(url: str, dest: Path) -> float:
     import httpx
 
+    start = time.perf_counter()
     with httpx.Client() as client:
         with client.stream("GET", url) as r:
             r.raise_for_status()
             write_atomically(dest, r.iter_raw(PIECE))
+    return time.perf_counter() - start
 
 
-def aiohttp_async(url: str, dest: Path) -> None:
+def aiohttp_async(url: str, dest: Path) -> float:
     import aiohttp
 
     async def main():
+        start = time.perf_counter()
         async with aiohttp.ClientSession() as session:
             async with session.get(url) as r:
                 r.raise_for_status()
@@ -94,12 +110,10 @@ def aiohttp_async(url: str, dest: Path) -> None:
                         f.write(chunk)
                     os.fsync(f.fileno())
                 os.replace(tmp, dest)
+        return time.perf_counter() - start
 
-    asyncio.run(main())
+    return asyncio.run(main())
 
-
-# In-memory peers time themselves and return (seconds, SHA-256 of the body): handing a 50 MiB result out of
-# asyncio.run() costs about a second by itself on CPython 3.11 (measured), which is not what is compared here.
 
 
 def boltwire_async_bytes(url: str, dest: Path) -> tuple[float, str]:
@@ -162,7 +176,8 @@ def aiohttp_bytes(url: str, dest: Path) -> tuple[float, str]:
     return asyncio.run(main())
 
 
-# (table, contestant) -> function; a file contestant writes `dest`, a memory one returns (seconds, digest).
+# (table, contestant) -> function; a file contestant writes `dest` and returns its seconds, a memory one returns
+# (seconds, digest).
 PEERS = {
     ("file", "boltwire async download"): boltwire_async,
     ("file", "boltwire sync download"): boltwire_sync,
@@ -181,6 +196,46 @@ TITLES = {
 }
 
 
+def scheduler_clock(pids: list[int] | None = None) -> tuple[float, float, int]:
+    """(ms on a CPU, ms runnable but waiting for one, CPU migrations) summed over the threads of this process, or
+    of the processes `pids` (from /proc/.../schedstat and .../sched; zeros where the kernel does not show them)."""
+    roots = ["/proc/self"] if pids is None else [f"/proc/{p}" for p in pids]
+    tasks = [f"{root}/task/{t}" for root in roots if os.path.isdir(f"{root}/task") for t in os.listdir(f"{root}/task")]
+    run = wait = moves = 0
+    for task in tasks:
+        try:
+            fields = open(f"{task}/schedstat").read().split()
+            run += int(fields[0])
+            wait += int(fields[1])
+            for line in open(f"{task}/sched"):
+                if line.startswith("se.nr_migrations"):
+                    moves += int(line.split(":")[1])
+        except (OSError, ValueError, IndexError):
+            continue  # a thread that ended meanwhile
+    return run / 1e6, wait / 1e6, moves
+
+
+def nginx_workers(server: NginxServer) -> list[int]:
+    try:
+        master = server.process.pid
+        return [int(p) for p in open(f"/proc/{master}/task/{master}/children").read().split()]
+    except (AttributeError, OSError, ValueError):
+        return []
+
+
+def usage_of(before: tuple, after: tuple, seconds: float) -> dict:
+    """What one download cost, beside its wall time: the client process's CPU ms (every thread: the engine's too),
+    its ms runnable but waiting for a CPU, its CPU migrations, its voluntary / involuntary context switches, and the
+    nginx worker's CPU and waiting ms. Wall far above CPU means waiting (for the server, for a CPU, for a wake-up);
+    much waiting for a CPU with a CPU to spare means two busy threads share one. (Over the whole call: an async
+    peer's figures include making and closing its event loop.)"""
+    (c0, w0, m0), r0, (n0, nw0, _) = before
+    (c1, w1, m1), r1, (n1, nw1, _) = after
+    return {"wall_ms": round(seconds * 1e3, 2), "cpu_ms": round(c1 - c0, 2), "runq_ms": round(w1 - w0, 2),
+            "migrations": m1 - m0, "voluntary": r1.ru_nvcsw - r0.ru_nvcsw, "involuntary": r1.ru_nivcsw - r0.ru_nivcsw,
+            "nginx_cpu_ms": round(n1 - n0, 2), "nginx_runq_ms": round(nw1 - nw0, 2)}
+
+
 def wrk_mib_per_s(url: str, seconds: int) -> float | None:
     binary = shutil.which("wrk")
     if binary is None:
@@ -194,10 +249,15 @@ def wrk_mib_per_s(url: str, seconds: int) -> float | None:
     return float(m.group(1)) * scale / (1 << 20)
 
 
+def med(usage: list[dict], name: str) -> float:
+    return statistics.median(u[name] for u in usage)
+
+
 def run(args) -> Section:
     rounds = 3 if args.quick else (args.rounds or 7)
     work = Path(tempfile.mkdtemp(prefix="bw-download-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
     samples: dict[tuple[str, str], list[float]] = {key: [] for key in PEERS}
+    usage: dict[tuple[str, str], list[dict]] = {key: [] for key in PEERS}
     errors: dict[tuple[str, str], str] = {}
     wrk: list[float] = []
     with NginxServer() as server:
@@ -206,6 +266,7 @@ def run(args) -> Section:
         (server.prefix / "www" / "dl50.bin").write_bytes(body)
         del body
         url = server.url + "/dl50.bin"
+        workers = nginx_workers(server)
         keys = list(PEERS)
         for r in range(rounds):
             for key in rotated(keys, r):
@@ -214,12 +275,13 @@ def run(args) -> Section:
                 dest = work / f"{key[0]}-{key[1].replace(' ', '_')}.bin"
                 try:
                     if key[0] == "file":
-                        start = time.perf_counter()
-                        PEERS[key](url, dest)
-                        seconds = time.perf_counter() - start
+                        before = scheduler_clock(), resource.getrusage(resource.RUSAGE_SELF), scheduler_clock(workers)
+                        seconds = PEERS[key](url, dest)
+                        after = scheduler_clock(), resource.getrusage(resource.RUSAGE_SELF), scheduler_clock(workers)
+                        usage[key].append(usage_of(before, after, seconds))
                         got = hashlib.sha256(dest.read_bytes()).hexdigest()
                     else:
-                        seconds, got = PEERS[key](url, dest)
+                        seconds, got = PEERS[key](url, dest)  # (its digest is taken inside: no usage figures)
                     if got != digest:
                         raise RuntimeError("wrong body")
                     samples[key].append(SIZE / (1 << 20) / seconds)
@@ -252,7 +314,8 @@ def run(args) -> Section:
             targets.append(Target(f"{name} ({table_key}) >= 80% of wrk", ratio, 0.80, note="ratio to wrk",
                                   ok=None if ratio is None else ratio >= 0.80))
     notes = [f"{rounds} interleaved rounds, order rotated; a fresh client per download (connect included); size "
-             "and SHA-256 of every result checked (outside the timing)",
+             "and SHA-256 of every result checked (outside the timing); every peer times itself, an async one from "
+             "inside its running event loop (making and closing the loop is left out)",
              "file: every peer writes a temporary file on /dev/shm, fsyncs it and renames it (boltwire's download() "
              "semantics; on tmpfs fsync costs nothing, so the table compares transfer and write paths, not disks); "
              "memory: the body as one bytes object",
@@ -262,5 +325,14 @@ def run(args) -> Section:
              "(>= 80% of wrk) is judged on both tables",
              f"machine: {os.cpu_count()} CPUs shared by the client, nginx and wrk; load average at the end "
              f"{os.getloadavg()[0]:.1f}"]
-    raw = {"samples": {f"{k[0]}/{k[1]}": v for k, v in samples.items()}, "wrk": wrk}
+    for key in keys:
+        if key[1].startswith("boltwire") and usage[key]:
+            u = usage[key]
+            notes.append(f"{key[0]}, {key[1]}: per download (medians), wall {med(u, 'wall_ms'):.1f} ms; client CPU "
+                         f"{med(u, 'cpu_ms'):.1f} ms, waiting for a CPU {med(u, 'runq_ms'):.1f} ms, "
+                         f"{med(u, 'migrations'):.0f} migrations, {med(u, 'voluntary'):.0f} voluntary / "
+                         f"{med(u, 'involuntary'):.0f} involuntary switches; nginx CPU {med(u, 'nginx_cpu_ms'):.1f} "
+                         f"ms, waiting {med(u, 'nginx_runq_ms'):.1f} ms")
+    raw = {"samples": {f"{k[0]}/{k[1]}": v for k, v in samples.items()}, "wrk": wrk,
+           "usage": {f"{k[0]}/{k[1]}": v for k, v in usage.items()}}
     return Section("download", tables, targets, notes=notes, raw=raw)

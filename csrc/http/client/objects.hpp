@@ -60,11 +60,13 @@ struct SinkObject {
   PyObject *loop;       // the loop this sink serves (the calls' get_loop())
   PyObject *call_soon;  // the loop's bound call_soon
   std::vector<engine::Exchange *> *batch;
-  // Submissions of this loop iteration, handed to the engine together by one call_soon(flush) callback: one lock
-  // and at most one wakeup per batch instead of one per request.
+  // Submissions of this loop iteration, handed to the engine together: one lock and at most one wakeup per batch
+  // instead of one per request. Made while the reader callback delivers (the woken tasks submit their next
+  // requests), they go out when it ends; otherwise one call_soon(flush) callback hands them over.
   std::vector<engine::Exchange *> *pending;
   Py_ssize_t outstanding;  // submitted and not yet drained
   bool draining;           // a drain is delivering results (a nested drain uses its own batch)
+  bool flush_after_drain;  // the reader callback is delivering: it flushes `pending` at its end (no call_soon)
 };
 
 // How a finished exchange becomes what the caller gets (owned references in a call, borrowed in send(); decoder

@@ -25,6 +25,7 @@ PyObject *Sink_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   self->pending = nullptr;
   self->outstanding = 0;
   self->draining = false;
+  self->flush_after_drain = false;
   self->loop = Py_NewRef(loop);
   self->call_soon = call_soon;
   try {
@@ -121,15 +122,19 @@ bool deliver(Exchange *ex, bool direct) {
 
 // Delivers every finished exchange. Re-entrancy: a drain that runs while another is delivering (a callback that
 // drains) uses its own batch vector. A KeyboardInterrupt / SystemExit from a callback is raised after the whole
-// batch is delivered (nothing is stranded), as the loop would raise it.
+// batch is delivered (nothing is stranded), as the loop would raise it. `direct` (the reader callback): the tasks
+// it wakes submit their next requests into `pending`, which is handed to the engine once at the end, in this loop
+// iteration, rather than by a call_soon callback in the next one.
 PyObject *drain(SinkObject *self, bool direct) {
   std::vector<Exchange *> local;
   bool nested = self->draining;
+  bool outer_flushes = self->flush_after_drain;
   std::vector<Exchange *> &batch = nested ? local : *self->batch;
   (*self->queue)->take(batch);
   for (Exchange *ex : batch)
     if (!ex->streaming) --self->outstanding;  // a stream's wakeups are not submissions
   self->draining = true;
+  if (direct) self->flush_after_drain = true;
   PyObject *type = nullptr, *value = nullptr, *tb = nullptr;
   for (std::size_t i = 0; i < batch.size(); ++i) {
     if (!deliver(batch[i], direct)) {
@@ -142,6 +147,11 @@ PyObject *drain(SinkObject *self, bool direct) {
   }
   batch.clear();
   self->draining = nested;
+  self->flush_after_drain = outer_flushes;
+  if (direct && !outer_flushes && !flush_pending(self)) {
+    if (type == nullptr) return nullptr;  // the submissions stay pending; the next flush hands them over
+    PyErr_Clear();
+  }
   if (type != nullptr) {
     PyErr_Restore(type, value, tb);
     return nullptr;
@@ -187,7 +197,7 @@ bool sink_enqueue(SinkObject *sink, Exchange *ex, bool counted) {
     return false;
   }
   if (counted) ++sink->outstanding;
-  if (pending.size() > 1) return true;
+  if (pending.size() > 1 || sink->flush_after_drain) return true;  // a flush is due already
   if (g_flush_method == nullptr) {
     g_flush_method = PyObject_GetAttrString(reinterpret_cast<PyObject *>(&SinkType), "flush");
     if (g_flush_method == nullptr) {

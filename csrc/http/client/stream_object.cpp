@@ -218,6 +218,7 @@ PyObject *install_target(StreamObject *self, int fd) {
           break;
         }
         got.remove_prefix(static_cast<std::size_t>(n));
+        t.delivered += static_cast<std::size_t>(n);
       }
     } else {
       t.data = PyBytes_AS_STRING(block.get());
@@ -225,19 +226,18 @@ PyObject *install_target(StreamObject *self, int fd) {
       overflow = got.size() > t.size;
       if (!overflow) {
         memcpy(t.data, got.data(), got.size());
-        t.filled = arrived = got.size();
+        t.filled = t.delivered = arrived = got.size();
       }
     }
     ex.stream.body.clear();
+    ex.stream.reported = t.delivered;  // progress steps count from here (the consumer sees this much already)
     ended = ex.stream.ended;
-    if (write_error == 0 && !overflow && !ended) {
-      ex.stream.target = t;
-      if (ex.stream.paused && !ex.stream.need_upload) {
+    if (write_error == 0 && !overflow) {
+      ex.stream.target = t;  // (ended already: nothing writes to it any more; take() checks a memory one is full)
+      if (!ended && ex.stream.paused && !ex.stream.need_upload) {
         ex.stream.paused = false;
         resume = is_async(self);
       }
-    } else if (!overflow && write_error == 0 && t.data != nullptr) {
-      ex.stream.target = t;  // ended already: take() checks it is full
     }
   }
   if (write_error != 0) {
@@ -387,6 +387,17 @@ PyObject *Stream_ended(StreamObject *self, void *) {
   return PyBool_FromLong(ex.stream.ended);
 }
 
+// Body bytes the transport put into the download's target (receive_into, or the arming) so far.
+PyObject *Stream_delivered(StreamObject *self, void *) {
+  Exchange &ex = *self->exchange;
+  std::uint64_t n;
+  {
+    std::lock_guard lock(ex.stream.mutex);
+    n = ex.stream.target.delivered;
+  }
+  return PyLong_FromUnsignedLongLong(n);
+}
+
 PyMethodDef Stream_methods[] = {
     {"head", reinterpret_cast<PyCFunction>(Stream_head), METH_NOARGS,
      "None until the head arrived, then (status, header block, http10)."},
@@ -407,6 +418,8 @@ PyMethodDef Stream_methods[] = {
 
 PyGetSetDef Stream_getset[] = {
     {"ended", reinterpret_cast<getter>(Stream_ended), nullptr, "Whether the exchange is over.", nullptr},
+    {"delivered", reinterpret_cast<getter>(Stream_delivered), nullptr,
+     "Body bytes put into the download's target so far.", nullptr},
     {},
 };
 
@@ -447,12 +460,19 @@ void deliver_stream(Exchange *ex) {
     Py_DECREF(r);
 }
 
-// open_stream(sink or None, origin, method, head, body, timeout, upload, chunked, arm). `arm` readies a download
-// (see StreamObject): None, a file descriptor, or -1 for memory.
+// open_stream(sink or None, origin, method, head, body, timeout, upload, chunked, arm, report_every=0). `arm`
+// readies a download (see StreamObject): None, a file descriptor, or -1 for memory. `report_every` > 0: the
+// consumer is woken each time that many more body bytes reached the download's target (its progress callback
+// reads `delivered`), without pausing the transfer.
 PyObject *open_stream(TransportObject *self, PyObject *const *args, Py_ssize_t nargs) {
-  if (nargs != 9 || (args[0] != Py_None && !PyObject_TypeCheck(args[0], &SinkType)))
+  if ((nargs != 9 && nargs != 10) || (args[0] != Py_None && !PyObject_TypeCheck(args[0], &SinkType)))
     return PyErr_Format(PyExc_TypeError, "open_stream(sink or None, origin, method, head, body, timeout, upload, "
-                                         "chunked, arm)");
+                                         "chunked, arm, report_every=0)");
+  unsigned long long report_every = 0;
+  if (nargs == 10) {
+    report_every = PyLong_AsUnsignedLongLong(args[9]);
+    if (report_every == static_cast<unsigned long long>(-1) && PyErr_Occurred()) return nullptr;
+  }
   int upload = PyObject_IsTrue(args[6]);
   int chunked = PyObject_IsTrue(args[7]);
   if (upload < 0 || chunked < 0) return nullptr;
@@ -484,6 +504,7 @@ PyObject *open_stream(TransportObject *self, PyObject *const *args, Py_ssize_t n
   stream->arm_memory = arm == -1 && async;  // a blocking consumer calls receive_into right after the head anyway
   stream->received = false;
   if (arm >= 0) ex->stream.armed_fd = static_cast<int>(arm);  // before the driver can see the exchange
+  ex->stream.report_every = report_every;
   if (!async) {
     PyObject_GC_Track(stream);
     ex->pause_on_news = true;

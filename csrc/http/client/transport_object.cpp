@@ -344,8 +344,8 @@ PyMethodDef Transport_methods[] = {
     {"send", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Transport_send)), METH_FASTCALL,
      "send(origin, method, head, body, timeout, decoder, raise_for_status, url) -> Response, blocking"},
     {"open_stream", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(open_stream)), METH_FASTCALL,
-     "open_stream(sink or None, origin, method, head, body, timeout, upload, chunked) -> _HttpStream; blocking "
-     "(sink None) until the head or a need for request body"},
+     "open_stream(sink or None, origin, method, head, body, timeout, upload, chunked, arm, report_every=0) -> "
+     "_HttpStream; blocking (sink None) until the head or a need for request body"},
     {"close", reinterpret_cast<PyCFunction>(Transport_close), METH_NOARGS, "Close the pools."},
     {"stats", reinterpret_cast<PyCFunction>(Transport_stats), METH_NOARGS, "(open connections, idle connections)"},
     {"enable_fast_path", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Transport_enable_fast_path)),

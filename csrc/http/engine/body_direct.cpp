@@ -1,6 +1,8 @@
 // csrc/http/engine/body_direct.cpp: a download's body from the socket straight into its target.
 #include "http/engine/body_direct.hpp"
 
+#include "http/engine/stream_handoff.hpp"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -100,6 +102,7 @@ DirectResult receive_direct(Exchange &ex) {
   ex.conn->parser().skip_body(got);
   if (ex.max_body != UINT64_MAX) ex.max_body -= got;
   ex.got_bytes = true;
+  note_delivered(ex, got);
   return DirectResult::Moved;
 }
 

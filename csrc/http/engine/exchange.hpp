@@ -60,11 +60,15 @@ enum class Phase : std::uint8_t {
 //   - A file download may give its descriptor before the head (`armed_fd`): the driver makes it the target itself
 //     when a 2xx head arrives, so the body never waits for the consumer to see the head, and wakes the consumer
 //     only at the end (publish_stream).
+//   - A download with a progress callback gives `report_every`: the driver also wakes the consumer (news, never a
+//     pause) each time that many more bytes went into the target (note_delivered); the consumer reads
+//     target.delivered. Wakes coalesce (wake_pending), so a slow callback sees fewer, larger steps.
 struct BodyTarget {
   char *data = nullptr;     // memory: room for the whole body (data == nullptr and fd < 0: no target)
   std::size_t size = 0;     // of `data`
   std::size_t filled = 0;   // bytes of `data` written
   int fd = -1;              // file: the body is written here with write(2)
+  std::uint64_t delivered = 0;  // body bytes put into the target so far (memory or file)
   bool active() const noexcept { return data != nullptr || fd >= 0; }
 };
 
@@ -80,6 +84,8 @@ struct StreamShared {
   bool wake_pending = false; // async: a wakeup is queued for the consumer and not yet delivered
   BodyTarget target;         // where the body goes instead of `body` (a download), when active
   int armed_fd = -1;         // a file download's descriptor, made the target when a 2xx head arrives (or -1)
+  std::uint64_t report_every = 0;  // progress: news each time this many more bytes reached the target (0: none)
+  std::uint64_t reported = 0;      // target.delivered when that news was last given
 };
 
 struct Timeouts {  // nanoseconds; 0 = none

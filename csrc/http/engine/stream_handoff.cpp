@@ -22,6 +22,7 @@ bool fill_target(Exchange &ex, BodyTarget &t) {
     }
     memcpy(t.data + t.filled, bytes.data(), bytes.size());
     t.filled += bytes.size();
+    note_delivered(ex, bytes.size());
   } else {
     while (!bytes.empty()) {
       ssize_t n = ::write(t.fd, bytes.data(), bytes.size());
@@ -31,6 +32,7 @@ bool fill_target(Exchange &ex, BodyTarget &t) {
         return false;
       }
       bytes.remove_prefix(static_cast<std::size_t>(n));
+      note_delivered(ex, static_cast<std::size_t>(n));
     }
   }
   ex.body.clear();  // keeps its room: the next read's bytes land in memory that is already warm
@@ -38,6 +40,15 @@ bool fill_target(Exchange &ex, BodyTarget &t) {
 }
 
 }  // namespace
+
+void note_delivered(Exchange &ex, std::size_t n) noexcept {
+  StreamShared &s = ex.stream;
+  s.target.delivered += n;
+  if (s.report_every != 0 && s.target.delivered - s.reported >= s.report_every) {
+    s.reported = s.target.delivered;
+    ex.stream_news = true;
+  }
+}
 
 bool publish_stream(Exchange &ex) {
   StreamShared &s = ex.stream;

@@ -12,6 +12,10 @@ namespace boltwire::http::engine {
 // was news: on_readable.)
 bool publish_stream(Exchange &ex);
 
+// Driver side, s.mutex held: `n` more body bytes went into the consumer's target; gives the consumer news when a
+// progress step (StreamShared::report_every) was crossed.
+void note_delivered(Exchange &ex, std::size_t n) noexcept;
+
 enum class UploadStep : std::uint8_t {
   More,  // ex.request now holds more bytes to write (ex.written is 0)
   Wait,  // the producer has given nothing yet: the driver pauses until it does (stream.need_upload is set)

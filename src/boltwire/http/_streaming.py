@@ -20,6 +20,7 @@ from boltwire.http._response import CaseInsensitiveDict
 __all__ = ["AsyncStream", "SyncStream", "Upload", "upload_of", "download_async", "download_sync"]
 
 _ERROR_BODY_LIMIT = 1 << 20  # bytes of an error response's body kept for the status error
+_PROGRESS_STEP = 256 << 10  # a download's progress callback runs at most once per this many bytes (and at the end)
 _END = object()  # the end of an upload's iterator
 
 
@@ -104,6 +105,7 @@ class _StreamBase:
         self._ready: deque[Any] = deque()  # decoded values not yet handed out
         self._done = False  # the body was read to its end
         self._arm: int | None = None  # a download's target, given at open (open_stream's arm): fd, -1 memory
+        self._report_every = 0  # a download with a progress callback: wake the consumer per this many bytes
 
     def _open(self, sink: Any) -> Any:
         t = self._client._transport
@@ -117,7 +119,7 @@ class _StreamBase:
         self._url = full
         self._sent_head = head
         self._native = t.open_stream(sink, origin, self._method, head, body, self._timeout, up is not None,
-                                     up is not None and up.length is None, self._arm)
+                                     up is not None and up.length is None, self._arm, self._report_every)
         return self._native
 
     def _take_head(self, head: tuple[int, str, str]) -> None:
@@ -240,8 +242,9 @@ class SyncStream(_StreamBase):
                 s.send(_piece(chunk), False)
         s.pump()
 
-    def _chunks(self, view: bool = False) -> Iterator[Any]:
-        """The body's pieces as they arrive: bytes, or (view) buffer objects owning the transport's bytes."""
+    def _chunks(self, view: bool = False, idle: Callable[[], Any] | None = None) -> Iterator[Any]:
+        """The body's pieces as they arrive: bytes, or (view) buffer objects owning the transport's bytes. `idle` is
+        called each time the transport had news but no piece (a download's progress)."""
         s = self._start()
         while True:
             chunk = s.take(view)
@@ -250,6 +253,8 @@ class SyncStream(_StreamBase):
             if chunk:
                 yield chunk
             else:
+                if idle is not None:
+                    idle()
                 self._advance(s)
 
     def __iter__(self) -> Iterator[Any]:
@@ -365,7 +370,7 @@ class AsyncStream(_StreamBase):
             return
         await s.wait()
 
-    async def _chunks(self, view: bool = False) -> AsyncIterator[Any]:
+    async def _chunks(self, view: bool = False, idle: Callable[[], Any] | None = None) -> AsyncIterator[Any]:
         """See SyncStream._chunks."""
         s = await self._start()
         while True:
@@ -375,6 +380,8 @@ class AsyncStream(_StreamBase):
             if chunk:
                 yield chunk
             else:
+                if idle is not None:
+                    idle()
                 await self._advance(s)
 
     def __aiter__(self) -> AsyncIterator[Any]:
@@ -526,19 +533,17 @@ def _total_of(stream: _StreamBase) -> int | None:
         return None
 
 
-def _arm_of(file: _AtomicFile | None, progress: Any) -> int | None:
-    """What the streams of a download are armed with (open_stream's arm): the file's descriptor, -1 for memory;
-    None with a progress callback (the pieces go through Python)."""
-    if progress is not None:
-        return None
+def _arm_of(file: _AtomicFile | None) -> int:
+    """What the streams of a download are armed with (open_stream's arm): the file's descriptor, -1 for memory."""
     return -1 if file is None else file.file.fileno()
 
 
 class _Download:
     """Where download() puts the body: a list of pieces (no dest) or an _AtomicFile (made before the request, so
-    that the transport can take the body from the first byte: _arm_of); reports progress. Without a progress
-    callback the transport writes the body itself (Stream.receive_into: straight into the file, or into one bytes
-    object made for its Content-Length), with no Python call per piece."""
+    that the transport can take the body from the first byte: _arm_of); reports progress. The transport writes the
+    body itself (Stream.receive_into: straight into the file, or into one bytes object made for its Content-Length),
+    with no Python call per piece; a progress callback then runs when the transport reports another _PROGRESS_STEP
+    bytes (Stream.delivered) and at the end. A body without a length or with a coding to undo comes in pieces."""
 
     def __init__(self, stream: _StreamBase, file: _AtomicFile | None,
                  progress: Callable[[int, int | None], Any] | None) -> None:
@@ -550,14 +555,23 @@ class _Download:
         self.parts: list[Any] = []
         self.block: bytes | None = None  # the bytes object the transport fills (memory, length known)
         self.file = file
+        self.direct = False  # the transport writes the body into its target (no pieces come)
 
     def start(self) -> None:
-        if self.progress is None:
-            native = self.stream._native
-            if self.file is not None:
-                native.receive_into(self.file.file.fileno())
-            else:
-                self.block = native.receive_into(None)
+        native = self.stream._native
+        if self.file is not None:
+            self.direct = native.receive_into(self.file.file.fileno())
+        else:
+            self.block = native.receive_into(None)
+            self.direct = self.block is not None
+
+    def tick(self) -> None:
+        """Reports the transport's progress with a direct target (the pieces path reports in add())."""
+        if self.progress is not None and self.direct:
+            done = self.stream._native.delivered
+            if done != self.done:
+                self.done = done
+                self.progress(done, self.total)
 
     def add(self, chunk: Any) -> None:
         """One piece (a buffer object owning the transport's bytes: written or kept without a copy)."""
@@ -571,6 +585,7 @@ class _Download:
 
     def finish(self, history: list[Any]) -> Any:
         """The Response (with the redirects before it): data is the bytes, or the path once the file is committed."""
+        self.tick()  # the last step (the whole body)
         if self.file is None:
             data = self.block if self.block is not None else b"".join(self.parts)
             response = self.stream._finish(b"", lambda _body: data, False)  # (the body is not copied again)
@@ -613,7 +628,7 @@ def _download_hops(client: Any, url: str, params: Any, headers: Any, skip_auth: 
 
 
 def _open_sync(client: Any, url: str, params: Any, headers: Any, timeout: Any, error_for_status: bool | None,
-               skip_auth: bool, raises: Any, error_type: Any, arm: int | None) -> _Landed:
+               skip_auth: bool, raises: Any, error_type: Any, arm: int, report_every: int) -> _Landed:
     """The stream of the response a download ends on, its head read, after following redirects."""
     from boltwire.http._redirects import RedirectSignal
 
@@ -625,6 +640,7 @@ def _open_sync(client: Any, url: str, params: Any, headers: Any, timeout: Any, e
             stream = SyncStream(client, "GET", hop.url, None, hop.headers, None, None, None, None, timeout, bytes,
                                 error_for_status, True, hop_skip_auth, raises, error_type)
             stream._arm = arm
+            stream._report_every = report_every
             try:
                 stream._start()
                 if not _follows_redirect(client, stream):
@@ -643,7 +659,8 @@ def _open_sync(client: Any, url: str, params: Any, headers: Any, timeout: Any, e
 
 
 async def _open_async(client: Any, url: str, params: Any, headers: Any, timeout: Any,
-                      error_for_status: bool | None, skip_auth: bool, raises: Any, error_type: Any, arm: int | None) -> _Landed:
+                      error_for_status: bool | None, skip_auth: bool, raises: Any, error_type: Any, arm: int,
+                      report_every: int) -> _Landed:
     """_open_sync for HTTPClient."""
     from boltwire.http._redirects import RedirectSignal
 
@@ -655,6 +672,7 @@ async def _open_async(client: Any, url: str, params: Any, headers: Any, timeout:
             stream = AsyncStream(client, "GET", hop.url, None, hop.headers, None, None, None, None, timeout, bytes,
                                  error_for_status, True, hop_skip_auth, raises, error_type)
             stream._arm = arm
+            stream._report_every = report_every
             try:
                 await stream._start()
                 if not _follows_redirect(client, stream):
@@ -681,7 +699,7 @@ def download_sync(client: Any, url: str, dest: Any, params: Any, headers: Any, t
     file = None if dest is None else _AtomicFile(Path(dest))
     try:
         landed = _open_sync(client, url, params, headers, timeout, error_for_status, skip_auth, raises, error_type,
-                            _arm_of(file, progress))
+                            _arm_of(file), 0 if progress is None else _PROGRESS_STEP)
     except BaseException:
         if file is not None:
             file.discard()  # (every stream of the chain is closed: the transport writes no more into it)
@@ -691,7 +709,7 @@ def download_sync(client: Any, url: str, dest: Any, params: Any, headers: Any, t
         target = _Download(stream, file, progress)
         try:
             target.start()
-            for chunk in stream._chunks(view=True):
+            for chunk in stream._chunks(view=True, idle=target.tick):
                 target.add(chunk)
             return target.finish(landed.history)
         except BaseException:
@@ -709,7 +727,7 @@ async def download_async(client: Any, url: str, dest: Any, params: Any, headers:
     file = None if dest is None else _AtomicFile(Path(dest))
     try:
         landed = await _open_async(client, url, params, headers, timeout, error_for_status, skip_auth, raises,
-                                   error_type, _arm_of(file, progress))
+                                   error_type, _arm_of(file), 0 if progress is None else _PROGRESS_STEP)
     except BaseException:
         if file is not None:
             file.discard()  # (every stream of the chain is closed: the transport writes no more into it)
@@ -719,7 +737,7 @@ async def download_async(client: Any, url: str, dest: Any, params: Any, headers:
         target = _Download(stream, file, progress)
         try:
             target.start()
-            async for chunk in stream._chunks(view=True):
+            async for chunk in stream._chunks(view=True, idle=target.tick):
                 target.add(chunk)
             return target.finish(landed.history)
         except BaseException:
