@@ -28,15 +28,16 @@ bool encode_bytes_like(EncodeState &state, PyObject *obj) noexcept;  // bytes, b
 bool write_escaped(py::BytesWriter &out, const char *s, size_t n, char trailer = 0) noexcept;
 // A str's text as a JSON string followed by `trailer` (unless 0); false on a lone surrogate.
 bool write_str_general(py::BytesWriter &out, PyObject *obj, char trailer) noexcept;
+static_assert(sizeof(PyASCIIObject) >= 16, "copy_short_clean reads up to 16 bytes before a str's characters");
 // The same, with the common case inline: a compact ASCII str of at most 16 chars that needs no escape (most
-// keys and short values) is copied with two overlapping moves and one check.
+// keys and short values) is copied with one 16-byte load, one check and one 16-byte store.
 // Only tail calls leave it (growth included), so it needs no stack frame.
 inline bool write_str(py::BytesWriter &out, PyObject *obj, char trailer) noexcept {
   if (BW_LIKELY(PyUnicode_IS_COMPACT_ASCII(obj))) {
     auto n = static_cast<size_t>(PyUnicode_GET_LENGTH(obj));
-    if (n <= 16 && BW_LIKELY(out.has_room(n + 3))) {
+    if (n <= 16 && BW_LIKELY(out.has_room(16 + 3))) {
       char *p = out.cursor();
-      // A compact ASCII str's characters follow its header.
+      // A compact ASCII str's characters follow its header (longer than 16 bytes, as copy_short_clean needs).
       const char *s = reinterpret_cast<const char *>(reinterpret_cast<PyASCIIObject *>(obj) + 1);
       if (BW_LIKELY(copy_short_clean(p + 1, s, n))) {
         p[0] = '"';

@@ -70,9 +70,22 @@ inline unsigned escape_mask(__m128i v) noexcept {
 }  // namespace detail
 #endif
 
-// Copies s[0, n) (n <= 16) to dst with at most two overlapping loads and stores, and says whether none of the
-// bytes needs an escape. Branch-light for the short keys and values most documents are made of.
+// Copies s[0, n) (n <= 16) to dst and says whether none of the bytes needs an escape, for the short keys and
+// values most documents are made of. With SSE2 there is no branch on n: it reads the 16 bytes that end at s + n,
+// so the 16 - n bytes before s must be readable (a str's characters follow its object header, which is longer),
+// drops the ones before s from the escape mask and shifts them out, and stores 16 bytes at dst (the n chars
+// first). n == 0 may answer either way (the caller's closing quote overwrites what was stored).
 inline bool copy_short_clean(char *dst, const char *s, size_t n) noexcept {
+#if defined(__SSE2__)
+  size_t skip = (16 - n) & 15;
+  __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + n - 16));
+  unsigned mask = detail::escape_mask(v) >> skip;
+  auto lo = static_cast<uint64_t>(_mm_cvtsi128_si64(v));
+  auto hi = static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)));
+  unsigned __int128 text = ((static_cast<unsigned __int128>(hi) << 64) | lo) >> (8 * skip);
+  std::memcpy(dst, &text, 16);
+  return mask == 0;
+#else
   uint64_t lo, hi;
   if (n >= 8) {
     std::memcpy(&lo, s, 8);
@@ -98,9 +111,6 @@ inline bool copy_short_clean(char *dst, const char *s, size_t n) noexcept {
   } else {
     return true;
   }
-#if defined(__SSE2__)
-  return detail::escape_mask(_mm_set_epi64x(static_cast<int64_t>(hi), static_cast<int64_t>(lo))) == 0;
-#else
   return (detail::word_has_escape(lo) | detail::word_has_escape(hi)) == 0;
 #endif
 }

@@ -140,3 +140,17 @@ def test_literals_at_every_offset(prefix):
     buf = bytearray()
     json.Encoder().encode_into(values, buf, prefix)
     assert bytes(buf[prefix:]) == encoded
+
+
+@pytest.mark.parametrize("prefix", range(0, 20))
+def test_short_strings_of_every_length_at_every_offset(prefix):
+    # The inline short-string copy reads the 16 bytes ending at a str's last char and stores 16 bytes: every
+    # length 0..16, cached one-char and empty strs among them, as values and keys at every output offset.
+    words = [chr(c) for c in range(0x20, 0x7F)] + ["", "a" * 16] + ["".join(chr(97 + i % 26) for i in range(n))
+                                                                   for n in range(17)]
+    values = ["p" * prefix] + words + [{w: w} for w in words] + [{w: [w, w]} for w in words]
+    encoded = same_as_msgspec(values)
+    assert json.decode(encoded) == values
+    buf = bytearray()
+    json.Encoder().encode_into(values, buf, prefix)
+    assert bytes(buf[prefix:]) == encoded
