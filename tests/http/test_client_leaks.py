@@ -178,7 +178,10 @@ def test_sink_dropped_with_requests_in_flight(server):
         task.cancel()
     loop.close()
     del loop
-    assert live_exchanges_settle(baseline, seconds=10) <= baseline
+    live = live_exchanges_settle(baseline, seconds=10)
+    # Which owner kept them (seen once under heavy load): the calls, or a sink and its queue.
+    holders = {name: native_objects(name) for name in ("_HttpCall", "_HttpSink")}
+    assert live <= baseline, holders
     assert native_objects("_HttpSink") == 0
     assert native_objects("_HttpCall") == 0
 
