@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -18,6 +19,7 @@ class StreamServer:
     def __init__(self) -> None:
         self.process: subprocess.Popen | None = None
         self.url = ""
+        self.log = None
 
     def start(self) -> "StreamServer":
         with socket.socket() as s:
@@ -26,11 +28,15 @@ class StreamServer:
         env = {**os.environ, "PYTHONPATH": str(HERE) + os.pathsep + os.environ.get("PYTHONPATH", "")}
         args = [sys.executable, "-m", "uvicorn", "stream_app:app", "--host", "127.0.0.1", "--port", str(port),
                 "--log-level", "warning", "--no-access-log"]
-        self.process = subprocess.Popen(args, cwd=HERE, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        # uvicorn's log (a traceback per route that fails on purpose, such as /cut) goes to a file: a pipe that
+        # nobody reads fills after 64 KiB, and uvicorn then blocks on its next log line, serving nothing.
+        self.log = tempfile.TemporaryFile()
+        self.process = subprocess.Popen(args, cwd=HERE, env=env, stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"uvicorn exited: {self.process.stderr.read().decode()[-2000:]}")
+                self.log.seek(0)
+                raise RuntimeError(f"uvicorn exited: {self.log.read().decode(errors='replace')[-2000:]}")
             try:
                 with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                     self.url = f"http://127.0.0.1:{port}"
@@ -55,3 +61,5 @@ class StreamServer:
             self.process.kill()
             self.process.wait(5)
         self.process = None
+        self.log.close()
+        self.log = None
