@@ -150,8 +150,7 @@ PyObject *decode_typed_sequence(TypedReader &r, const TypePlan *plan, const Path
     const unsigned char *begin = r.pos;
     PyObject *item = decode_typed(r, item_plan, &node);
     if (item == nullptr) {
-      if (r.collect == nullptr || !step_over_failed(r, begin, depth)) return nullptr;
-      failed = true;
+      if (!step_over_failed(r, begin, depth, failed)) return nullptr;
     } else if (is_set) {
       int rc = PySet_Add(set.get(), item);
       if (rc < 0 && PyErr_ExceptionMatches(PyExc_TypeError)) {
@@ -209,8 +208,7 @@ PyObject *decode_fixed_array(TypedReader &r, const TypePlan *plan, const PathNod
     const unsigned char *begin = r.pos;
     PyObject *item = decode_typed(r, ip, &node);
     if (item == nullptr) {
-      if (r.collect == nullptr || !step_over_failed(r, begin, depth)) return nullptr;
-      failed = true;
+      if (!step_over_failed(r, begin, depth, failed)) return nullptr;
       item = Py_NewRef(Py_None);  // a placeholder: the tuple is dropped
     }
     PyTuple_SET_ITEM(out.get(), node.index, item);
@@ -314,9 +312,10 @@ PyObject *decode_typed_value(TypedReader &r, const TypePlan *plan, const PathNod
   return result;
 }
 
-bool step_over_failed(TypedReader &r, const unsigned char *begin, int depth) {
+bool step_over_failed(TypedReader &r, const unsigned char *begin, int depth, bool &failed) {
   bool consumed;
-  if (!schema::collect_failure(*r.collect, consumed)) return false;
+  if (r.collect == nullptr || !schema::collect_failure(*r.collect, consumed)) return false;
+  failed = true;
   if (consumed) return true;
   r.pos = begin;
   r.depth = depth;

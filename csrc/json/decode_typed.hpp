@@ -53,10 +53,11 @@ PyObject *decode_document_typed(TypedReader &r, const schema::TypePlan *plan, co
 PyObject *decode_typed_object(TypedReader &r, const schema::TypePlan *plan, const schema::PathNode *path);
 PyObject *decode_struct_array(TypedReader &r, const schema::TypePlan *plan, const schema::PathNode *path);
 
-// Collect mode: the value starting at `begin` failed inside a container at nesting `depth`. Records its error
-// and steps over it structurally (skip_any from `begin`) unless it was read whole already. True (r.pos after
-// the value) when the walk goes on; false when it must stop (another error pending, or max_errors reached).
-[[gnu::cold]] bool step_over_failed(TypedReader &r, const unsigned char *begin, int depth);
+// The value starting at `begin` failed inside a container at nesting `depth`. Collect mode records its error,
+// sets the container's `failed` and steps over the value structurally (skip_any from `begin`) unless it was read
+// whole already: true (r.pos after the value) when the walk goes on. False when it must stop: fail-fast, another
+// error pending, or max_errors reached.
+[[gnu::cold]] bool step_over_failed(TypedReader &r, const unsigned char *begin, int depth, bool &failed);
 
 // Helpers shared by the readers.
 // A custom type's value from `value` (consumed): dec_hook(type, value) when set, then an isinstance check.

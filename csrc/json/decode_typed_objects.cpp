@@ -254,28 +254,24 @@ PyObject *decode_struct_members(TypedReader &r, const ObjectPlan *op, const Path
         PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
         PyObject *value = decode_typed(r, op->field_plans[index], &node);
         if (value == nullptr) {
-          if (r.collect == nullptr || !step_over_failed(r, begin, depth)) goto error;
-          failed = true;
+          if (!step_over_failed(r, begin, depth, failed)) goto error;
           value = Py_NewRef(Py_None);  // a placeholder, so that the field is not reported missing too
         }
         filled += structs::store_field(structs::field_slot(self, meta, index), value);
         track |= structs::may_be_tracked(value);
       } else if (is_tag_key(op->tag_field_utf8, key)) {
         if (!check_own_tag(r, op, path)) {
-          if (r.collect == nullptr || !step_over_failed(r, begin, depth)) goto error;
-          failed = true;
+          if (!step_over_failed(r, begin, depth, failed)) goto error;
         }
       } else if (op->unknown_keys != ObjectPlan::kSkipUnknown || r.forbid_unknown_fields) {
         if (op->unknown_keys == ObjectPlan::kKeepUnknown) {  // a class keeping its keys wins over the Decoder
           if (!keep_unknown_member(r, op, key, self, path)) {
-            if (r.collect == nullptr || !step_over_failed(r, begin, depth)) goto error;
-            failed = true;
+            if (!step_over_failed(r, begin, depth, failed)) goto error;
           }
           track = true;
         } else {
           raise_unknown_field(r, key, path);
-          if (r.collect == nullptr || !step_over_failed(r, begin, depth)) goto error;
-          failed = true;
+          if (!step_over_failed(r, begin, depth, failed)) goto error;
         }
       } else if (!skip_any(r)) {
         goto error;
@@ -405,8 +401,7 @@ PyObject *decode_typed_dict(TypedReader &r, const TypePlan *plan, const PathNode
       const unsigned char *begin = r.pos;
       Object value = Object::steal(decode_typed(r, value_plan, &value_node));
       if (!value) {
-        if (r.collect == nullptr || !step_over_failed(r, begin, depth)) return nullptr;
-        failed = true;
+        if (!step_over_failed(r, begin, depth, failed)) return nullptr;
       } else if (PyDict_SetItem(dict.get(), key.get(), value.get()) < 0) {
         return nullptr;
       }
@@ -439,15 +434,13 @@ PyObject *decode_class_object(TypedReader &r, const TypePlan *plan, const PathNo
       PathNode node{path, PyTuple_GET_ITEM(op->encode_names, index), 0};
       PyObject *value = decode_typed(r, op->field_plans[index], &node);
       if (value == nullptr) {
-        if (r.collect == nullptr || !step_over_failed(r, begin, depth)) return nullptr;
-        failed = true;
+        if (!step_over_failed(r, begin, depth, failed)) return nullptr;
         value = Py_NewRef(Py_None);  // a placeholder, so that the field is not reported missing too
       }
       values[index] = Object::steal(value);
     } else if (r.forbid_unknown_fields) {
       raise_unknown_field(r, key, path);
-      if (r.collect == nullptr || !step_over_failed(r, begin, depth)) return nullptr;
-      failed = true;
+      if (!step_over_failed(r, begin, depth, failed)) return nullptr;
     } else if (!skip_any(r)) {
       return nullptr;
     }
@@ -561,11 +554,10 @@ PyObject *decode_struct_array(TypedReader &r, const TypePlan *plan, const PathNo
         const unsigned char *begin = r.pos;
         PyObject *value = decode_typed(r, op->field_plans[field], &node);
         if (value == nullptr) {
-          if (r.collect == nullptr || !step_over_failed(r, begin, depth)) {
+          if (!step_over_failed(r, begin, depth, failed)) {
             Py_DECREF(self);
             return nullptr;
           }
-          failed = true;
           value = Py_NewRef(Py_None);  // a placeholder: the instance is dropped
         }
         *structs::field_slot(self, meta, field) = value;
