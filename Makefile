@@ -82,6 +82,7 @@ clean:
 # embedding CPython in the JSON targets (headers + libpython) when the venv's interpreter is Debian's.
 FUZZ_APT_PACKAGES := clang-19 libclang-rt-19-dev python3-dev
 FUZZ_CXX := clang++-19
+FUZZ_CC := clang-19
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= fuzz_http_response fuzz_chunked fuzz_content_decoder fuzz_sse fuzz_request_writer fuzz_url fuzz_proxy_tunnel fuzz_tls_client fuzz_h2_client fuzz_json_untyped fuzz_json_typed fuzz_json_encode_roundtrip fuzz_msgpack atheris_api
 FUZZ_BUILD := build/fuzz
@@ -106,7 +107,7 @@ FUZZ_CORE_SANITIZE := -fsanitize=address,undefined,fuzzer-no-link -fno-sanitize=
 fuzz-build: $(STAMPS)/build-deps fuzz-deps
 	@$(TOOLS_PATH); set -e; mkdir -p $(FUZZ_BUILD); \
 	$(PY) -c "import atheris" 2>/dev/null || $(PIP) install -q "atheris>=2.3"; \
-	cmake -S . -B $(FUZZ_BUILD)/core -G Ninja -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) -DPython_EXECUTABLE=$(CURDIR)/$(PY) \
+	cmake -S . -B $(FUZZ_BUILD)/core -G Ninja -DCMAKE_C_COMPILER=$(FUZZ_CC) -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) -DPython_EXECUTABLE=$(CURDIR)/$(PY) \
 	  -DBOLTWIRE_SANITIZE=ON -DBOLTWIRE_SANITIZE_FLAGS="$(FUZZ_CORE_SANITIZE)" >/dev/null; \
 	cmake --build $(FUZZ_BUILD)/core >$(FUZZ_BUILD)/build.log 2>&1 || { tail -40 $(FUZZ_BUILD)/build.log; exit 1; }; \
 	rm -rf $(FUZZ_BUILD)/pkg && mkdir -p $(FUZZ_BUILD)/pkg && cp -r src/boltwire $(FUZZ_BUILD)/pkg/; \

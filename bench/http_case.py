@@ -24,6 +24,7 @@ import asyncio
 import importlib.metadata
 import json
 import os
+import resource
 import statistics
 import sys
 import time
@@ -48,6 +49,12 @@ def summary(latencies: list[float]) -> dict[str, float]:
         "max": ms[-1],
         "mean": statistics.fmean(ms),
     }
+
+
+def user_time() -> float:
+    """This process's user-mode CPU seconds (every thread): the part of `cpu` that is the client's own work, the
+    rest being the kernel's (system calls, the sleep and wake-up of each round trip)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_utime
 
 
 def reporter(every: int):
@@ -76,7 +83,7 @@ async def run_async(session, a: argparse.Namespace) -> dict:
         latencies: list[float] = []
         todo = iter(range(a.requests))
         perf, report = time.perf_counter, reporter(a.progress)
-        cpu0, t0 = time.process_time(), perf()
+        cpu0, user0, t0 = time.process_time(), user_time(), perf()
         deadline = t0 + a.limit
 
         async def worker():
@@ -91,11 +98,11 @@ async def run_async(session, a: argparse.Namespace) -> dict:
                     return
 
         await asyncio.gather(*(worker() for _ in range(a.concurrency)))
-        wall, cpu = perf() - t0, time.process_time() - cpu0
+        wall, cpu, user = perf() - t0, time.process_time() - cpu0, user_time() - user0
         peak = tracemalloc.get_traced_memory()[1] if a.memory else None
         tracemalloc.stop()
         check_payload(await fetch())  # still right after the run
-    return {"wall": wall, "cpu": cpu, "completed": len(latencies), "latency_ms": summary(latencies), "peak_bytes": peak}
+    return {"wall": wall, "cpu": cpu, "user": user, "completed": len(latencies), "latency_ms": summary(latencies), "peak_bytes": peak}
 
 
 def run_sync(session, a: argparse.Namespace) -> dict:
@@ -106,7 +113,7 @@ def run_sync(session, a: argparse.Namespace) -> dict:
             check_payload(fetch())
         latencies: list[float] = []
         perf, report = time.perf_counter, reporter(a.progress)
-        cpu0, t0 = time.process_time(), perf()
+        cpu0, user0, t0 = time.process_time(), user_time(), perf()
         deadline = t0 + a.limit
         for _ in range(a.requests):
             start = perf()
@@ -117,11 +124,11 @@ def run_sync(session, a: argparse.Namespace) -> dict:
                 report(len(latencies))
             if end > deadline:
                 break
-        wall, cpu = perf() - t0, time.process_time() - cpu0
+        wall, cpu, user = perf() - t0, time.process_time() - cpu0, user_time() - user0
         peak = tracemalloc.get_traced_memory()[1] if a.memory else None
         tracemalloc.stop()
         check_payload(fetch())
-    return {"wall": wall, "cpu": cpu, "completed": len(latencies), "latency_ms": summary(latencies), "peak_bytes": peak}
+    return {"wall": wall, "cpu": cpu, "user": user, "completed": len(latencies), "latency_ms": summary(latencies), "peak_bytes": peak}
 
 
 def run_loop(coro_factory, use_uvloop: bool) -> dict:

@@ -303,15 +303,17 @@ def run_floor(target: Endpoint, requests: int, limit: float) -> dict:
 # -- wrk
 
 
-def run_tool(cmd: list[str], seconds: int) -> tuple[subprocess.CompletedProcess | None, float]:
-    """Runs a ceiling tool for `seconds` (killed 30 s past them: None); returns it and its own CPU time."""
+def run_tool(cmd: list[str], seconds: int) -> tuple[subprocess.CompletedProcess | None, float, float]:
+    """Runs a ceiling tool for `seconds` (killed 30 s past them: None); returns it, its own CPU time and the user
+    part of that."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 30)
     except subprocess.TimeoutExpired:
-        return None, 0.0
+        return None, 0.0, 0.0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return proc, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    user = after.ru_utime - before.ru_utime
+    return proc, user + (after.ru_stime - before.ru_stime), user
 
 
 def run_wrk(target: Endpoint, ceiling: Ceiling, seconds: int, headers: tuple[str, ...] = ()) -> dict:
@@ -322,7 +324,7 @@ def run_wrk(target: Endpoint, ceiling: Ceiling, seconds: int, headers: tuple[str
         return {"error": "wrk not installed (Debian package wrk; `make bench` installs it)"}
     extra = [arg for header in headers for arg in ("-H", header)]
     cmd = [binary, *ceiling.args, *extra, f"-d{seconds}s", "--latency", target.url + target.path]
-    proc, cpu = run_tool(cmd, seconds)
+    proc, cpu, user = run_tool(cmd, seconds)
     if proc is None:
         return {"error": "wrk timed out"}
     out = proc.stdout
@@ -341,6 +343,7 @@ def run_wrk(target: Endpoint, ceiling: Ceiling, seconds: int, headers: tuple[str
     return {
         "wall": to_ms(total.group(2), total.group(3)) / 1e3,
         "cpu": cpu,
+        "user": user,
         "completed": int(total.group(1)),
         "latency_ms": latency,
         "command": " ".join(["wrk", *(f"'{a}'" if " " in a else a for a in cmd[1:-1]), "URL"]),
@@ -352,7 +355,7 @@ def run_wrk(target: Endpoint, ceiling: Ceiling, seconds: int, headers: tuple[str
 def run_h2load(url: str, ceiling: Ceiling, seconds: int) -> dict:
     """One h2load run (the h2 ceiling) in the shape of a contestant's sample; refused unless it spoke h2."""
     cmd = ["h2load", *ceiling.args, f"-D{seconds}", url + "/"]
-    proc, cpu = run_tool(cmd, seconds)
+    proc, cpu, user = run_tool(cmd, seconds)
     if proc is None:
         return {"error": "h2load timed out"}
     out = proc.stdout
@@ -371,6 +374,7 @@ def run_h2load(url: str, ceiling: Ceiling, seconds: int) -> dict:
     return {
         "wall": to_ms(wall.group(1), wall.group(2)) / 1e3,
         "cpu": cpu,
+        "user": user,
         "completed": int(done.group(1)),
         "latency_ms": latency,
         "command": " ".join([*cmd[:-1], "URL"]),

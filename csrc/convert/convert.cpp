@@ -486,6 +486,16 @@ PyObject *convert_nested(PyObject *obj, const TypePlan *plan, ConvertOptions &o,
   uint64_t k = plan->kinds;
   if (k & sk::kAny) return check_validator(Py_NewRef(obj), plan, path);
   if (BW_UNLIKELY(k == sk::kRaw) && json::is_raw(obj)) return Py_NewRef(obj);  // a Raw field takes a Raw as is
+  // A list or dict whose entries all pass through (list[str], dict[str, str]) converts to its copy, which is what
+  // convert_seq / convert_dict would return; nothing in it can recurse, so no level is entered and no dispatch run.
+  if (plan->constraints.flags == 0 && !(k & sk::kCustom)) {
+    if (Py_IS_TYPE(obj, &PyList_Type) && (k & sk::kList)) {
+      ItemSource src{obj, PyList_GET_SIZE(obj)};
+      if (items_pass_through(src, plan->item)) return PyList_GetSlice(obj, 0, src.n);
+    } else if (Py_IS_TYPE(obj, &PyDict_Type) && (k & sk::kDict) && passes_through_whole(obj, plan)) {
+      return PyDict_Copy(obj);
+    }
+  }
   // Python's recursion limit applies, as in msgspec (a cyclic input meets it); kMaxDepth bounds the C stack
   // when that limit is set very high.
   if (!o.recursion.enter(" while deserializing an object")) return nullptr;

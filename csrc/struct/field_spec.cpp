@@ -87,8 +87,7 @@ PyObject *make_factory(PyObject *callable) {
   return reinterpret_cast<PyObject *>(f);
 }
 
-PyObject *produce_default(PyObject *entry) {
-  if (!is_factory(entry)) return Py_NewRef(entry);
+PyObject *call_factory(PyObject *entry) {
   PyObject *factory = reinterpret_cast<FactoryObject *>(entry)->factory;
   // The common empty-container factories skip the call machinery.
   if (factory == reinterpret_cast<PyObject *>(&PyList_Type)) return PyList_New(0);

@@ -28,8 +28,13 @@ inline bool is_factory(PyObject *o) noexcept { return Py_TYPE(o) == &FactoryType
 
 // Returns a new Factory wrapping `callable`.
 PyObject *make_factory(PyObject *callable);
-// Produces a default value for a new instance: calls a Factory, or returns a new reference to a value.
-PyObject *produce_default(PyObject *default_entry);
+// The value a Factory makes for a new instance (the empty-container factories without the call machinery).
+PyObject *call_factory(PyObject *factory_entry);
+// Produces a default value for a new instance: calls a Factory, or returns a new reference to a value (inline:
+// every missing field of a decoded Struct takes it).
+inline PyObject *produce_default(PyObject *default_entry) {
+  return BW_LIKELY(!is_factory(default_entry)) ? Py_NewRef(default_entry) : call_factory(default_entry);
+}
 
 // 1 when `value` equals a field's default entry (a Factory default counts as its empty container), 0 when
 // not, -1 with an exception set.

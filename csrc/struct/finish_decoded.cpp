@@ -41,16 +41,18 @@ void collect_missing_from(PyObject *self, Py_ssize_t from, schema::ErrorCollecto
 PyObject *finish_decoded_struct(PyObject *self, bool track, const PathNode *path) {
   const StructMetaObject *meta = as_meta(Py_TYPE(self));
   Py_ssize_t missing = fill_defaults(self, meta, 0, track);
-  if (BW_UNLIKELY(missing != -1)) {
-    if (missing >= 0) report_missing(self, missing, path);
-    Py_DECREF(self);
-    return nullptr;
-  }
+  if (BW_UNLIKELY(missing != -1)) return drop_unfilled_struct(self, missing, path);
   if (BW_UNLIKELY(!complete_instance(self, meta, track))) {
     Py_DECREF(self);
     return schema::reraise_as_validation(path);
   }
   return self;
+}
+
+PyObject *drop_unfilled_struct(PyObject *self, Py_ssize_t missing, const PathNode *path) {
+  if (missing >= 0) report_missing(self, missing, path);
+  Py_DECREF(self);
+  return nullptr;
 }
 
 PyObject *drop_failed_struct(PyObject *self, schema::ErrorCollector &c, const PathNode *path) {

@@ -7,6 +7,7 @@
 #include "schema/error_path.hpp"
 #include "schema/type_plan.hpp"
 #include "struct/struct_meta.hpp"
+#include "struct/struct_object.hpp"
 #include <vector>
 
 namespace boltwire::structs {
@@ -18,15 +19,24 @@ namespace boltwire::structs {
 // same in both modes.
 PyObject *finish_decoded_struct(PyObject *self, bool track, const schema::PathNode *path);
 
-// The same when the reader counted `filled` fields set from input: when that is every field and the class has no
-// __post_init__ there is nothing to fill or run, so the instance is only tracked (when `track`) and returned.
-// Inline: most decoded objects take this path. A compact-layout instance is untracked until it is complete
+// fill_defaults failed on `self` (`missing`: its result): raises (or, in collect mode, records) the missing-field
+// errors when a required field is unset, keeps a default factory's error otherwise; drops `self`. nullptr.
+[[gnu::cold, gnu::noinline]] PyObject *drop_unfilled_struct(PyObject *self, Py_ssize_t missing,
+                                                            const schema::PathNode *path);
+
+// The same when the reader counted `filled` fields set from input. Without a __post_init__ the instance only
+// needs its unset fields filled (none when `filled` is every field) and tracking (when `track` or a default says
+// so). Inline: most decoded objects take this path. A compact-layout instance is untracked until it is complete
 // (nothing else holds it yet), so it is tracked here without asking; generic-layout ones are tracked at allocation.
 [[gnu::always_inline]] inline PyObject *finish_decoded_struct(PyObject *self, Py_ssize_t filled, bool track,
                                                               const schema::PathNode *path) {
   PyTypeObject *tp = Py_TYPE(self);
   const StructMetaObject *meta = as_meta(tp);
-  if (BW_LIKELY(filled == meta->n_fields && meta->post_init == nullptr)) {
+  if (BW_LIKELY(meta->post_init == nullptr)) {
+    if (filled != meta->n_fields) {
+      Py_ssize_t missing = fill_defaults(self, meta, 0, track);
+      if (BW_UNLIKELY(missing != -1)) return drop_unfilled_struct(self, missing, path);
+    }
     if (track && PyType_IS_GC(tp) && !(meta->flags & kGenericLayout)) PyObject_GC_Track(self);
     return self;
   }

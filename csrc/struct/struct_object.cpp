@@ -2,8 +2,10 @@
 #include "struct/struct_object.hpp"
 #include "py/errors.hpp"
 #include "py/ref.hpp"
+#include "py/trashcan.hpp"
 #include "struct/field_spec.hpp"
 #include "struct/init_errors.hpp"
+#include "struct/struct_freelist.hpp"
 #include "struct/struct_protocols.hpp"
 
 namespace boltwire::structs {
@@ -26,13 +28,18 @@ void track_if_needed(PyObject *self, PyObject *value) noexcept {
 
 PyObject *alloc_instance(PyTypeObject *tp) {
   if (BW_UNLIKELY(has_flag(tp, kGenericLayout))) return tp->tp_alloc(tp, 0);
+  Py_ssize_t n = (tp->tp_basicsize - static_cast<Py_ssize_t>(sizeof(PyObject))) / static_cast<Py_ssize_t>(sizeof(PyObject *));
+  bool gc = PyType_IS_GC(tp);
+  PyObject *self = nullptr;
+#if BW_GC_COUNTERS
+  self = freelist::reuse(tp, n, gc);
+#endif
   // PyObject_GC_New leaves the object untracked, which is what the GC policy wants.
-  PyObject *self = PyType_IS_GC(tp) ? _PyObject_GC_New(tp) : _PyObject_New(tp);
+  if (self == nullptr) self = gc ? _PyObject_GC_New(tp) : _PyObject_New(tp);
   if (self == nullptr) return nullptr;
   // The compact layout is one pointer per slot: a few stores in a loop, not a call to memset (the empty asm
   // keeps the compiler from turning the loop back into that call).
   auto **slots = reinterpret_cast<PyObject **>(reinterpret_cast<char *>(self) + sizeof(PyObject));
-  Py_ssize_t n = (tp->tp_basicsize - static_cast<Py_ssize_t>(sizeof(PyObject))) / static_cast<Py_ssize_t>(sizeof(PyObject *));
   for (Py_ssize_t i = 0; i < n; i++) {
     slots[i] = nullptr;
     __asm__("" : "+r"(i));
@@ -47,6 +54,14 @@ void clear_fields(PyObject *self, const StructMetaObject *meta) noexcept {
     Py_CLEAR(*reinterpret_cast<PyObject **>(reinterpret_cast<char *>(self) + meta->hash_offset));
   }
 }
+
+// The memory of a cleared instance: kept for reuse when the freelist takes it (struct_freelist.hpp), else freed.
+inline void free_instance(PyObject *self, PyTypeObject *tp) noexcept {
+#if BW_GC_COUNTERS
+  if (freelist::release(self, tp)) return;
+#endif
+  tp->tp_free(self);
+}
 }  // namespace
 
 void Struct_dealloc(PyObject *self) {
@@ -56,15 +71,26 @@ void Struct_dealloc(PyObject *self) {
   if (tp->tp_finalize != nullptr && PyObject_CallFinalizerFromDealloc(self) < 0) return;
   if (PyType_IS_GC(tp)) {
     PyObject_GC_UnTrack(self);
-    // The trashcan bounds C recursion when a long chain of Structs is freed.
+    // The trashcan bounds C recursion when a long chain of Structs is freed (Py_TRASHCAN_BEGIN's condition: only
+    // for instances this function deallocates directly, not through a subclass's subtype_dealloc).
+#ifdef BW_INLINE_TRASHCAN
+    PyThreadState *ts = PyThreadState_Get();
+    bool guarded = tp->tp_dealloc == Struct_dealloc;
+    if (guarded && !py::trashcan_enter(ts, self)) return;
+    clear_fields(self, as_meta(tp));
+    free_instance(self, tp);
+    Py_DECREF(tp);
+    if (guarded) py::trashcan_leave(ts);
+#else
     Py_TRASHCAN_BEGIN(self, Struct_dealloc)
     clear_fields(self, as_meta(tp));
-    tp->tp_free(self);
+    free_instance(self, tp);
     Py_DECREF(tp);
     Py_TRASHCAN_END
+#endif
   } else {
     clear_fields(self, as_meta(tp));
-    tp->tp_free(self);
+    free_instance(self, tp);
     Py_DECREF(tp);
   }
 }

@@ -54,6 +54,12 @@ std::vector<Case> make_cases() {
                "HTTP/1.1 200 OK\r\nServer:  nginx \t\r\nX-Empty:\r\nX-Utf8: caf\xc3\xa9 au lait\r\nContent-Length: 2\r\n\r\nhi",
                "H 200 1.1 \"OK\" len=2 keep [Server: nginx] [X-Empty: ] [X-Utf8: caf\\xc3\\xa9 au lait] "
                "[Content-Length: 2] | B \"hi\" | C | X"});
+  // names and values longer than sixteen bytes (the SSE2 scans of fields.cpp), with their rarer bytes past that
+  c.push_back({"long names and values, rare tchars and tabs past 16 bytes",
+               "HTTP/1.1 200 OK\r\nX-Very-Long-Header-Name_with!tchars: abcdefghijklmnopqrst\tuvwxyz \xff\x80 end\r\n"
+               "Access-Control-Allow-Origin: *\r\nContent-Length: 0\r\n\r\n",
+               "H 200 1.1 \"OK\" len=0 keep [X-Very-Long-Header-Name_with!tchars: abcdefghijklmnopqrst\\tuvwxyz "
+               "\\xff\\x80 end] [Access-Control-Allow-Origin: *] [Content-Length: 0] | C | X"});
   c.push_back({"reason with spaces and tab", "HTTP/1.1 404 Not \tFound Here\r\nContent-Length: 0\r\n\r\n",
                "H 404 1.1 \"Not \\tFound Here\" len=0 keep [Content-Length: 0] | C | X"});
   c.push_back({"empty reason after SP", "HTTP/1.1 200 \r\nContent-Length: 0\r\n\r\n",
@@ -192,6 +198,13 @@ std::vector<Case> make_cases() {
   c.push_back({"CR in header value", kBad + "A: b\rc\r\n\r\n", "E CrInHeaderValue"});
   c.push_back({"CR before CRLF", kBad + "A: b\r\r\n\r\n", "E CrInHeaderValue"});
   c.push_back({"DEL in header value", kBad + "A: b\x7f\r\n\r\n", "E InvalidHeaderValue"});
+  c.push_back({"DEL past 16 bytes of a value", kBad + "A: 0123456789abcdefghij\x7fk\r\n\r\n", "E InvalidHeaderValue"});
+  c.push_back({"NUL past 16 bytes of a value", kBad + "A: 0123456789abcdefghij\0k\r\n\r\n"s, "E NulInHeaderValue"});
+  c.push_back({"CR past 16 bytes of a value", kBad + "A: 0123456789abcdefghij\rk\r\n\r\n", "E CrInHeaderValue"});
+  c.push_back({"non-token byte past 16 bytes of a name", kBad + "Abcdefghijklmnopqr@s: c\r\n\r\n",
+               "E InvalidHeaderName"});
+  c.push_back({"space before colon past 16 bytes", kBad + "Abcdefghijklmnopqrs : c\r\n\r\n",
+               "E WhitespaceBeforeColon"});
   c.push_back({"header line too long", kBad + "X-Long: " + std::string(20, 'v') + "\r\n\r\n", "E HeaderLineTooLong",
                {Method::Get}, small_limits()});
   c.push_back({"header section too large",

@@ -12,6 +12,7 @@
 // signal at their await: a call that held the chain's arguments for itself upset the collector's accounting of
 // the client in a way not understood yet; see the session note.)
 #include "http/client/objects.hpp"
+#include "http/client/verb_args.hpp"
 #include "http/engine/engine.hpp"
 #include "py/ref.hpp"
 
@@ -19,14 +20,7 @@ namespace boltwire::http::client {
 
 namespace {
 
-constexpr Py_ssize_t kArgs = 18;  // client, method, url, then the 15 options of _call / _send, in their order
 constexpr Py_ssize_t kMaxRoutes = 4096;
-
-// Positions in the argument vector.
-enum Arg : Py_ssize_t {
-  kClient, kMethod, kUrl, kParams, kHeaders, kJson, kContent, kData, kTimeout, kType, kErrorForStatus, kInto,
-  kHeadersType, kErrorType, kRaises, kSkipAuth, kForm, kInferMime,
-};
 // client._redirected_sync(signal, <the arguments from kMethod to kInto>) continues a redirect chain.
 constexpr Py_ssize_t kFollowArgs = kInto + 1;
 
@@ -217,6 +211,12 @@ PyObject *send_request(PyObject *const *args) {
 
 PyObject *http_send(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
   if (nargs != kArgs) return PyErr_Format(PyExc_TypeError, "_http_send takes %zd arguments", kArgs);
+  return send_request_args(args);
+}
+
+}  // namespace
+
+PyObject *send_request_args(PyObject *const *args) {
   if (!init_names()) return nullptr;
   PyObject *response = send_request(args);
   if (response != nullptr || !is_redirect_signal()) return response;
@@ -231,8 +231,6 @@ PyObject *http_send(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
   Py_XDECREF(signal);
   return response;
 }
-
-}  // namespace
 
 PyObject *Transport_enable_fast_path(TransportObject *self, PyObject *const *args, Py_ssize_t nargs) {
   if (nargs != 3 || !PyDict_CheckExact(args[0]))

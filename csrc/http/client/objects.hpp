@@ -142,6 +142,7 @@ PyObject *make_body(std::string &&raw);
 extern PyTypeObject SinkType;
 extern PyTypeObject CallType;
 extern PyTypeObject ResponseType;
+extern PyTypeObject VerbType;  // SyncHTTPClient's verbs (verb_object.cpp)
 
 // Responses (response_object.cpp).
 bool init_responses();

@@ -207,45 +207,52 @@ bool parse_spec(PyObject *const *args, ResponseSpec &spec) {
 
 }  // namespace
 
-// Common argument handling of submit/send/open_stream: (origin, method, head, body, timeout, ...).
-Exchange *make_exchange(TransportObject *self, PyObject *const *args) {
-  if (BW_UNLIKELY(self->closed)) return PyErr_Format(PyExc_RuntimeError, "the client is closed"), nullptr;
+// Common argument handling of submit/send/open_stream: (origin, method, head, body, timeout, ...) into `ex`.
+bool fill_exchange(TransportObject *self, PyObject *const *args, Exchange &ex) {
+  if (BW_UNLIKELY(self->closed)) return PyErr_Format(PyExc_RuntimeError, "the client is closed"), false;
   std::size_t origin = PyLong_AsSize_t(args[0]);
-  if (origin == static_cast<std::size_t>(-1) && PyErr_Occurred()) return nullptr;
-  if (origin >= self->origins->size()) return PyErr_Format(PyExc_ValueError, "unknown origin"), nullptr;
+  if (origin == static_cast<std::size_t>(-1) && PyErr_Occurred()) return false;
+  if (origin >= self->origins->size()) return PyErr_Format(PyExc_ValueError, "unknown origin"), false;
   Py_ssize_t mlen;
   const char *method = PyUnicode_AsUTF8AndSize(args[1], &mlen);
-  if (method == nullptr) return nullptr;
-  if (!PyBytes_Check(args[2])) return PyErr_Format(PyExc_TypeError, "head must be bytes"), nullptr;
+  if (method == nullptr) return false;
+  if (!PyBytes_Check(args[2])) return PyErr_Format(PyExc_TypeError, "head must be bytes"), false;
   PyObject *body = args[3];
-  if (body != Py_None && !PyBytes_Check(body)) return PyErr_Format(PyExc_TypeError, "body must be bytes"), nullptr;
+  if (body != Py_None && !PyBytes_Check(body)) return PyErr_Format(PyExc_TypeError, "body must be bytes"), false;
   double timeout = -1;
   if (args[4] != Py_None) {
     timeout = PyFloat_AsDouble(args[4]);
-    if (timeout == -1 && PyErr_Occurred()) return nullptr;
-    if (!(timeout >= 0)) return PyErr_Format(PyExc_ValueError, "timeout must be a non-negative number"), nullptr;
+    if (timeout == -1 && PyErr_Occurred()) return false;
+    if (!(timeout >= 0)) return PyErr_Format(PyExc_ValueError, "timeout must be a non-negative number"), false;
   }
   check_fork(self);
-  Exchange *ex = new (std::nothrow) Exchange();
-  if (ex == nullptr) return PyErr_NoMemory(), nullptr;
   try {
-    ex->pool = *self->pool;
-    ex->origin = static_cast<std::uint32_t>(origin);
-    ex->method = codec::classify_method(std::string_view(method, static_cast<std::size_t>(mlen)));
-    ex->method_name.assign(method, static_cast<std::size_t>(mlen));
+    ex.pool = *self->pool;
+    ex.origin = static_cast<std::uint32_t>(origin);
+    ex.method = codec::classify_method(std::string_view(method, static_cast<std::size_t>(mlen)));
+    ex.method_name.assign(method, static_cast<std::size_t>(mlen));
     std::size_t hlen = static_cast<std::size_t>(PyBytes_GET_SIZE(args[2]));
     std::size_t blen = body == Py_None ? 0 : static_cast<std::size_t>(PyBytes_GET_SIZE(body));
-    ex->request.reserve(hlen + blen);
-    ex->request.append(PyBytes_AS_STRING(args[2]), hlen);
-    if (blen) ex->request.append(PyBytes_AS_STRING(body), blen);
+    ex.request.reserve(hlen + blen);
+    ex.request.append(PyBytes_AS_STRING(args[2]), hlen);
+    if (blen) ex.request.append(PyBytes_AS_STRING(body), blen);
   } catch (...) {
-    delete ex;
-    return PyErr_NoMemory(), nullptr;
+    return PyErr_NoMemory(), false;
   }
-  ex->timeouts = self->timeouts;
-  if (timeout >= 0) ex->timeouts.total = to_ns(timeout);
-  ex->max_body = self->max_body;
-  ex->decode_content = self->decode_content;
+  ex.timeouts = self->timeouts;
+  if (timeout >= 0) ex.timeouts.total = to_ns(timeout);
+  ex.max_body = self->max_body;
+  ex.decode_content = self->decode_content;
+  return true;
+}
+
+Exchange *make_exchange(TransportObject *self, PyObject *const *args) {
+  Exchange *ex = new (std::nothrow) Exchange();
+  if (ex == nullptr) return PyErr_NoMemory(), nullptr;
+  if (!fill_exchange(self, args, *ex)) {
+    delete ex;
+    return nullptr;
+  }
   return ex;
 }
 
@@ -296,28 +303,23 @@ PyObject *Transport_send(TransportObject *self, PyObject *const *args, Py_ssize_
   spec.follow = self->follow_redirects;
   spec.method = args[1];
   spec.head = args[2];
-  Exchange *ex = make_exchange(self, args);
-  if (ex == nullptr) return nullptr;
-  ex->interrupted = check_signals;
+  Exchange ex;  // the calling thread's alone, for this call: no reference counting, no heap
+  if (!fill_exchange(self, args, ex)) return nullptr;
+  ex.interrupted = check_signals;
   Py_BEGIN_ALLOW_THREADS
-  engine::run_blocking(*ex);
+  engine::run_blocking(ex);
   Py_END_ALLOW_THREADS
-  PyObject *result;
-  if (ex->failure == engine::Failure::Interrupted) {
+  if (ex.failure == engine::Failure::Interrupted) {
     if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
-    result = nullptr;
-  } else if (ex->failure == engine::Failure::None) {
-    result = finish_response(*ex, spec);
-  } else {
-    PyObject *exc = build_exception(*ex);
-    if (exc != nullptr) {
-      PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(exc)), exc);
-      Py_DECREF(exc);
-    }
-    result = nullptr;
+    return nullptr;
   }
-  ex->drop_ref();
-  return result;
+  if (ex.failure == engine::Failure::None) return finish_response(ex, spec);
+  PyObject *exc = build_exception(ex);
+  if (exc != nullptr) {
+    PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(exc)), exc);
+    Py_DECREF(exc);
+  }
+  return nullptr;
 }
 
 namespace {
@@ -396,12 +398,13 @@ bool add_http_types(PyObject *module) {
   if (!init_responses()) return false;
   if (PyType_Ready(&TransportType) < 0 || PyType_Ready(&SinkType) < 0 || PyType_Ready(&CallType) < 0 ||
       PyType_Ready(&HeadType) < 0 || PyType_Ready(&BodyType) < 0 || PyType_Ready(&StreamType) < 0 ||
-      PyType_Ready(&SseParserType) < 0)
+      PyType_Ready(&SseParserType) < 0 || PyType_Ready(&VerbType) < 0)
     return false;
   return PyModule_AddObjectRef(module, "_HttpTransport", reinterpret_cast<PyObject *>(&TransportType)) == 0 &&
          PyModule_AddObjectRef(module, "_HttpSink", reinterpret_cast<PyObject *>(&SinkType)) == 0 &&
          PyModule_AddObjectRef(module, "_HttpCall", reinterpret_cast<PyObject *>(&CallType)) == 0 &&
          PyModule_AddObjectRef(module, "_SseParser", reinterpret_cast<PyObject *>(&SseParserType)) == 0 &&
+         PyModule_AddObjectRef(module, "_HttpVerb", reinterpret_cast<PyObject *>(&VerbType)) == 0 &&
          PyModule_AddObjectRef(module, "Response", reinterpret_cast<PyObject *>(&ResponseType)) == 0 &&
          PyModule_AddFunctions(module, http_functions) == 0 && PyModule_AddFunctions(module, fast_path_functions) == 0;
 }

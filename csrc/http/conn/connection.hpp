@@ -71,6 +71,8 @@ class Connection {
   // Ends an armed wait that no read used (TLS may have answered from its buffer). True when the armed read ran
   // and came back empty (timeout or signal): the driver checks its deadline and interrupts.
   bool disarm_read_wait() noexcept;
+  // Whether the next socket read is the armed one (it may wait for bytes).
+  bool read_wait_armed() const noexcept { return wait_armed_; }
 
   // TLS client on the connected socket, for `host` (SNI and the certificate check) with resumption keyed by
   // `origin_key`. False when out of memory.

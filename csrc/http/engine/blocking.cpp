@@ -87,7 +87,8 @@ void drop(Exchange &ex, bool reusable) {
   ex.conn->owner_state = nullptr;
   // HTTP/2: the stream ends (its RST_STREAM, if any, goes out with the connection's next use), not the connection.
   if (ex.conn->h2()) reusable = h2_detach(ex);
-  ex.pool->release(ex.conn, reusable, now_ns(), discard);
+  // A reusable connection has just read the end of its response: idle from then on (no clock reading of its own).
+  ex.pool->release(ex.conn, reusable, reusable ? ex.last_io_ns : now_ns(), discard);
   for (Connection *c : discard) delete c;
   ex.conn = nullptr;
 }
@@ -149,15 +150,22 @@ bool find_addresses(Exchange &ex) {
 // Checks out a connection (idle or a new slot). False, with the failure set, when none can be had. The pool
 // timeout counts from the call on the first attempt and from the resend on a later one, as in the engine.
 bool check_out(Exchange &ex, pool::Checkout &c, bool first) {
-  enter_phase(ex, Phase::Waiting);
-  if (first) ex.phase_start_ns = ex.start_ns;
+  if (first) {  // the first attempt waits from the call on: its clock reading serves
+    ex.phase = Phase::Waiting;
+    ex.phase_start_ns = ex.last_io_ns = ex.start_ns;
+  } else {
+    enter_phase(ex, Phase::Waiting);
+  }
   Failure which;
   std::int64_t deadline = phase_deadline(ex, which);
   std::vector<Connection *> discard;
+  // The clock as last read (read again after each wait). The slice may end a little early and the idle check may
+  // see a connection as a little less idle than it is: both only by the few microseconds since the reading.
+  std::int64_t now = ex.phase_start_ns;
   for (;;) {
     std::int64_t slice = deadline;
     if (ex.interrupted != nullptr) {
-      std::int64_t soon = now_ns() + kInterruptSliceNs;
+      std::int64_t soon = now + kInterruptSliceNs;
       if (slice == 0 || soon < slice) slice = soon;
     }
     c = ex.pool->checkout_blocking(ex.origin, ex.fresh, slice, discard);
@@ -165,14 +173,16 @@ bool check_out(Exchange &ex, pool::Checkout &c, bool first) {
     discard.clear();
     if (c.kind == pool::CheckoutKind::Wait && slice != deadline) {
       if (interrupted(ex)) return false;
+      now = now_ns();
       continue;
     }
     // A connection idle for a while may have been closed by the server: peek (one cheap syscall) before using it,
     // so that the request is not even sent on it. Hot connections skip the check; the resend rule covers the race.
-    if (c.kind != pool::CheckoutKind::Idle || now_ns() - c.connection->idle_since_ns < kPeekAfterIdleNs ||
+    if (c.kind != pool::CheckoutKind::Idle || now - c.connection->idle_since_ns < kPeekAfterIdleNs ||
         c.connection->looks_alive())
       break;
-    ex.pool->release(c.connection, false, now_ns(), discard);
+    now = now_ns();
+    ex.pool->release(c.connection, false, now, discard);
     for (Connection *d : discard) delete d;
     discard.clear();
   }

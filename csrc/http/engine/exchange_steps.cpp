@@ -322,6 +322,10 @@ Next on_readable(Exchange &ex) noexcept {
       // counted the bytes); everything else goes through the read buffer.
       DirectResult direct = ex.streaming ? receive_direct(ex) : DirectResult::NotNow;
       if (direct == DirectResult::Failed) return finished(ex, false);
+      // The blocking driver's armed read waits for bytes itself: after it, more of the response is waited for by
+      // another armed read (the driver checks the deadline in between), not tried first with one that would
+      // only find the socket empty (nginx, for one, sends a head and its body as two segments).
+      const bool waited = direct == DirectResult::NotNow && c->read_wait_armed();
       IoResult r = direct == DirectResult::Moved        ? IoResult::Ok
                    : direct == DirectResult::WouldBlock ? IoResult::WouldBlock
                                                         : c->read_some(t_buffer, sizeof t_buffer, got, error);
@@ -329,6 +333,7 @@ Next on_readable(Exchange &ex) noexcept {
         ex.last_io_ns = now_ns();
         FeedResult fr = feed_response(ex, std::string_view(t_buffer, got));
         if (fr == FeedResult::NeedMore) {
+          if (waited && !ex.streaming) return Next::WaitReadable;
           if (ex.streaming) {
             bool pause = publish_stream(ex);
             if (ex.failure != Failure::None) return finished(ex, false);  // the download's target failed

@@ -45,6 +45,13 @@ _http_url = _core._http_url  # URL grammar, joining and encoding: csrc/http/url
 # without a Python frame of ours; anything else comes back to _call / _send.
 _http_call = _core._http_call
 _http_send = _core._http_send
+# SyncHTTPClient's verbs are _HttpVerb objects: the keyword options each accepts, in its signature's order.
+_HttpVerb = _core._HttpVerb
+_READ_OPTIONS = ("params", "headers", "timeout", "error_for_status", "response_data_type", "into",
+                 "response_headers_type", "error_type", "raises", "skip_auth")
+_BODY_OPTIONS = ("params", "headers", "json", "content", "data", "timeout", "error_for_status", "response_data_type",
+                 "into", "response_headers_type", "error_type", "raises", "skip_auth")
+_UPLOAD_OPTIONS = _BODY_OPTIONS + ("form", "infer_mime_type_from_file_extension")
 _MAX_ROUTES = 4096
 _VERSION = "0.1.0"
 _TLS_VERSIONS = {"TLSv1.2": 12, "TLSv1.3": 13}
@@ -920,92 +927,13 @@ class SyncHTTPClient(_ClientBase):
         origin, head, body, full = self._prepare(method, url, None, headers, None, body, None, skip_auth)
         return t.send(origin, method, head, body, timeout, dec, raises, full)
 
-    def request(
-        self, method: str, url: str, *, params: Any = None, headers: Any = None, json: Any = None,
-        content: Any = None, data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
-        raises: Any = None, skip_auth: bool = False, form: Any = None,
-        infer_mime_type_from_file_extension: bool = True,
-    ) -> Any:
-        return _http_send(
-            self, method.upper(), url, params, headers, json, content, data, timeout, response_data_type,
-            error_for_status, into, response_headers_type, error_type, raises, skip_auth, form,
-            infer_mime_type_from_file_extension
-        )
-
-    def get(
-        self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
-        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
-    ) -> Any:
-        return _http_send(
-            self, "GET", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth, None, True
-        )
-
-    def head(
-        self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
-        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
-    ) -> Any:
-        return _http_send(
-            self, "HEAD", url, params, headers, None, None, None, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth, None, True
-        )
-
-    def options(
-        self, url: str, *, params: Any = None, headers: Any = None, timeout: float | None = None,
-        error_for_status: bool | None = None, response_data_type: Any = bytes, into: Any = None,
-        response_headers_type: Any = None, error_type: Any = None, raises: Any = None, skip_auth: bool = False,
-    ) -> Any:
-        return _http_send(
-            self, "OPTIONS", url, params, headers, None, None, None, timeout, response_data_type, error_for_status,
-            into, response_headers_type, error_type, raises, skip_auth, None, True
-        )
-
-    def delete(
-        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
-        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
-        raises: Any = None, skip_auth: bool = False,
-    ) -> Any:
-        return _http_send(
-            self, "DELETE", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
-            into, response_headers_type, error_type, raises, skip_auth, None, True
-        )
-
-    def post(
-        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
-        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
-        raises: Any = None, skip_auth: bool = False, form: Any = None,
-        infer_mime_type_from_file_extension: bool = True,
-    ) -> Any:
-        return _http_send(
-            self, "POST", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
-            into, response_headers_type, error_type, raises, skip_auth, form, infer_mime_type_from_file_extension
-        )
-
-    def put(
-        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
-        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
-        raises: Any = None, skip_auth: bool = False, form: Any = None,
-        infer_mime_type_from_file_extension: bool = True,
-    ) -> Any:
-        return _http_send(
-            self, "PUT", url, params, headers, json, content, data, timeout, response_data_type, error_for_status, into,
-            response_headers_type, error_type, raises, skip_auth, form, infer_mime_type_from_file_extension
-        )
-
-    def patch(
-        self, url: str, *, params: Any = None, headers: Any = None, json: Any = None, content: Any = None,
-        data: Any = None, timeout: float | None = None, error_for_status: bool | None = None,
-        response_data_type: Any = bytes, into: Any = None, response_headers_type: Any = None, error_type: Any = None,
-        raises: Any = None, skip_auth: bool = False, form: Any = None,
-        infer_mime_type_from_file_extension: bool = True,
-    ) -> Any:
-        return _http_send(
-            self, "PATCH", url, params, headers, json, content, data, timeout, response_data_type, error_for_status,
-            into, response_headers_type, error_type, raises, skip_auth, form, infer_mime_type_from_file_extension
-        )
+    # The verbs are native methods (csrc/http/client/verb_object.cpp): a call reaches _http_send with its options
+    # in place, without a Python frame; their full signatures are in __init__.pyi.
+    request = _HttpVerb(None, _UPLOAD_OPTIONS)
+    get = _HttpVerb("GET", _READ_OPTIONS)
+    head = _HttpVerb("HEAD", _READ_OPTIONS)
+    options = _HttpVerb("OPTIONS", _READ_OPTIONS)
+    delete = _HttpVerb("DELETE", _BODY_OPTIONS)
+    post = _HttpVerb("POST", _UPLOAD_OPTIONS)
+    put = _HttpVerb("PUT", _UPLOAD_OPTIONS)
+    patch = _HttpVerb("PATCH", _UPLOAD_OPTIONS)
