@@ -127,6 +127,15 @@ bool encode_set(EncodeState &state, PyObject *obj) noexcept {
   return ok && close_with(out, start, ']');
 }
 
+namespace {
+// Values whose encoding calls no Python code (and allocates no GC object, so no collection can run a finalizer).
+inline bool runs_no_python(PyObject *value) noexcept {
+  PyTypeObject *tp = Py_TYPE(value);
+  return tp == &PyUnicode_Type || tp == &PyLong_Type || tp == &PyFloat_Type || tp == &PyBool_Type ||
+         value == Py_None;
+}
+}  // namespace
+
 [[gnu::noinline]] bool encode_dict(EncodeState &state, PyObject *obj) noexcept {
   py::BytesWriter &out = state.out;
   if (PyDict_GET_SIZE(obj) == 0) return out.write("{}", 2);
@@ -136,15 +145,18 @@ bool encode_set(EncodeState &state, PyObject *obj) noexcept {
   if (!out.put('{')) return false;
   size_t start = out.size() - 1;
   Py_ssize_t pos = 0;
-  // Str-keyed dicts read their slots directly, re-read after each value (an enc_hook may resize the dict).
+  // Str-keyed dicts read their slots directly. The slots are re-read after a value that may have run Python code
+  // (an enc_hook, a __str__ of a subclass, ...: it may resize the dict); an exact str, int, float, bool or None
+  // runs none, so the slots stay where they were.
   Py_ssize_t n;
-  for (const py::DictStrEntry *e; (e = py::dict_str_entries(obj, &n)) != nullptr;) {
+  for (const py::DictStrEntry *e = py::dict_str_entries(obj, &n); e != nullptr;) {
     while (pos < n && e[pos].value == nullptr) ++pos;
     if (pos >= n) return close_with(out, start, '}');
     PyObject *value = e[pos].value;
     if (!write_str(out, e[pos].key, ':')) return false;
     ++pos;
     if (!encode_value(state, value) || !out.put(',')) return false;
+    if (!runs_no_python(value)) e = py::dict_str_entries(obj, &n);
   }
   PyObject *key, *value;
   while (py::dict_next(obj, &pos, &key, &value)) {

@@ -67,3 +67,29 @@ def test_hook_clearing_the_dict_stops_the_walk():
         return "y"
 
     assert json.encode(d, enc_hook=hook) == b'{"a":"y"}'
+
+
+def test_hook_resizing_the_dict_after_plain_values_is_followed():
+    # Plain values (str, int, float, bool, None) keep the walk on the slots it read; a value that runs Python code
+    # makes it read them again, so a resize by the hook after several plain values is still followed.
+    d = {"a": 1, "b": "s", "c": 2.5, "d": True, "e": None, "f": Obj(), "g": 7}
+
+    def hook(obj):
+        for i in range(1000):
+            d[f"k{i}"] = i
+        return "x"
+
+    out = stdlib_json.loads(json.encode(d, enc_hook=hook))
+    assert out["a"] == 1 and out["b"] == "s" and out["c"] == 2.5 and out["d"] is True and out["e"] is None
+    assert out["f"] == "x" and out["g"] == 7
+    assert out["k999"] == 999 and len(out) == 1007
+
+
+def test_hook_clearing_the_dict_after_plain_values_stops_the_walk():
+    d = {"a": 1, "b": "s", "c": Obj(), "d": 2, "e": 3}
+
+    def hook(obj):
+        d.clear()
+        return "y"
+
+    assert json.encode(d, enc_hook=hook) == b'{"a":1,"b":"s","c":"y"}'
