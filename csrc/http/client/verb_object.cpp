@@ -11,6 +11,7 @@
 
 #include "http/client/objects.hpp"
 #include "http/client/verb_args.hpp"
+#include "py/names.hpp"
 #include "py/ref.hpp"
 
 namespace boltwire::http::client {
@@ -57,7 +58,7 @@ PyObject *default_of(Option::Default d) {
 
 struct Names {
   PyObject *options[kOptionCount];  // interned keywords, in kOptions' order
-  PyObject *self, *method, *url, *upper, *qualname, *module;
+  PyObject *self, *method, *url, *upper, *module;  // ("__qualname__" is py::names.qualname)
 };
 Names g{};
 
@@ -68,10 +69,9 @@ bool init_names() {
   g.self = PyUnicode_InternFromString("self");
   g.method = PyUnicode_InternFromString("method");
   g.url = PyUnicode_InternFromString("url");
-  g.qualname = PyUnicode_InternFromString("__qualname__");
   g.module = PyUnicode_InternFromString("__module__");
   g.upper = PyUnicode_InternFromString("upper");
-  return g.self && g.method && g.url && g.qualname && g.module && g.upper;
+  return g.self && g.method && g.url && g.module && g.upper;
 }
 
 struct VerbObject {
@@ -247,7 +247,7 @@ PyObject *Verb_descr_get(PyObject *self, PyObject *obj, PyObject *) {
 PyObject *Verb_set_name(VerbObject *self, PyObject *const *args, Py_ssize_t nargs) {
   if (nargs != 2 || !PyUnicode_Check(args[1])) return PyErr_Format(PyExc_TypeError, "__set_name__(owner, name)");
   if (!init_names()) return nullptr;
-  py::Ref<PyObject> owner = py::Ref<PyObject>::steal(PyObject_GetAttr(args[0], g.qualname));
+  py::Ref<PyObject> owner = py::Ref<PyObject>::steal(PyObject_GetAttr(args[0], py::names.qualname));
   if (!owner) return nullptr;
   PyObject *qualname = PyUnicode_FromFormat("%S.%U", owner.get(), args[1]);
   if (qualname == nullptr) return nullptr;
