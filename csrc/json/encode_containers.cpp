@@ -174,8 +174,10 @@ inline bool runs_no_python(PyObject *value) noexcept {
     if (pos + kPrefetchAhead < n) prefetch_entry(e[pos + kPrefetchAhead]);
     if (!write_str(out, e[pos].key, ':')) return false;
     ++pos;
+    // Asked before the value is encoded: the code it runs may free it (an enc_hook clearing this dict).
+    bool plain = runs_no_python(value);
     if (!encode_value(state, value) || !out.put(',')) return false;
-    if (!runs_no_python(value)) e = py::dict_str_entries(obj, &n);
+    if (!plain) e = py::dict_str_entries(obj, &n);
   }
   PyObject *key, *value;
   while (py::dict_next(obj, &pos, &key, &value)) {
