@@ -82,5 +82,22 @@ def spread(samples: list[float], scale: float = 1.0) -> list[float]:
     return [min(samples) * scale, max(samples) * scale]
 
 
+def median_ratio(samples: dict, num, den) -> float | None:
+    """Median over rounds of samples[num] / samples[den], the two taken in the same round (sample_groups), or
+    None when either is missing. The targets use it: a ratio of samples taken side by side cancels the machine's
+    drift between rounds."""
+    if num not in samples or den not in samples:
+        return None
+    return statistics.median(a / b for a, b in zip(samples[num], samples[den]))
+
+
+def ratio_note(samples: dict, num, den) -> str:
+    """The per-round ratios' min-max and round count, printed beside a target so that its noise shows."""
+    if num not in samples or den not in samples:
+        return ""
+    ratios = [a / b for a, b in zip(samples[num], samples[den])]
+    return f"per-round {min(ratios):.2f}-{max(ratios):.2f}, {len(ratios)} rounds"
+
+
 def make_timer(stmt: str | Callable[[], object], namespace: dict | None = None) -> timeit.Timer:
     return timeit.Timer(stmt, globals=namespace)
