@@ -219,35 +219,19 @@ def scheduler_clock(pids: list[int] | None = None) -> tuple[float, float, int]:
     return run / 1e6, wait / 1e6, moves
 
 
-def thread_runs() -> dict[str, int]:
-    """ns on a CPU per thread of this process (tid -> ns)."""
-    out = {}
-    for tid in os.listdir("/proc/self/task"):
+def switches_of(pids: list[int]) -> tuple[int, int]:
+    """(voluntary, involuntary) context switches summed over the threads of the processes `pids`."""
+    vol = invol = 0
+    for pid in pids:
         try:
-            out[tid] = int(open(f"/proc/self/task/{tid}/schedstat").read().split()[0])
-        except (OSError, ValueError, IndexError):
-            continue  # a thread that ended meanwhile
-    return out
-
-
-def last_cpu(task: str) -> int | None:
-    """The CPU a task (a /proc/... path) last ran on (field 39 of its stat)."""
-    try:
-        return int(open(f"{task}/stat").read().rsplit(")", 1)[1].split()[36])
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-def shared_cpu(before: dict[str, int], workers: list[int]) -> bool | None:
-    """Whether the client thread that worked most since `before` (the engine thread of an async download, the caller's
-    of a sync one) last ran on the CPU the nginx worker last ran on: a sign that both shared one CPU (each waiting
-    for the other) while the other CPU had nothing to do."""
-    after = thread_runs()
-    if not after or not workers:
-        return None
-    busiest = max(after, key=lambda t: after[t] - before.get(t, 0))
-    mine, theirs = last_cpu(f"/proc/self/task/{busiest}"), last_cpu(f"/proc/{workers[0]}")
-    return None if mine is None or theirs is None else mine == theirs
+            for line in open(f"/proc/{pid}/status"):
+                if line.startswith("voluntary_ctxt_switches"):
+                    vol += int(line.split(":")[1])
+                elif line.startswith("nonvoluntary_ctxt_switches"):
+                    invol += int(line.split(":")[1])
+        except (OSError, ValueError):
+            continue
+    return vol, invol
 
 
 def nginx_workers(server: NginxServer) -> list[int]:
@@ -258,18 +242,19 @@ def nginx_workers(server: NginxServer) -> list[int]:
         return []
 
 
-def usage_of(before: tuple, after: tuple, seconds: float, shared: bool | None) -> dict:
+def usage_of(before: tuple, after: tuple, seconds: float) -> dict:
     """What one download cost, beside its wall time: the client process's CPU ms (every thread: the engine's too),
-    its ms runnable but waiting for a CPU, its CPU migrations, its voluntary / involuntary context switches, the
-    nginx worker's CPU and waiting ms and migrations, and `shared_cpu` (above). Wall far above CPU means waiting (for
-    the server, for a CPU, for a wake-up); much waiting for a CPU with a CPU to spare means two busy threads share
-    one. (Over the whole call: an async peer's figures include making and closing its event loop.)"""
-    (c0, w0, m0), r0, (n0, nw0, nm0) = before
-    (c1, w1, m1), r1, (n1, nw1, nm1) = after
+    its ms runnable but waiting for a CPU, its CPU migrations, its voluntary / involuntary context switches, and the
+    nginx worker's CPU and waiting ms, migrations and involuntary switches. Wall far above CPU means waiting (for the
+    server, for a CPU, for a wake-up); much waiting for a CPU, and involuntary switches on both sides, with a CPU to
+    spare means that the client's busy thread and nginx shared one CPU. (Over the whole call: an async peer's figures
+    include making and closing its event loop.)"""
+    (c0, w0, m0), r0, (n0, nw0, nm0), (_, ni0) = before
+    (c1, w1, m1), r1, (n1, nw1, nm1), (_, ni1) = after
     return {"wall_ms": round(seconds * 1e3, 2), "cpu_ms": round(c1 - c0, 2), "runq_ms": round(w1 - w0, 2),
             "migrations": m1 - m0, "voluntary": r1.ru_nvcsw - r0.ru_nvcsw, "involuntary": r1.ru_nivcsw - r0.ru_nivcsw,
             "nginx_cpu_ms": round(n1 - n0, 2), "nginx_runq_ms": round(nw1 - nw0, 2), "nginx_migrations": nm1 - nm0,
-            "shared_cpu": shared}
+            "nginx_involuntary": ni1 - ni0}
 
 
 def wrk_mib_per_s(url: str, seconds: int) -> float | None:
@@ -312,11 +297,12 @@ def run(args) -> Section:
                 time.sleep(SETTLE)
                 try:
                     if key[0] == "file":
-                        runs = thread_runs()
-                        before = scheduler_clock(), resource.getrusage(resource.RUSAGE_SELF), scheduler_clock(workers)
+                        before = (scheduler_clock(), resource.getrusage(resource.RUSAGE_SELF), scheduler_clock(workers),
+                                  switches_of(workers))
                         seconds = PEERS[key](url, dest)
-                        after = scheduler_clock(), resource.getrusage(resource.RUSAGE_SELF), scheduler_clock(workers)
-                        usage[key].append(usage_of(before, after, seconds, shared_cpu(runs, workers)))
+                        after = (scheduler_clock(), resource.getrusage(resource.RUSAGE_SELF), scheduler_clock(workers),
+                                 switches_of(workers))
+                        usage[key].append(usage_of(before, after, seconds))
                         got = hashlib.sha256(dest.read_bytes()).hexdigest()
                     else:
                         seconds, got = PEERS[key](url, dest)  # (its digest is taken inside: no usage figures)
@@ -373,8 +359,7 @@ def run(args) -> Section:
                          f"{med(u, 'migrations'):.0f} migrations, {med(u, 'voluntary'):.0f} voluntary / "
                          f"{med(u, 'involuntary'):.0f} involuntary switches; nginx CPU {med(u, 'nginx_cpu_ms'):.1f} "
                          f"ms, waiting {med(u, 'nginx_runq_ms'):.1f} ms, {med(u, 'nginx_migrations'):.0f} "
-                         f"migrations; the busiest client thread and the nginx worker last ran on one CPU after "
-                         f"{sum(1 for x in u if x['shared_cpu'])} of {len(u)} downloads")
+                         f"migrations, {med(u, 'nginx_involuntary'):.0f} involuntary switches")
     raw = {"samples": {f"{k[0]}/{k[1]}": v for k, v in samples.items()}, "wrk": wrk,
            "usage": {f"{k[0]}/{k[1]}": v for k, v in usage.items()}}
     return Section("download", tables, targets, notes=notes, raw=raw)
