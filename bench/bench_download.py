@@ -219,19 +219,16 @@ def scheduler_clock(pids: list[int] | None = None) -> tuple[float, float, int]:
     return run / 1e6, wait / 1e6, moves
 
 
-def switches_of(pids: list[int]) -> tuple[int, int]:
-    """(voluntary, involuntary) context switches summed over the threads of the processes `pids`."""
-    vol = invol = 0
+def involuntary_switches(pids: list[int]) -> int:
+    """Involuntary context switches of the (single-threaded) processes `pids`: how often they were preempted."""
+    count = 0
     for pid in pids:
         try:
-            for line in open(f"/proc/{pid}/status"):
-                if line.startswith("voluntary_ctxt_switches"):
-                    vol += int(line.split(":")[1])
-                elif line.startswith("nonvoluntary_ctxt_switches"):
-                    invol += int(line.split(":")[1])
+            count += sum(int(line.split(":")[1]) for line in open(f"/proc/{pid}/status")
+                         if line.startswith("nonvoluntary_ctxt_switches"))
         except (OSError, ValueError):
             continue
-    return vol, invol
+    return count
 
 
 def nginx_workers(server: NginxServer) -> list[int]:
@@ -249,8 +246,8 @@ def usage_of(before: tuple, after: tuple, seconds: float) -> dict:
     server, for a CPU, for a wake-up); much waiting for a CPU, and involuntary switches on both sides, with a CPU to
     spare means that the client's busy thread and nginx shared one CPU. (Over the whole call: an async peer's figures
     include making and closing its event loop.)"""
-    (c0, w0, m0), r0, (n0, nw0, nm0), (_, ni0) = before
-    (c1, w1, m1), r1, (n1, nw1, nm1), (_, ni1) = after
+    (c0, w0, m0), r0, (n0, nw0, nm0), ni0 = before
+    (c1, w1, m1), r1, (n1, nw1, nm1), ni1 = after
     return {"wall_ms": round(seconds * 1e3, 2), "cpu_ms": round(c1 - c0, 2), "runq_ms": round(w1 - w0, 2),
             "migrations": m1 - m0, "voluntary": r1.ru_nvcsw - r0.ru_nvcsw, "involuntary": r1.ru_nivcsw - r0.ru_nivcsw,
             "nginx_cpu_ms": round(n1 - n0, 2), "nginx_runq_ms": round(nw1 - nw0, 2), "nginx_migrations": nm1 - nm0,
@@ -298,10 +295,10 @@ def run(args) -> Section:
                 try:
                     if key[0] == "file":
                         before = (scheduler_clock(), resource.getrusage(resource.RUSAGE_SELF), scheduler_clock(workers),
-                                  switches_of(workers))
+                                  involuntary_switches(workers))
                         seconds = PEERS[key](url, dest)
                         after = (scheduler_clock(), resource.getrusage(resource.RUSAGE_SELF), scheduler_clock(workers),
-                                 switches_of(workers))
+                                 involuntary_switches(workers))
                         usage[key].append(usage_of(before, after, seconds))
                         got = hashlib.sha256(dest.read_bytes()).hexdigest()
                     else:
