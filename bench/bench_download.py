@@ -243,9 +243,9 @@ def usage_of(before: tuple, after: tuple, seconds: float) -> dict:
     """What one download cost, beside its wall time: the client process's CPU ms (every thread: the engine's too),
     its ms runnable but waiting for a CPU, its CPU migrations, its voluntary / involuntary context switches, and the
     nginx worker's CPU and waiting ms, migrations and involuntary switches. Wall far above CPU means waiting (for the
-    server, for a CPU, for a wake-up); much waiting for a CPU, and involuntary switches on both sides, with a CPU to
-    spare means that the client's busy thread and nginx shared one CPU. (Over the whole call: an async peer's figures
-    include making and closing its event loop.)"""
+    server, for a CPU, for a wake-up); much waiting for a CPU on both sides and a client preempted often (by nginx
+    waking beside it), with a CPU to spare, means that the client's busy thread and nginx shared one CPU. (Over the
+    whole call: an async peer's figures include making and closing its event loop.)"""
     (c0, w0, m0), r0, (n0, nw0, nm0), ni0 = before
     (c1, w1, m1), r1, (n1, nw1, nm1), ni1 = after
     return {"wall_ms": round(seconds * 1e3, 2), "cpu_ms": round(c1 - c0, 2), "runq_ms": round(w1 - w0, 2),
