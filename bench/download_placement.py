@@ -113,8 +113,9 @@ def main() -> None:
         download("sync", url, dest)  # imports and the engine thread, before the record starts
         download("async", url, dest)
         data = Path(work) / "perf.data"
+        errors = tempfile.TemporaryFile()  # (a file: a pipe nobody reads could fill and stop perf)
         perf = subprocess.Popen(["perf", "record", "-q", "-a", "-k", "CLOCK_MONOTONIC", "-e", "sched:sched_switch",
-                                 "-o", str(data)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                 "-o", str(data)], stdout=subprocess.DEVNULL, stderr=errors)
         time.sleep(1.0)  # perf is recording once it has opened its buffers
         windows = []
         for _ in range(args.n):
@@ -126,6 +127,9 @@ def main() -> None:
         script = subprocess.run(["perf", "script", "-i", str(data), "-F", "tid,cpu,time,trace"], capture_output=True,
                                 text=True, timeout=300)
     ran = running_intervals(script.stdout)
+    if not ran:
+        errors.seek(0)
+        raise SystemExit("perf recorded no sched_switch events: " + errors.read().decode(errors="replace")[-500:])
     print("per download: wall, receiving thread's and nginx worker's ms on a CPU, and the share of nginx's time that "
           "ran beside the receiving thread (side by side) rather than taking turns with it")
     for mode, start, end, tid in windows:
