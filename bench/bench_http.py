@@ -127,6 +127,7 @@ HEADLINE_COLUMNS = [  # (header, metrics key, format); the seed's columns, plus 
     ("CPU (s)", "cpu_s", "{:.2f}"),
     ("CPU µs/req", "cpu_us", "{:.1f}"),
     ("user µs", "user_us", "{:.1f}"),
+    ("1 CPU", "same_cpu", "{:.0%}"),
     ("PyMem (MiB)", "peak_mib", "{:.2f}"),
     ("Min (ms)", "min", "{:.2f}"),
     ("P50", "p50", "{:.2f}"),
@@ -143,6 +144,8 @@ STEADY_COLUMNS = [
     ("of ceil", "of_ceiling", "{:.1%}"),
     ("CPU µs/req", "cpu_us", "{:.1f}"),
     ("user µs", "user_us", "{:.1f}"),
+    ("1 CPU", "same_cpu", "{:.0%}"),
+    ("late/early", "drift", "{:.2f}"),
     ("P50 (ms)", "p50", "{:.2f}"),
     ("P99", "p99", "{:.2f}"),
     ("Max", "max", "{:.2f}"),
@@ -214,7 +217,7 @@ def run(args) -> Section:
             target = Endpoint(server.url, path=proto.path)
         for mode, names in races.items():
             rows = {n: Contestant(OURS, plain) if n == PLAIN_TWIN else Contestant(n, target) for n in names}
-            results = run_race(target, mode, rows, p)
+            results = run_race(target, mode, rows, p, server.worker_pids())
             raw[mode] = results
             loop = " on uvloop" if p.uvloop and mode == "async" else ""
             if mode == "async":
@@ -275,6 +278,8 @@ def summarize(samples: list[dict]) -> dict:
     rates = [s["completed"] / s["wall"] for s in samples]
     # the user-mode part of the CPU (the rest is the kernel's): what a client's own code costs per request
     users = [s["user"] / s["completed"] * 1e6 for s in samples if s.get("user") is not None]
+    shared = [s["same_cpu"] for s in samples if s.get("same_cpu") is not None]
+    drifts = [d for d in (drift(s) for s in samples) if d is not None]
     metrics = {
         "rounds": len(samples),
         "requests": statistics.median(s["completed"] for s in samples),
@@ -284,11 +289,24 @@ def summarize(samples: list[dict]) -> dict:
         "cpu_s": statistics.median(s["cpu"] for s in samples),
         "cpu_us": statistics.median(s["cpu"] / s["completed"] * 1e6 for s in samples),
         "user_us": statistics.median(users) if users else None,
+        "same_cpu": statistics.median(shared) if shared else None,
+        "drift": statistics.median(drifts) if drifts else None,
     }
     for key in ("min", "p50", "p95", "p99", "max", "mean"):
         values = [s["latency_ms"][key] for s in samples if s["latency_ms"].get(key) is not None]
         metrics[key] = statistics.median(values) if values else None
     return metrics
+
+
+def drift(sample: dict) -> float | None:
+    """A contestant's throughput in the last second of its timed part over that in its first second, from the
+    counts it recorded every half second (bench/http_case.py `marks`); None for a run shorter than 2 s. Below 1:
+    it slowed down as it ran."""
+    marks = sample.get("marks") or []
+    if len(marks) < 4:
+        return None
+    first, last = marks[1], marks[-1] - marks[-3]
+    return last / first if first else None
 
 
 # -- ratios and targets
