@@ -66,6 +66,13 @@ CEILINGS = {
     "sync": Ceiling("wrk -t1 -c1 (ceiling)", ["-t1", "-c1"]),
 }
 H2_CEILING = Ceiling("h2load -c1 -m100 (ceiling)", ["-c1", "-m100"], "h2load")  # one connection, 100 streams
+# PAIRED: in the sync race's steady pass every run of a row (the floor client included) is paired with a run of the
+# ceiling of the same length, just before or after it, and the row's share of the ceiling is the median of its
+# per-pair ratios. A sequential round trip on this VM costs 2-3x more when the scheduler puts the client and nginx on
+# two CPUs (each wake-up halts and wakes an idle vCPU) than on one, and that changes over tens of seconds with
+# anything else running: rounds of one run per row, with the ceiling once per round, let such a window hit some rows
+# and not the ceiling (the 06:27 bench of session 7: every Python row slowed 2x in steady rounds 2-3, wrk in one).
+# The ceiling row of that pass is the median of all paired runs.
 # The plain-http sync race's reference row (bench/floor_client.c): the least CPU per request a sequential client
 # can spend here. On an idle VM most of a round trip's CPU is the kernel's, and this row measures that share.
 FLOOR = "C blocking client (floor)"
@@ -161,6 +168,7 @@ def run_race(
     workers): each sync sample records how much of it the contestant spent on a worker's CPU (Placement)."""
     watch = server_pids if mode == "sync" else None
     ceiling = ceiling_for(mode, target)
+    paired = mode == "sync" and ceiling.tool == "wrk"
     warmup = p.async_warmup if mode == "async" else p.sync_warmup
     concurrency = p.concurrency if mode == "async" else 1
     names = list(rows)
@@ -168,14 +176,15 @@ def run_race(
     entries = [*references, *names]
     results: dict[str, dict] = {name: {"samples": [], "steady": []} for name in entries}
 
-    def measure(name: str, kind: str, label: str) -> None:
+    def measure(name: str, kind: str, label: str) -> dict | None:
         r = results[name]
         if name == ceiling.name:
             progress.step(f"{mode} {label}: {name}", total=None)
             if ceiling.tool == "h2load":
                 out = run_h2load(target.url, ceiling, p.wrk_seconds)
             else:
-                out = run_wrk(target, ceiling, p.wrk_seconds, p.wrk_headers, watch)
+                seconds = paired_seconds(p) if kind == "steady" and paired else p.wrk_seconds
+                out = run_wrk(target, ceiling, seconds, p.wrk_headers, watch)
         elif name == FLOOR:
             n, limit = (p.requests, p.time_limit) if kind == "samples" else (p.steady_requests, p.steady_limit)
             progress.step(f"{mode} {label}: {name}", total=None)
@@ -188,7 +197,7 @@ def run_race(
         if "error" in out:
             r["error"] = out["error"]
             progress.log(f"  {mode} {name} ({label}): {out['error']}")
-            return
+            return None
         r[kind].append(out)
         stopped = ""
         if kind == "samples" and out["completed"] < p.requests:
@@ -199,6 +208,7 @@ def run_race(
         progress.log(f"  {mode} {name} ({label}): {rate:,.0f} req/s, {cpu_us:.1f} µs CPU/request{shared}{stopped}")
         if kind == "samples" and out["wall"] > SLOW_WALL:
             r["one_round"] = True
+        return out
 
     def usable(name: str, kind: str) -> bool:
         r = results[name]
@@ -210,7 +220,22 @@ def run_race(
                 measure(name, "samples", f"round {i + 1}/{p.rounds}")
 
     steady = [n for n in names if usable(n, "samples") and results[n]["samples"] and fast(results[n])]
-    if steady:
+    if steady and paired:
+        # Each row's run is paired with a run of the ceiling of the same length, just before or just after it
+        # (alternating): its share of the ceiling is the median of its per-pair ratios (PAIRED).
+        steady_entries = [name for name in references if name != ceiling.name and "error" not in results[name]]
+        steady_entries += steady
+        for i in range(p.rounds):
+            for j, name in enumerate(rotated(steady_entries, i)):
+                if not usable(name, "steady") or "error" in results[ceiling.name]:
+                    continue
+                label = f"steady {i + 1}/{p.rounds}"
+                order = [ceiling.name, name] if (i + j) % 2 else [name, ceiling.name]
+                done = {who: measure(who, "steady", label) for who in order}
+                if done[name] is not None and done[ceiling.name] is not None:
+                    ceiling_run = done[ceiling.name]
+                    done[name]["paired_ceiling"] = ceiling_run["completed"] / ceiling_run["wall"]
+    elif steady:
         steady_entries = [name for name in references if "error" not in results[name]] + steady
         for i in range(p.rounds):
             for name in rotated(steady_entries, i):
@@ -229,6 +254,11 @@ def run_race(
     return results
 
 
+def paired_seconds(p: Plan) -> int:
+    """The length of a paired ceiling run: the steady pass's time limit (wrk takes whole seconds)."""
+    return max(1, round(p.steady_limit))
+
+
 def fast(r: dict) -> bool:
     """Would the seed's 10,000 requests take this row under 2 s? (The same choice in a --quick run.)"""
     rate = statistics.median(s["completed"] / s["wall"] for s in r["samples"])
@@ -236,8 +266,9 @@ def fast(r: dict) -> bool:
 
 
 def steps(p: Plan, n_async: int, n_sync: int) -> int:
-    """An upper bound of the progress steps of the section (rounds, steady rounds, memory passes)."""
-    return sum((n + 1) * p.rounds * 2 + n for n in (n_async, n_sync))
+    """An upper bound of the progress steps of the section (rounds with the references, steady rounds, where the
+    sync race pairs every run with a ceiling run, memory passes)."""
+    return sum((n + 2) * p.rounds + 2 * (n + 1) * p.rounds + n for n in (n_async, n_sync))
 
 
 # -- one contestant process
