@@ -10,10 +10,10 @@ CONCURRENCY requests in flight (CONCURRENCY workers on one shared counter); the 
 the other. With `--limit`, a client too slow to finish stops starting requests after that many seconds and
 reports how many it completed. Every half second of the timed part it notes how many requests were done
 (`marks`), so that a report can tell a run that slowed as it went from one that was slow throughout.
-`--progress N` prints `#progress DONE` every N timed requests (the parent's live display reads it). An https URL
-comes with `--ca`, the CA the client must trust; `--http2` asks for HTTP/2 and refuses a client that does not get
-it; `--path` is what every request GETs (`/` by default). Failures are reported in the
-JSON, never as a traceback.
+`--progress N` prints `#progress DONE` every N timed requests (the parent's live display reads it); the sync
+race prints `#timed` when its timed part starts. An https URL comes with `--ca`, the CA the client must trust;
+`--http2` asks for HTTP/2 and refuses a client that does not get it; `--path` is what every request GETs (`/` by
+default). Failures are reported in the JSON, never as a traceback.
 
 This file runs under the main venv's Python and under the lothc venv's (3.13): it imports only the standard
 library and bench/http_clients.py, which imports each client inside its session.
@@ -125,6 +125,7 @@ def run_sync(session, a: argparse.Namespace) -> dict:
         latencies: list[float] = []
         marks: list[int] = []
         perf, report = time.perf_counter, reporter(a.progress)
+        print("#timed", flush=True)  # the bench samples where this process runs from here on (http_race.Placement)
         cpu0, user0, t0 = time.process_time(), user_time(), perf()
         deadline, next_mark = t0 + a.limit, t0 + MARK_EVERY
         for _ in range(a.requests):

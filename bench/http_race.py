@@ -80,8 +80,9 @@ PLACEMENT_EVERY = 0.01  # seconds between two samples of where a contestant and 
 
 
 class Placement:
-    """Samples, while a contestant process runs, the CPU of its busiest thread and of each nginx worker: `share()` is
-    the fraction of samples in which that thread ran on (or last left) the CPU of a worker.
+    """Samples, while a contestant process runs, the CPU of its busiest thread and of each nginx worker: `stop()`
+    gives the fraction of samples in which that thread ran on (or last left) the CPU of a worker. A Python
+    contestant says when its timed part starts (`#timed` on stdout): the samples before are dropped (`restart`).
 
     Why: a sequential round trip between two tasks on one CPU is a direct switch, while across two CPUs each wake-up
     goes to an idle CPU (an IPI; on this VM a halt and its exit, with no idle polling). Measured on this 2-vCPU VM:
@@ -125,6 +126,10 @@ class Placement:
             servers = {got[0] for spid in self.server_pids if (got := self._task_cpu(f"/proc/{spid}/stat"))}
             if client and servers:
                 self.samples.append((client, servers))
+
+    def restart(self) -> None:
+        """Forgets the samples so far (the contestant's start-up and warm-up)."""
+        self.samples = []
 
     def start(self, pid: int) -> None:
         if self.server_pids and os.path.isdir("/proc"):
@@ -352,6 +357,9 @@ def run_process(
                     line = raw.decode(errors="replace")
                     if line.startswith("#progress "):
                         progress.advance_to(int(line.split()[1]))
+                    elif line == "#timed":
+                        if placement:
+                            placement.restart()
                     else:
                         lines.append(line)
         if buf:
