@@ -9,7 +9,7 @@ twice), CPU migrations and IPIs sent (`ipi:ipi_send_cpu`: wake-ups of a task on 
 this VM), which depend on where the scheduler puts the client and nginx and so vary with the machine's load.
 
     .venv/bin/python bench/http_syscalls.py [-n 20000] [-c 100] [--wrk]
-    .venv/bin/python bench/http_syscalls.py --sync [-n 20000]
+    .venv/bin/python bench/http_syscalls.py --sync [-n 20000] [--pin A,B]   (nginx's worker on CPU A, clients on B)
 """
 
 from __future__ import annotations
@@ -114,13 +114,14 @@ def client_counts(url: str, n: int, c: int) -> None:
         show("process", total, requests)
 
 
-def sync_counts(url: str, n: int) -> None:
-    """boltwire's SyncHTTPClient: `n` requests after a warm-up, the whole process counted (one thread)."""
+def sync_counts(url: str, n: int, cpu: int | None) -> None:
+    """boltwire's SyncHTTPClient: `n` requests after a warm-up, the whole process counted (one thread); on `cpu`
+    only when given."""
     with tempfile.TemporaryDirectory() as tmp:
         mark, stats, script = (os.path.join(tmp, f) for f in ("mark", "stats", "race.py"))
         with open(script, "w") as f:
             f.write(SYNC_RACE.format(here=HERE, url=url, n=n, mark=mark))
-        race = subprocess.Popen([sys.executable, script])
+        race = subprocess.Popen(pinned([sys.executable, script], cpu))
         deadline = time.monotonic() + 120
         while not os.path.exists(mark) and race.poll() is None and time.monotonic() < deadline:
             time.sleep(0.01)
@@ -135,8 +136,14 @@ def sync_counts(url: str, n: int) -> None:
         show("process", counts, counts["sendto"] or 1)
 
 
-def floor_counts(url: str, n: int) -> None:
-    """The C floor client: its 200 warm-up requests and `n` timed ones, all counted (its set-up adds a few calls)."""
+def pinned(cmd: list[str], cpu: int | None) -> list[str]:
+    """cmd run on `cpu` only (taskset), or as it is."""
+    return cmd if cpu is None else ["taskset", "-c", str(cpu), *cmd]
+
+
+def floor_counts(url: str, n: int, cpu: int | None) -> None:
+    """The C floor client: its 200 warm-up requests and `n` timed ones, all counted (its set-up adds a few calls);
+    on `cpu` only when given."""
     sys.path.insert(0, HERE)
     from http_race import floor_binary
 
@@ -147,8 +154,9 @@ def floor_counts(url: str, n: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         stats = os.path.join(tmp, "stats")
         port = url.rsplit(":", 1)[1]
-        run = subprocess.run(["perf", "stat", "-x,", "-e", SYNC_EVENTS, "-o", stats, "--", binary, port, "/", str(n),
-                              "60"], capture_output=True, text=True, timeout=120)
+        run = subprocess.run(["perf", "stat", "-x,", "-e", SYNC_EVENTS, "-o", stats, "--",
+                              *pinned([binary, port, "/", str(n), "60"], cpu)], capture_output=True, text=True,
+                             timeout=120)
         if run.returncode != 0 or "error" in run.stdout:
             raise SystemExit("floor client failed: " + run.stdout + run.stderr)
         print(f"C floor client: per request ({n} + 200 warm-up requests)")
@@ -175,6 +183,7 @@ def main() -> None:
     p.add_argument("--wrk", action="store_true", help="count wrk -t2 too (3 s)")
     p.add_argument("--sync", action="store_true",
                    help="the sync race: boltwire's SyncHTTPClient and the C floor client")
+    p.add_argument("--pin", default=None, help="--sync: 'A,B': nginx's worker on CPU A, the clients on CPU B")
     args = p.parse_args()
     if shutil.which("perf") is None:
         raise SystemExit("perf is not installed")
@@ -182,8 +191,14 @@ def main() -> None:
 
     with NginxServer() as server:
         if args.sync:
-            sync_counts(server.url, args.n)
-            floor_counts(server.url, args.n)
+            client_cpu = None
+            if args.pin:
+                nginx_cpu, client_cpu = (int(c) for c in args.pin.split(","))
+                for worker in server.worker_pids():
+                    os.sched_setaffinity(worker, {nginx_cpu})
+                print(f"nginx's worker on CPU {nginx_cpu}, the client on CPU {client_cpu}")
+            sync_counts(server.url, args.n, client_cpu)
+            floor_counts(server.url, args.n, client_cpu)
             return
         client_counts(server.url, args.n, args.c)
         if args.wrk and shutil.which("wrk"):
