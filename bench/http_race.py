@@ -76,7 +76,7 @@ H2_CEILING = Ceiling("h2load -c1 -m100 (ceiling)", ["-c1", "-m100"], "h2load")  
 # The plain-http sync race's reference row (bench/floor_client.c): the least CPU per request a sequential client
 # can spend here. On an idle VM most of a round trip's CPU is the kernel's, and this row measures that share.
 FLOOR = "C blocking client (floor)"
-PLACEMENT_EVERY = 0.01  # seconds between two samples of where a contestant and nginx run
+PLACEMENT_EVERY = 0.02  # seconds between two samples of where a contestant and nginx run (50 wake-ups a second)
 
 
 class Placement:
