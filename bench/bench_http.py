@@ -422,10 +422,16 @@ def targets(tables: list[RaceTable]) -> list[Target]:
         if not mine:
             return Target(label, None, limit, "µs", note="no number")
         floor = row_of(t, FLOOR)
-        floor_note = f"; the C floor client {floor.metrics['cpu_us']:.1f} µs" if floor and floor.value else ""
+        floor_note = ""
+        if floor and floor.value:
+            over = mine.metrics["cpu_us"] - floor.metrics["cpu_us"]
+            floor_note = f"; the C floor client {floor.metrics['cpu_us']:.1f} µs ({over:+.1f} µs over it)"
         user = mine.metrics.get("user_us")
         user_note = f"; user {user:.1f} µs of it" if user is not None else ""
-        return Target(label, mine.metrics["cpu_us"], limit, "µs", note=f"{t.kind} pass{user_note}{floor_note}")
+        shared = mine.metrics.get("same_cpu")
+        shared_note = f"; on nginx's CPU {shared:.0%} of the time" if shared is not None else ""
+        note = f"{t.kind} pass{user_note}{floor_note}{shared_note}"
+        return Target(label, mine.metrics["cpu_us"], limit, "µs", note=note)
 
     # issue 3
     out.append(at_least(tables, "async Struct throughput >= 1.3x pyreqwest", "async", "pyreqwest", 1.3))
