@@ -232,12 +232,14 @@ def run_race(
         steady_entries += steady
         for i in range(p.rounds):
             for j, name in enumerate(rotated(steady_entries, i)):
-                if not usable(name, "steady") or "error" in results[ceiling.name]:
+                if not usable(name, "steady"):
                     continue
                 label = f"steady {i + 1}/{p.rounds}"
                 order = [ceiling.name, name] if (i + j) % 2 else [name, ceiling.name]
+                if "error" in results[ceiling.name]:  # wrk failed (its row says why): the rows still run, unpaired
+                    order = [name]
                 done = {who: measure(who, "steady", label) for who in order}
-                if done[name] is not None and done[ceiling.name] is not None:
+                if done.get(name) is not None and done.get(ceiling.name) is not None:
                     ceiling_run = done[ceiling.name]
                     done[name]["paired_ceiling"] = ceiling_run["completed"] / ceiling_run["wall"]
     elif steady:
