@@ -5,7 +5,6 @@
 #include "json/string_scan.hpp"
 #include "py/dict_shape.hpp"
 #include "py/item_buffer.hpp"
-#include "py/same_bytes.hpp"
 #include <cstring>
 
 namespace boltwire::json {
@@ -44,9 +43,7 @@ inline ShapeSlot &shape_slot(Context context) noexcept { return shape_slots[cont
 
 // The raw bytes at r.pos (an opening quote) are exactly `key` and its closing quote.
 [[gnu::always_inline]] inline bool raw_key_is(const Reader &r, PyObject *key) noexcept {
-  size_t size = static_cast<size_t>(PyUnicode_GET_LENGTH(key));
-  return static_cast<size_t>(r.end - r.pos) > size + 1 && r.pos[size + 1] == '"' &&
-         py::same_bytes(reinterpret_cast<const char *>(r.pos + 1), static_cast<const char *>(PyUnicode_DATA(key)), size);
+  return r.quoted_is(static_cast<const char *>(PyUnicode_DATA(key)), static_cast<size_t>(PyUnicode_GET_LENGTH(key)));
 }
 
 // `dict`'s keys can make a shape: compact ASCII needing no escape, at most kMaxShapeKeys of them.

@@ -10,6 +10,7 @@
 // recursion depth is bounded whatever the input.
 #pragma once
 #include "py/python.hpp"
+#include "py/same_bytes.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -28,6 +29,14 @@ struct Reader {
   bool at_end() const noexcept { return pos >= end; }
   size_t offset() const noexcept { return static_cast<size_t>(pos - start); }
   bool at(unsigned char c) const noexcept { return pos < end && *pos == c; }
+  // With pos at an opening quote: the string's raw bytes are exactly the `n` bytes of `text` and its closing quote
+  // (at pos + n + 1) is inside the input, followed by at least `after` more bytes. Only for text JSON spells as
+  // itself (no byte needing an escape); keys, field names and tag values matched in place all use this one check.
+  template <size_t after = 0>
+  [[gnu::always_inline]] bool quoted_is(const char *text, size_t n) const noexcept {
+    return static_cast<size_t>(end - pos) > n + 1 + after && pos[n + 1] == '"' &&
+           py::same_bytes(reinterpret_cast<const char *>(pos + 1), text, n);
+  }
   void skip_whitespace() noexcept {
     // RFC 8259 §2: space, tab, line feed, carriage return. Most documents have none, or one byte of it.
     while (pos < end && (*pos == ' ' || *pos == '\n' || *pos == '\r' || *pos == '\t')) pos++;

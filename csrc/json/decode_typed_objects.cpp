@@ -65,11 +65,8 @@ bool read_key_and_colon(Reader &r, KeyView &key) { return read_key(r, key) && re
 // True (and r.pos after the colon and whitespace) when the key at r.pos is exactly the `n` bytes of `name`, which
 // must be is_plain_json (so the input spells it as these bytes); r.pos unchanged otherwise.
 [[gnu::always_inline]] inline bool match_key_bytes(Reader &r, const char *name, size_t n) {
-  const unsigned char *content = r.pos + 1;
-  if (static_cast<size_t>(r.end - content) <= n + 1 || content[n] != '"' ||
-      !py::same_bytes(reinterpret_cast<const char *>(content), name, n))
-    return false;
-  const unsigned char *p = content + n + 1;
+  if (!r.quoted_is</*after=*/1>(name, n)) return false;  // the byte after the quote is read at once
+  const unsigned char *p = r.pos + n + 2;
   if (*p == ':') {
     p++;
   } else {
@@ -468,13 +465,10 @@ PyObject *decode_typed_object(TypedReader &r, const TypePlan *plan, const PathNo
     bool done;
     if (u->str_tags && u->plain_tags && open_object(r, done) && !done &&
         match_key_bytes(r, u->tag_field_utf8.data(), u->tag_field_utf8.size()) && r.at('"')) {
-      const unsigned char *content = r.pos + 1;
-      size_t left = static_cast<size_t>(r.end - content);
       for (const ObjectPlan *m : u->members) {
         const std::string &t = m->tag_value_utf8;
-        size_t n = t.size();
-        if (left > n && content[n] == '"' && py::same_bytes(reinterpret_cast<const char *>(content), t.data(), n)) {
-          r.pos = content + n + 1;
+        if (r.quoted_is(t.data(), t.size())) {
+          r.pos += t.size() + 2;
           if (!next_member(r, done)) return nullptr;
           return decode_struct_members(r, m, path, done);
         }
