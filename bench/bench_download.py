@@ -231,14 +231,6 @@ def involuntary_switches(pids: list[int]) -> int:
     return count
 
 
-def nginx_workers(server: NginxServer) -> list[int]:
-    try:
-        master = server.process.pid
-        return [int(p) for p in open(f"/proc/{master}/task/{master}/children").read().split()]
-    except (AttributeError, OSError, ValueError):
-        return []
-
-
 def usage_of(before: tuple, after: tuple, seconds: float) -> dict:
     """What one download cost, beside its wall time: the client process's CPU ms (every thread: the engine's too),
     its ms runnable but waiting for a CPU, its CPU migrations, its voluntary / involuntary context switches, and the
@@ -284,7 +276,7 @@ def run(args) -> Section:
         (server.prefix / "www" / "dl50.bin").write_bytes(body)
         del body
         url = server.url + "/dl50.bin"
-        workers = nginx_workers(server)
+        workers = server.worker_pids()
         keys = list(PEERS)
         for r in range(rounds):
             for key in rotated(keys, r):

@@ -107,8 +107,7 @@ def main() -> None:
     with NginxServer() as server, tempfile.TemporaryDirectory(dir="/dev/shm") as work:
         (server.prefix / "www" / "dl50.bin").write_bytes(os.urandom(50 << 20))
         url = server.url + "/dl50.bin"
-        master = server.process.pid
-        worker = int(open(f"/proc/{master}/task/{master}/children").read().split()[0])
+        worker = server.worker_pids()[0]
         dest = Path(work) / "dl.bin"
         download("sync", url, dest)  # imports and the engine thread, before the record starts
         download("async", url, dest)
