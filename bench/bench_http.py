@@ -278,7 +278,8 @@ def race_table(
         pairs = row.metrics.get("paired")
         if pairs and row is not ceiling_row:  # the sync steady pass (http_race.PAIRED): median of per-pair ratios
             row.metrics["of_ceiling"] = statistics.median(pairs)
-            row.note = "; ".join(filter(None, [row.note, f"paired with the ceiling: {min(pairs):.0%}-{max(pairs):.0%}"]))
+            paired_note = f"paired with the ceiling: {min(pairs):.0%}-{max(pairs):.0%}"
+            row.note = "; ".join(filter(None, [row.note, paired_note]))
     if ceiling_row:
         rows.append(ceiling_row)
     return RaceTable(title, "req/s", rows + missing, slowest.name if slowest else None, mode, kind, ceiling)
@@ -491,11 +492,12 @@ def method_notes(p: Plan, raw: dict, proto: Protocol) -> list[str]:
         *([f"sync steady pass: every run of a row is paired with a {CEILINGS['sync'].name.split(' (')[0]} run of "
            f"{paired_seconds(p)} s just before or after it (alternating), so that a slow spell of the machine hits "
            f"both; `of ceil` = the median of the per-pair ratios (their range in the row's note); the ceiling row = "
-           f"the paired wrk runs"] if "sync" in raw else []),
-        "1 CPU (sync race): the share of a run in which the client's busiest thread was on the CPU of nginx's worker "
-        f"(sampled every {PLACEMENT_EVERY * 1e3:g} ms by the bench process); on this VM a round trip within one CPU "
-        "costs a fraction of one across two (there each wake-up halts and wakes an idle vCPU), and the scheduler "
-        "decides which, so this column explains much of a sync row's speed and CPU",
+           f"the paired wrk runs",
+           "1 CPU (sync race): the share of a run in which the client's busiest thread was on the CPU of nginx's "
+           f"worker (sampled every {PLACEMENT_EVERY * 1e3:g} ms by the bench process); on this VM a round trip within "
+           "one CPU costs a fraction of one across two (there each wake-up halts and wakes an idle vCPU), and the "
+           "scheduler decides which, so this column explains much of a sync row's speed and CPU"]
+          if "sync" in raw else []),
         "late/early (steady): throughput in the last second of a run over that in its first second (counts noted "
         "every 0.5 s by the client process; below 1: it slowed as it ran); wrk reports none",
         "CPU = process CPU time (all threads) during the timed part; CPU µs/req = CPU / requests (wrk: its own CPU); "
