@@ -31,6 +31,10 @@ from nginx_server import NginxServer  # noqa: E402
 
 SIZE = 50 << 20
 PIECE = 256 << 10
+# Seconds of rest before every sample (and before wrk), for every contestant alike: the previous one (or wrk, which
+# keeps both CPUs busy for seconds) leaves the CPUs' recent-utilisation figures high, and the scheduler reads those
+# when it places a woken thread; each sample starts from a machine at rest instead (they decay in ~0.1 s).
+SETTLE = 0.2
 
 
 def write_atomically(dest: Path, chunks) -> None:
@@ -215,25 +219,31 @@ def scheduler_clock(pids: list[int] | None = None) -> tuple[float, float, int]:
     return run / 1e6, wait / 1e6, moves
 
 
-def nginx_workers(server: NginxServer) -> list[int]:
-    try:
-        master = server.process.pid
-        return [int(p) for p in open(f"/proc/{master}/task/{master}/children").read().split()]
-    except (AttributeError, OSError, ValueError):
-        return []
+def involuntary_switches(pids: list[int]) -> int:
+    """Involuntary context switches of the (single-threaded) processes `pids`: how often they were preempted."""
+    count = 0
+    for pid in pids:
+        try:
+            count += sum(int(line.split(":")[1]) for line in open(f"/proc/{pid}/status")
+                         if line.startswith("nonvoluntary_ctxt_switches"))
+        except (OSError, ValueError):
+            continue
+    return count
 
 
 def usage_of(before: tuple, after: tuple, seconds: float) -> dict:
     """What one download cost, beside its wall time: the client process's CPU ms (every thread: the engine's too),
     its ms runnable but waiting for a CPU, its CPU migrations, its voluntary / involuntary context switches, and the
-    nginx worker's CPU and waiting ms. Wall far above CPU means waiting (for the server, for a CPU, for a wake-up);
-    much waiting for a CPU with a CPU to spare means two busy threads share one. (Over the whole call: an async
-    peer's figures include making and closing its event loop.)"""
-    (c0, w0, m0), r0, (n0, nw0, _) = before
-    (c1, w1, m1), r1, (n1, nw1, _) = after
+    nginx worker's CPU and waiting ms, migrations and involuntary switches. Wall far above CPU means waiting (for the
+    server, for a CPU, for a wake-up); much waiting for a CPU on both sides and a client preempted often (by nginx
+    waking beside it), with a CPU to spare, means that the client's busy thread and nginx shared one CPU. (Over the
+    whole call: an async peer's figures include making and closing its event loop.)"""
+    (c0, w0, m0), r0, (n0, nw0, nm0), ni0 = before
+    (c1, w1, m1), r1, (n1, nw1, nm1), ni1 = after
     return {"wall_ms": round(seconds * 1e3, 2), "cpu_ms": round(c1 - c0, 2), "runq_ms": round(w1 - w0, 2),
             "migrations": m1 - m0, "voluntary": r1.ru_nvcsw - r0.ru_nvcsw, "involuntary": r1.ru_nivcsw - r0.ru_nivcsw,
-            "nginx_cpu_ms": round(n1 - n0, 2), "nginx_runq_ms": round(nw1 - nw0, 2)}
+            "nginx_cpu_ms": round(n1 - n0, 2), "nginx_runq_ms": round(nw1 - nw0, 2), "nginx_migrations": nm1 - nm0,
+            "nginx_involuntary": ni1 - ni0}
 
 
 def wrk_mib_per_s(url: str, seconds: int) -> float | None:
@@ -266,18 +276,21 @@ def run(args) -> Section:
         (server.prefix / "www" / "dl50.bin").write_bytes(body)
         del body
         url = server.url + "/dl50.bin"
-        workers = nginx_workers(server)
+        workers = server.worker_pids()
         keys = list(PEERS)
         for r in range(rounds):
             for key in rotated(keys, r):
                 if key in errors:
                     continue
                 dest = work / f"{key[0]}-{key[1].replace(' ', '_')}.bin"
+                time.sleep(SETTLE)
                 try:
                     if key[0] == "file":
-                        before = scheduler_clock(), resource.getrusage(resource.RUSAGE_SELF), scheduler_clock(workers)
+                        before = (scheduler_clock(), resource.getrusage(resource.RUSAGE_SELF), scheduler_clock(workers),
+                                  involuntary_switches(workers))
                         seconds = PEERS[key](url, dest)
-                        after = scheduler_clock(), resource.getrusage(resource.RUSAGE_SELF), scheduler_clock(workers)
+                        after = (scheduler_clock(), resource.getrusage(resource.RUSAGE_SELF), scheduler_clock(workers),
+                                 involuntary_switches(workers))
                         usage[key].append(usage_of(before, after, seconds))
                         got = hashlib.sha256(dest.read_bytes()).hexdigest()
                     else:
@@ -291,6 +304,7 @@ def run(args) -> Section:
                     errors[key] = f"failed: {error!r}"[:120]
                 finally:
                     dest.unlink(missing_ok=True)
+            time.sleep(SETTLE)
             value = wrk_mib_per_s(url, 1 if args.quick else 2)
             if value is not None:
                 wrk.append(value)
@@ -315,7 +329,8 @@ def run(args) -> Section:
                                   ok=None if ratio is None else ratio >= 0.80))
     notes = [f"{rounds} interleaved rounds, order rotated; a fresh client per download (connect included); size "
              "and SHA-256 of every result checked (outside the timing); every peer times itself, an async one from "
-             "inside its running event loop (making and closing the loop is left out)",
+             "inside its running event loop (making and closing the loop is left out); every sample (wrk's too) "
+             f"starts after {SETTLE} s at rest, so that no contestant inherits the CPU load of the one before",
              "file: every peer writes a temporary file on /dev/shm, fsyncs it and renames it (boltwire's download() "
              "semantics; on tmpfs fsync costs nothing, so the table compares transfer and write paths, not disks); "
              "memory: the body as one bytes object",
@@ -332,7 +347,8 @@ def run(args) -> Section:
                          f"{med(u, 'cpu_ms'):.1f} ms, waiting for a CPU {med(u, 'runq_ms'):.1f} ms, "
                          f"{med(u, 'migrations'):.0f} migrations, {med(u, 'voluntary'):.0f} voluntary / "
                          f"{med(u, 'involuntary'):.0f} involuntary switches; nginx CPU {med(u, 'nginx_cpu_ms'):.1f} "
-                         f"ms, waiting {med(u, 'nginx_runq_ms'):.1f} ms")
+                         f"ms, waiting {med(u, 'nginx_runq_ms'):.1f} ms, {med(u, 'nginx_migrations'):.0f} "
+                         f"migrations, {med(u, 'nginx_involuntary'):.0f} involuntary switches")
     raw = {"samples": {f"{k[0]}/{k[1]}": v for k, v in samples.items()}, "wrk": wrk,
            "usage": {f"{k[0]}/{k[1]}": v for k, v in usage.items()}}
     return Section("download", tables, targets, notes=notes, raw=raw)

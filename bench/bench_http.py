@@ -12,6 +12,10 @@ peak Python memory. `wrk` against the same nginx, as one more contestant of ever
 ceiling (`-c100` async, `-t1 -c1` sync); every row shows its share of it and its CPU time per request.
 The plain sync race also runs `C blocking client (floor)` (bench/floor_client.c) in every round: the least CPU
 per request a sequential client can spend here, which on an idle VM is mostly the kernel's round trip.
+In the sync race's steady pass, each run of a row is paired with a wrk run of the same length just before or after
+it, and the row's share of the ceiling is the median of its per-pair ratios (http_race.PAIRED: why). Each sync run
+records how much of it the client spent on nginx's CPU (`1 CPU`, http_race.Placement), and every client process
+notes its progress every half second (`late/early`: did it slow down as it ran).
 A client that is not installed, cannot run or fails gets a row with the reason.
 
 The protocol is a parameter: each entry of PROTOCOLS is a section of bench/run.py (`--only http,https`) with its
@@ -37,7 +41,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from http_clients import Endpoint
-from http_race import CEILINGS, FLOOR, SEED_REQUESTS, STEADY_BELOW, Contestant, Plan, ceiling_for, run_race, steps
+from http_race import (
+    CEILINGS, FLOOR, PLACEMENT_EVERY, SEED_REQUESTS, STEADY_BELOW, Contestant, Plan, ceiling_for, paired_seconds,
+    run_race, steps,
+)
 from progress import progress
 from report import Row, Section, Table, Target
 
@@ -127,6 +134,7 @@ HEADLINE_COLUMNS = [  # (header, metrics key, format); the seed's columns, plus 
     ("CPU (s)", "cpu_s", "{:.2f}"),
     ("CPU µs/req", "cpu_us", "{:.1f}"),
     ("user µs", "user_us", "{:.1f}"),
+    ("1 CPU", "same_cpu", "{:.0%}"),
     ("PyMem (MiB)", "peak_mib", "{:.2f}"),
     ("Min (ms)", "min", "{:.2f}"),
     ("P50", "p50", "{:.2f}"),
@@ -143,6 +151,8 @@ STEADY_COLUMNS = [
     ("of ceil", "of_ceiling", "{:.1%}"),
     ("CPU µs/req", "cpu_us", "{:.1f}"),
     ("user µs", "user_us", "{:.1f}"),
+    ("1 CPU", "same_cpu", "{:.0%}"),
+    ("late/early", "drift", "{:.2f}"),
     ("P50 (ms)", "p50", "{:.2f}"),
     ("P99", "p99", "{:.2f}"),
     ("Max", "max", "{:.2f}"),
@@ -214,7 +224,7 @@ def run(args) -> Section:
             target = Endpoint(server.url, path=proto.path)
         for mode, names in races.items():
             rows = {n: Contestant(OURS, plain) if n == PLAIN_TWIN else Contestant(n, target) for n in names}
-            results = run_race(target, mode, rows, p)
+            results = run_race(target, mode, rows, p, server.worker_pids())
             raw[mode] = results
             loop = " on uvloop" if p.uvloop and mode == "async" else ""
             if mode == "async":
@@ -265,6 +275,11 @@ def race_table(
     for row in rows + ([ceiling_row] if ceiling_row else []):
         row.metrics["relative"] = row.value / slowest.value if slowest else None
         row.metrics["of_ceiling"] = row.value / ceiling_row.value if ceiling_row else None
+        pairs = row.metrics.get("paired")
+        if pairs and row is not ceiling_row:  # the sync steady pass (http_race.PAIRED): median of per-pair ratios
+            row.metrics["of_ceiling"] = statistics.median(pairs)
+            paired_note = f"paired with the ceiling: {min(pairs):.0%}-{max(pairs):.0%}"
+            row.note = "; ".join(filter(None, [row.note, paired_note]))
     if ceiling_row:
         rows.append(ceiling_row)
     return RaceTable(title, "req/s", rows + missing, slowest.name if slowest else None, mode, kind, ceiling)
@@ -275,6 +290,9 @@ def summarize(samples: list[dict]) -> dict:
     rates = [s["completed"] / s["wall"] for s in samples]
     # the user-mode part of the CPU (the rest is the kernel's): what a client's own code costs per request
     users = [s["user"] / s["completed"] * 1e6 for s in samples if s.get("user") is not None]
+    shared = [s["same_cpu"] for s in samples if s.get("same_cpu") is not None]
+    drifts = [d for d in (drift(s) for s in samples) if d is not None]
+    paired = [s["completed"] / s["wall"] / s["paired_ceiling"] for s in samples if s.get("paired_ceiling")]
     metrics = {
         "rounds": len(samples),
         "requests": statistics.median(s["completed"] for s in samples),
@@ -284,11 +302,25 @@ def summarize(samples: list[dict]) -> dict:
         "cpu_s": statistics.median(s["cpu"] for s in samples),
         "cpu_us": statistics.median(s["cpu"] / s["completed"] * 1e6 for s in samples),
         "user_us": statistics.median(users) if users else None,
+        "same_cpu": statistics.median(shared) if shared else None,
+        "drift": statistics.median(drifts) if drifts else None,
+        "paired": paired,  # each run's throughput over that of the ceiling run paired with it (sync steady pass)
     }
     for key in ("min", "p50", "p95", "p99", "max", "mean"):
         values = [s["latency_ms"][key] for s in samples if s["latency_ms"].get(key) is not None]
         metrics[key] = statistics.median(values) if values else None
     return metrics
+
+
+def drift(sample: dict) -> float | None:
+    """A contestant's throughput in the last second of its timed part over that in its first second, from the
+    counts it recorded every half second (bench/http_case.py `marks`); None for a run shorter than 2 s. Below 1:
+    it slowed down as it ran."""
+    marks = sample.get("marks") or []
+    if len(marks) < 4:
+        return None
+    first, last = marks[1], marks[-1] - marks[-3]
+    return last / first if first else None
 
 
 # -- ratios and targets
@@ -391,10 +423,16 @@ def targets(tables: list[RaceTable]) -> list[Target]:
         if not mine:
             return Target(label, None, limit, "µs", note="no number")
         floor = row_of(t, FLOOR)
-        floor_note = f"; the C floor client {floor.metrics['cpu_us']:.1f} µs" if floor and floor.value else ""
+        floor_note = ""
+        if floor and floor.value:
+            over = mine.metrics["cpu_us"] - floor.metrics["cpu_us"]
+            floor_note = f"; the C floor client {floor.metrics['cpu_us']:.1f} µs ({over:+.1f} µs over it)"
         user = mine.metrics.get("user_us")
         user_note = f"; user {user:.1f} µs of it" if user is not None else ""
-        return Target(label, mine.metrics["cpu_us"], limit, "µs", note=f"{t.kind} pass{user_note}{floor_note}")
+        shared = mine.metrics.get("same_cpu")
+        shared_note = f"; on nginx's CPU {shared:.0%} of the time" if shared is not None else ""
+        note = f"{t.kind} pass{user_note}{floor_note}{shared_note}"
+        return Target(label, mine.metrics["cpu_us"], limit, "µs", note=note)
 
     # issue 3
     out.append(at_least(tables, "async Struct throughput >= 1.3x pyreqwest", "async", "pyreqwest", 1.3))
@@ -451,6 +489,17 @@ def method_notes(p: Plan, raw: dict, proto: Protocol) -> list[str]:
         f"running after {p.time_limit:.0f} s of timed requests stops there and its row is marked partial",
         f"steady pass: rows that do the seed's {SEED_REQUESTS:,} requests in under {STEADY_BELOW:g} s, up to {p.steady_requests:,} "
         f"requests or {p.steady_limit:g} s each, {p.rounds} round(s); the targets use it where it ran",
+        *([f"sync steady pass: every run of a row is paired with a {CEILINGS['sync'].name.split(' (')[0]} run of "
+           f"{paired_seconds(p)} s just before or after it (alternating), so that a slow spell of the machine hits "
+           f"both; `of ceil` = the median of the per-pair ratios (their range in the row's note); the ceiling row = "
+           f"the paired wrk runs",
+           "1 CPU (sync race): the share of a run in which the client's busiest thread was on the CPU of nginx's "
+           f"worker (sampled every {PLACEMENT_EVERY * 1e3:g} ms by the bench process); on this VM a round trip within "
+           "one CPU costs a fraction of one across two (there each wake-up halts and wakes an idle vCPU), and the "
+           "scheduler decides which, so this column explains much of a sync row's speed and CPU"]
+          if "sync" in raw else []),
+        "late/early (steady): throughput in the last second of a run over that in its first second (counts noted "
+        "every 0.5 s by the client process; below 1: it slowed as it ran); wrk reports none",
         "CPU = process CPU time (all threads) during the timed part; CPU µs/req = CPU / requests (wrk: its own CPU); "
         "user µs = the user-mode part of it (the rest is the kernel's: system calls, each round trip's sleep and "
         "wake-up; the kernel splits the two by tick sampling, so short passes give rough values); latency per request in ms; of ceil = throughput / the wrk ceiling of the same pass",

@@ -6,8 +6,9 @@
  * per request, measured in the same rounds as the clients', shows how much of theirs is their own.
  *
  * usage: floor_client PORT PATH REQUESTS SECONDS   (127.0.0.1 only)
- * prints one JSON object: {"wall": s, "cpu": s, "user": s, "completed": n} (cpu = this process's user + system
- * time, user = its user time alone)
+ * prints one JSON object: {"wall": s, "cpu": s, "user": s, "completed": n, "marks": [n, ...]} (cpu = this
+ * process's user + system time, user = its user time alone; marks = requests done at each half second, as
+ * bench/http_case.py notes them, read every 64 requests)
  */
 #define _GNU_SOURCE /* memmem */
 #include <arpa/inet.h>
@@ -89,15 +90,27 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 200; ++i) /* warm-up */
     if (send(fd, request, (size_t)len, 0) != len || read_response(fd, buf, sizeof buf) != 0) return fail("bad response");
   double user0, user1;
-  double cpu0 = cpu_seconds(&user0), t0 = now(), deadline = t0 + seconds;
+  double cpu0 = cpu_seconds(&user0), t0 = now(), deadline = t0 + seconds, next_mark = t0 + 0.5;
+  static long marks[1024];
+  int n_marks = 0;
   long done = 0;
   while (done < requests) {
     if (send(fd, request, (size_t)len, 0) != len || read_response(fd, buf, sizeof buf) != 0) return fail("bad response");
     ++done;
-    if ((done & 255) == 0 && now() > deadline) break;
+    if ((done & 63) == 0) {
+      double t = now();
+      if (t >= next_mark && n_marks < 1024) {
+        marks[n_marks++] = done;
+        next_mark += 0.5;
+      }
+      if (t > deadline) break;
+    }
   }
   double wall = now() - t0, cpu = cpu_seconds(&user1) - cpu0;
-  printf("{\"wall\": %.6f, \"cpu\": %.6f, \"user\": %.6f, \"completed\": %ld}\n", wall, cpu, user1 - user0, done);
+  printf("{\"wall\": %.6f, \"cpu\": %.6f, \"user\": %.6f, \"completed\": %ld, \"marks\": [", wall, cpu,
+         user1 - user0, done);
+  for (int i = 0; i < n_marks; ++i) printf(i ? ", %ld" : "%ld", marks[i]);
+  printf("]}\n");
   close(fd);
   return 0;
 }

@@ -8,10 +8,12 @@ whole process (every thread, so a client's own I/O threads count) and the latenc
 run with tracemalloc on from the first warm-up request; reports the peak traced bytes. The async race keeps
 CONCURRENCY requests in flight (CONCURRENCY workers on one shared counter); the sync race makes them one after
 the other. With `--limit`, a client too slow to finish stops starting requests after that many seconds and
-reports how many it completed. `--progress N` prints `#progress DONE` every N timed requests (the parent's live
-display reads it). An https URL comes with `--ca`, the CA the client must trust; `--http2` asks for HTTP/2 and refuses a client
-that does not get it; `--path` is what every request GETs (`/` by default). Failures are reported in the
-JSON, never as a traceback.
+reports how many it completed. Every half second of the timed part it notes how many requests were done
+(`marks`), so that a report can tell a run that slowed as it went from one that was slow throughout.
+`--progress N` prints `#progress DONE` every N timed requests (the parent's live display reads it); the sync
+race prints `#timed` when its timed part starts. An https URL comes with `--ca`, the CA the client must trust;
+`--http2` asks for HTTP/2 and refuses a client that does not get it; `--path` is what every request GETs (`/` by
+default). Failures are reported in the JSON, never as a traceback.
 
 This file runs under the main venv's Python and under the lothc venv's (3.13): it imports only the standard
 library and bench/http_clients.py, which imports each client inside its session.
@@ -57,6 +59,9 @@ def user_time() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_utime
 
 
+MARK_EVERY = 0.5  # seconds between two `marks` (requests done so far) of the timed part
+
+
 def reporter(every: int):
     """A callback for the timed loop (None without --progress): prints the count every `every` requests."""
     if not every:
@@ -81,17 +86,22 @@ async def run_async(session, a: argparse.Namespace) -> dict:
 
         await asyncio.gather(*(warm_worker() for _ in range(min(a.concurrency, max(a.warmup, 1)))))
         latencies: list[float] = []
+        marks: list[int] = []
         todo = iter(range(a.requests))
         perf, report = time.perf_counter, reporter(a.progress)
         cpu0, user0, t0 = time.process_time(), user_time(), perf()
-        deadline = t0 + a.limit
+        deadline, next_mark = t0 + a.limit, t0 + MARK_EVERY
 
         async def worker():
+            nonlocal next_mark
             for _ in todo:
                 start = perf()
                 await fetch()
                 end = perf()
                 latencies.append(end - start)
+                if end >= next_mark:
+                    marks.append(len(latencies))
+                    next_mark += MARK_EVERY
                 if report:
                     report(len(latencies))
                 if end > deadline:
@@ -102,7 +112,8 @@ async def run_async(session, a: argparse.Namespace) -> dict:
         peak = tracemalloc.get_traced_memory()[1] if a.memory else None
         tracemalloc.stop()
         check_payload(await fetch())  # still right after the run
-    return {"wall": wall, "cpu": cpu, "user": user, "completed": len(latencies), "latency_ms": summary(latencies), "peak_bytes": peak}
+    return {"wall": wall, "cpu": cpu, "user": user, "completed": len(latencies), "latency_ms": summary(latencies),
+            "peak_bytes": peak, "marks": marks}
 
 
 def run_sync(session, a: argparse.Namespace) -> dict:
@@ -112,14 +123,19 @@ def run_sync(session, a: argparse.Namespace) -> dict:
         for _ in range(a.warmup):
             check_payload(fetch())
         latencies: list[float] = []
+        marks: list[int] = []
         perf, report = time.perf_counter, reporter(a.progress)
+        print("#timed", flush=True)  # the bench samples where this process runs from here on (http_race.Placement)
         cpu0, user0, t0 = time.process_time(), user_time(), perf()
-        deadline = t0 + a.limit
+        deadline, next_mark = t0 + a.limit, t0 + MARK_EVERY
         for _ in range(a.requests):
             start = perf()
             fetch()
             end = perf()
             latencies.append(end - start)
+            if end >= next_mark:
+                marks.append(len(latencies))
+                next_mark += MARK_EVERY
             if report:
                 report(len(latencies))
             if end > deadline:
@@ -128,7 +144,8 @@ def run_sync(session, a: argparse.Namespace) -> dict:
         peak = tracemalloc.get_traced_memory()[1] if a.memory else None
         tracemalloc.stop()
         check_payload(fetch())
-    return {"wall": wall, "cpu": cpu, "user": user, "completed": len(latencies), "latency_ms": summary(latencies), "peak_bytes": peak}
+    return {"wall": wall, "cpu": cpu, "user": user, "completed": len(latencies), "latency_ms": summary(latencies),
+            "peak_bytes": peak, "marks": marks}
 
 
 def run_loop(coro_factory, use_uvloop: bool) -> dict:

@@ -18,6 +18,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,9 +66,89 @@ CEILINGS = {
     "sync": Ceiling("wrk -t1 -c1 (ceiling)", ["-t1", "-c1"]),
 }
 H2_CEILING = Ceiling("h2load -c1 -m100 (ceiling)", ["-c1", "-m100"], "h2load")  # one connection, 100 streams
+# PAIRED: in the sync race's steady pass every run of a row (the floor client included) is paired with a run of the
+# ceiling of the same length, just before or after it, and the row's share of the ceiling is the median of its
+# per-pair ratios. A sequential round trip on this VM costs 2-3x more when the scheduler puts the client and nginx on
+# two CPUs (each wake-up halts and wakes an idle vCPU) than on one, and that changes over tens of seconds with
+# anything else running: rounds of one run per row, with the ceiling once per round, let such a window hit some rows
+# and not the ceiling (the 06:27 bench of session 7: every Python row slowed 2x in steady rounds 2-3, wrk in one).
+# The ceiling row of that pass is the median of all paired runs.
 # The plain-http sync race's reference row (bench/floor_client.c): the least CPU per request a sequential client
 # can spend here. On an idle VM most of a round trip's CPU is the kernel's, and this row measures that share.
 FLOOR = "C blocking client (floor)"
+PLACEMENT_EVERY = 0.02  # seconds between two samples of where a contestant and nginx run (50 wake-ups a second)
+
+
+class Placement:
+    """Samples, while a contestant process runs, the CPU of its busiest thread and of each nginx worker: `stop()`
+    gives the fraction of samples in which that thread ran on (or last left) the CPU of a worker. A Python
+    contestant says when its timed part starts (`#timed` on stdout): the samples before are dropped (`restart`).
+
+    Why: a sequential round trip between two tasks on one CPU is a direct switch, while across two CPUs each wake-up
+    goes to an idle CPU (an IPI; on this VM a halt and its exit, with no idle polling). Measured on this 2-vCPU VM:
+    the same client does 2-3x the requests per second with about a third of the CPU per request when it shares
+    nginx's CPU. The scheduler decides that placement, differently from run to run, so each sync sample records it.
+    The sampler is a thread of the bench process (one /proc read per task every PLACEMENT_EVERY), the same for every
+    contestant."""
+
+    def __init__(self, server_pids: list[int]) -> None:
+        self.server_pids = server_pids
+        self.samples: list[tuple[dict[int, tuple[int, int]], set[int]]] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @staticmethod
+    def _task_cpu(path: str) -> tuple[int, int] | None:
+        """(CPU, user + system ticks) of one task from /proc/.../stat, or None when it is gone."""
+        try:
+            with open(path, "rb") as f:
+                raw = f.read()
+        except OSError:
+            return None
+        fields = raw[raw.rfind(b")") + 2:].split()
+        return int(fields[36]), int(fields[11]) + int(fields[12])
+
+    def _tasks(self, pid: int) -> dict[int, tuple[int, int]]:
+        out = {}
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            return out
+        for tid in tids:
+            got = self._task_cpu(f"/proc/{pid}/task/{tid}/stat")
+            if got:
+                out[int(tid)] = got
+        return out
+
+    def _run(self, pid: int) -> None:
+        while not self._stop.wait(PLACEMENT_EVERY):
+            client = self._tasks(pid)
+            servers = {got[0] for spid in self.server_pids if (got := self._task_cpu(f"/proc/{spid}/stat"))}
+            if client and servers:
+                self.samples.append((client, servers))
+
+    def restart(self) -> None:
+        """Forgets the samples so far (the contestant's start-up and warm-up)."""
+        self.samples = []
+
+    def start(self, pid: int) -> None:
+        if self.server_pids and os.path.isdir("/proc"):
+            self._thread = threading.Thread(target=self._run, args=(pid,), daemon=True)
+            self._thread.start()
+
+    def stop(self) -> float | None:
+        """Ends sampling; the share of samples with the contestant's busiest thread on a worker's CPU (None when
+        there were no samples: no /proc, or a run too short)."""
+        if self._thread is None:
+            return None
+        self._stop.set()
+        self._thread.join()
+        if not self.samples:
+            return None
+        last = self.samples[-1][0]  # the thread with the most CPU time by the end: the one doing the requests
+        busiest = max(last, key=lambda tid: last[tid][1])
+        seen = [(client[busiest][0], servers) for client, servers in self.samples if busiest in client]
+        return sum(1 for cpu, servers in seen if cpu in servers) / len(seen) if seen else None
 
 
 def ceiling_for(mode: str, target: Endpoint) -> Ceiling:
@@ -85,9 +166,14 @@ class Contestant:
     target: Endpoint
 
 
-def run_race(target: Endpoint, mode: str, rows: dict[str, Contestant], p: Plan) -> dict[str, dict]:
-    """Rounds of every row (name -> Contestant) and of the wrk ceiling against `target`."""
+def run_race(
+    target: Endpoint, mode: str, rows: dict[str, Contestant], p: Plan, server_pids: list[int] | None = None
+) -> dict[str, dict]:
+    """Rounds of every row (name -> Contestant) and of the wrk ceiling against `target`. `server_pids` (nginx's
+    workers): each sync sample records how much of it the contestant spent on a worker's CPU (Placement)."""
+    watch = server_pids if mode == "sync" else None
     ceiling = ceiling_for(mode, target)
+    paired = mode == "sync" and ceiling.tool == "wrk"
     warmup = p.async_warmup if mode == "async" else p.sync_warmup
     concurrency = p.concurrency if mode == "async" else 1
     names = list(rows)
@@ -95,36 +181,39 @@ def run_race(target: Endpoint, mode: str, rows: dict[str, Contestant], p: Plan) 
     entries = [*references, *names]
     results: dict[str, dict] = {name: {"samples": [], "steady": []} for name in entries}
 
-    def measure(name: str, kind: str, label: str) -> None:
+    def measure(name: str, kind: str, label: str) -> dict | None:
         r = results[name]
         if name == ceiling.name:
             progress.step(f"{mode} {label}: {name}", total=None)
             if ceiling.tool == "h2load":
                 out = run_h2load(target.url, ceiling, p.wrk_seconds)
             else:
-                out = run_wrk(target, ceiling, p.wrk_seconds, p.wrk_headers)
+                seconds = paired_seconds(p) if kind == "steady" and paired else p.wrk_seconds
+                out = run_wrk(target, ceiling, seconds, p.wrk_headers, watch)
         elif name == FLOOR:
             n, limit = (p.requests, p.time_limit) if kind == "samples" else (p.steady_requests, p.steady_limit)
             progress.step(f"{mode} {label}: {name}", total=None)
-            out = run_floor(target, n, limit)
+            out = run_floor(target, n, limit, watch)
         else:
             n, limit = (p.requests, p.time_limit) if kind == "samples" else (p.steady_requests, p.steady_limit)
             progress.step(f"{mode} {label}: {name}", total=n)
-            out = run_case(rows[name], mode, p, n, warmup, concurrency, limit=limit)
+            out = run_case(rows[name], mode, p, n, warmup, concurrency, limit=limit, watch=watch)
         r["version"], r["python"] = out.get("version", r.get("version")), out.get("python", r.get("python"))
         if "error" in out:
             r["error"] = out["error"]
             progress.log(f"  {mode} {name} ({label}): {out['error']}")
-            return
+            return None
         r[kind].append(out)
         stopped = ""
         if kind == "samples" and out["completed"] < p.requests:
             stopped = f" (stopped at the time limit after {out['completed']:,})"
         rate = out["completed"] / out["wall"]
         cpu_us = out["cpu"] / out["completed"] * 1e6
-        progress.log(f"  {mode} {name} ({label}): {rate:,.0f} req/s, {cpu_us:.1f} µs CPU/request{stopped}")
+        shared = f", on nginx's CPU {out['same_cpu']:.0%} of the time" if out.get("same_cpu") is not None else ""
+        progress.log(f"  {mode} {name} ({label}): {rate:,.0f} req/s, {cpu_us:.1f} µs CPU/request{shared}{stopped}")
         if kind == "samples" and out["wall"] > SLOW_WALL:
             r["one_round"] = True
+        return out
 
     def usable(name: str, kind: str) -> bool:
         r = results[name]
@@ -136,7 +225,24 @@ def run_race(target: Endpoint, mode: str, rows: dict[str, Contestant], p: Plan) 
                 measure(name, "samples", f"round {i + 1}/{p.rounds}")
 
     steady = [n for n in names if usable(n, "samples") and results[n]["samples"] and fast(results[n])]
-    if steady:
+    if steady and paired:
+        # Each row's run is paired with a run of the ceiling of the same length, just before or just after it
+        # (alternating): its share of the ceiling is the median of its per-pair ratios (PAIRED).
+        steady_entries = [name for name in references if name != ceiling.name and "error" not in results[name]]
+        steady_entries += steady
+        for i in range(p.rounds):
+            for j, name in enumerate(rotated(steady_entries, i)):
+                if not usable(name, "steady"):
+                    continue
+                label = f"steady {i + 1}/{p.rounds}"
+                order = [ceiling.name, name] if (i + j) % 2 else [name, ceiling.name]
+                if "error" in results[ceiling.name]:  # wrk failed (its row says why): the rows still run, unpaired
+                    order = [name]
+                done = {who: measure(who, "steady", label) for who in order}
+                if done.get(name) is not None and done.get(ceiling.name) is not None:
+                    ceiling_run = done[ceiling.name]
+                    done[name]["paired_ceiling"] = ceiling_run["completed"] / ceiling_run["wall"]
+    elif steady:
         steady_entries = [name for name in references if "error" not in results[name]] + steady
         for i in range(p.rounds):
             for name in rotated(steady_entries, i):
@@ -155,6 +261,11 @@ def run_race(target: Endpoint, mode: str, rows: dict[str, Contestant], p: Plan) 
     return results
 
 
+def paired_seconds(p: Plan) -> int:
+    """The length of a paired ceiling run: the steady pass's time limit (wrk takes whole seconds)."""
+    return max(1, round(p.steady_limit))
+
+
 def fast(r: dict) -> bool:
     """Would the seed's 10,000 requests take this row under 2 s? (The same choice in a --quick run.)"""
     rate = statistics.median(s["completed"] / s["wall"] for s in r["samples"])
@@ -162,8 +273,9 @@ def fast(r: dict) -> bool:
 
 
 def steps(p: Plan, n_async: int, n_sync: int) -> int:
-    """An upper bound of the progress steps of the section (rounds, steady rounds, memory passes)."""
-    return sum((n + 1) * p.rounds * 2 + n for n in (n_async, n_sync))
+    """An upper bound of the progress steps of the section (rounds with the references, steady rounds, where the
+    sync race pairs every run with a ceiling run, memory passes)."""
+    return sum((n + 2) * p.rounds + 2 * (n + 1) * p.rounds + n for n in (n_async, n_sync))
 
 
 # -- one contestant process
@@ -183,7 +295,8 @@ def python_for(name: str) -> tuple[str | None, str]:
 
 
 def run_case(
-    row: Contestant, mode: str, p: Plan, n: int, warmup: int, concurrency: int, limit: float, memory: bool = False
+    row: Contestant, mode: str, p: Plan, n: int, warmup: int, concurrency: int, limit: float, memory: bool = False,
+    watch: list[int] | None = None,
 ) -> dict:
     python, why = python_for(row.client)
     if python is None:
@@ -202,20 +315,28 @@ def run_case(
         cmd.append("--uvloop")
     if progress.live and not memory:
         cmd.append(f"--progress={PROGRESS_EVERY}")
-    lines, returncode, err_tail = run_process(cmd, p.timeout)
+    placement = Placement(watch or [])
+    lines, returncode, err_tail = run_process(cmd, p.timeout, placement)
+    shared = placement.stop()
     if returncode is None:
         return {"error": f"timed out after {p.timeout:.0f}s"}
     for line in reversed(lines):
         if line.startswith("{"):
-            return json.loads(line)  # the case exits hard after printing: its exit code says nothing more
+            out = json.loads(line)  # the case exits hard after printing: its exit code says nothing more
+            out["same_cpu"] = shared
+            return out
     return {"error": f"crashed (exit {returncode}) {err_tail}"[:160]}
 
 
-def run_process(cmd: list[str], timeout: float) -> tuple[list[str], int | None, str]:
+def run_process(
+    cmd: list[str], timeout: float, placement: Placement | None = None
+) -> tuple[list[str], int | None, str]:
     """Runs cmd, passing its `#progress N` lines to the display; (other stdout lines, exit code or None on
-    timeout, last stderr line)."""
+    timeout, last stderr line). `placement` samples the process while it runs (stopped by the caller)."""
     with tempfile.TemporaryFile("w+") as err:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err)
+        if placement:
+            placement.start(proc.pid)
         deadline = time.monotonic() + timeout
         fd, buf, lines = proc.stdout.fileno(), b"", []
         with selectors.DefaultSelector() as sel:
@@ -238,6 +359,9 @@ def run_process(cmd: list[str], timeout: float) -> tuple[list[str], int | None, 
                     line = raw.decode(errors="replace")
                     if line.startswith("#progress "):
                         progress.advance_to(int(line.split()[1]))
+                    elif line == "#timed":
+                        if placement:
+                            placement.restart()
                     else:
                         lines.append(line)
         if buf:
@@ -278,17 +402,16 @@ def floor_binary() -> tuple[str | None, str]:
     return str(binary), ""
 
 
-def run_floor(target: Endpoint, requests: int, limit: float) -> dict:
-    """One run of the floor client: `requests` sequential GETs (or `limit` seconds), its own wall and CPU time."""
+def run_floor(target: Endpoint, requests: int, limit: float, watch: list[int] | None = None) -> dict:
+    """One run of the floor client: `requests` sequential GETs (or `limit` seconds), its own wall and CPU time;
+    `watch`: nginx's workers, for its Placement."""
     binary, why = floor_binary()
     if binary is None:
         return {"error": f"floor client: {why}"}
     port = target.url.rsplit(":", 1)[1].rstrip("/")
     seconds = limit if limit != float("inf") else 60.0
-    try:
-        proc = subprocess.run([binary, port, target.path, str(requests), str(seconds)], capture_output=True,
-                              text=True, timeout=seconds + 30)
-    except subprocess.TimeoutExpired:
+    proc, placement = watched([binary, port, target.path, str(requests), str(seconds)], seconds + 30, watch)
+    if proc is None:
         return {"error": "floor client timed out"}
     try:
         out = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -297,26 +420,48 @@ def run_floor(target: Endpoint, requests: int, limit: float) -> dict:
     out.setdefault("version", None)
     out["latency_ms"] = {}
     out["command"] = "bench/floor_client.c"
+    out["same_cpu"] = placement
     return out
+
+
+def watched(
+    cmd: list[str], timeout: float, watch: list[int] | None
+) -> tuple[subprocess.CompletedProcess | None, float | None]:
+    """subprocess.run(cmd) with text output, sampled by a Placement against `watch` while it runs: (the completed
+    process or None when it timed out and was killed, the Placement share)."""
+    placement = Placement(watch or [])
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    placement.start(proc.pid)
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        placement.stop()
+        return None, None
+    return subprocess.CompletedProcess(cmd, proc.returncode, stdout, stderr), placement.stop()
 
 
 # -- wrk
 
 
-def run_tool(cmd: list[str], seconds: int) -> tuple[subprocess.CompletedProcess | None, float, float]:
-    """Runs a ceiling tool for `seconds` (killed 30 s past them: None); returns it, its own CPU time and the user
-    part of that."""
+def run_tool(
+    cmd: list[str], seconds: int, watch: list[int] | None = None
+) -> tuple[subprocess.CompletedProcess | None, float, float, float | None]:
+    """Runs a ceiling tool for `seconds` (killed 30 s past them: None); returns it, its own CPU time, the user
+    part of that and its Placement share against `watch` (nginx's workers; None without)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 30)
-    except subprocess.TimeoutExpired:
-        return None, 0.0, 0.0
+    proc, placement = watched(cmd, seconds + 30, watch)
+    if proc is None:
+        return None, 0.0, 0.0, None
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     user = after.ru_utime - before.ru_utime
-    return proc, user + (after.ru_stime - before.ru_stime), user
+    return proc, user + (after.ru_stime - before.ru_stime), user, placement
 
 
-def run_wrk(target: Endpoint, ceiling: Ceiling, seconds: int, headers: tuple[str, ...] = ()) -> dict:
+def run_wrk(
+    target: Endpoint, ceiling: Ceiling, seconds: int, headers: tuple[str, ...] = (), watch: list[int] | None = None
+) -> dict:
     """One wrk run in the shape of a contestant's sample; CPU is wrk's own (all its threads). `headers`
     ("Name: value") go with every request (the gzip race's Accept-Encoding)."""
     binary = shutil.which("wrk")
@@ -324,7 +469,7 @@ def run_wrk(target: Endpoint, ceiling: Ceiling, seconds: int, headers: tuple[str
         return {"error": "wrk not installed (Debian package wrk; `make bench` installs it)"}
     extra = [arg for header in headers for arg in ("-H", header)]
     cmd = [binary, *ceiling.args, *extra, f"-d{seconds}s", "--latency", target.url + target.path]
-    proc, cpu, user = run_tool(cmd, seconds)
+    proc, cpu, user, placement = run_tool(cmd, seconds, watch)
     if proc is None:
         return {"error": "wrk timed out"}
     out = proc.stdout
@@ -349,13 +494,14 @@ def run_wrk(target: Endpoint, ceiling: Ceiling, seconds: int, headers: tuple[str
         "command": " ".join(["wrk", *(f"'{a}'" if " " in a else a for a in cmd[1:-1]), "URL"]),
         "errors": errors.group(0) if errors else None,
         "version": None,
+        "same_cpu": placement,
     }
 
 
 def run_h2load(url: str, ceiling: Ceiling, seconds: int) -> dict:
     """One h2load run (the h2 ceiling) in the shape of a contestant's sample; refused unless it spoke h2."""
     cmd = ["h2load", *ceiling.args, f"-D{seconds}", url + "/"]
-    proc, cpu, user = run_tool(cmd, seconds)
+    proc, cpu, user, _ = run_tool(cmd, seconds)
     if proc is None:
         return {"error": "h2load timed out"}
     out = proc.stdout

@@ -1,10 +1,15 @@
-"""bench/http_syscalls.py: system calls per request of the async race (client side, per thread), and of wrk.
+"""bench/http_syscalls.py: system calls per request of the async race (client side, per thread), and of wrk;
+with --sync, of the sync race (boltwire's SyncHTTPClient and the C floor client, bench/floor_client.c).
 
 Load-independent where timings are not: counts `perf stat` tracepoints (raw_syscalls and a few named calls) of a
 bounded race against the bundled nginx, after a warm-up, divided by the requests sent. Needs `perf` (and the
 permission to read tracepoints: root, or perf_event_paranoid <= 1).
+The sync mode also counts the client's context switches (each one a sleep in recv: how often a request waited
+twice), CPU migrations and IPIs sent (`ipi:ipi_send_cpu`: wake-ups of a task on another CPU, the costly kind on
+this VM), which depend on where the scheduler puts the client and nginx and so vary with the machine's load.
 
     .venv/bin/python bench/http_syscalls.py [-n 20000] [-c 100] [--wrk]
+    .venv/bin/python bench/http_syscalls.py --sync [-n 20000] [--pin A,B]   (nginx's worker on CPU A, clients on B)
 """
 
 from __future__ import annotations
@@ -24,6 +29,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests", "http"))
 
 CALLS = ["epoll_wait", "recvfrom", "sendto", "read", "write", "writev", "futex", "epoll_ctl"]
 EVENTS = ",".join(["raw_syscalls:sys_enter"] + [f"syscalls:sys_enter_{c}" for c in CALLS])
+SYNC_CALLS = ["sendto", "recvfrom", "poll", "ppoll", "setsockopt", "getsockopt", "clock_gettime", "futex"]
+SYNC_EVENTS = ",".join(["raw_syscalls:sys_enter"] + [f"syscalls:sys_enter_{c}" for c in SYNC_CALLS]
+                       + ["context-switches", "cpu-migrations", "ipi:ipi_send_cpu"])
 
 # The race as bench/instructions.py's http_async shapes it: C workers on one loop share a counter.
 RACE = """
@@ -46,6 +54,22 @@ asyncio.run(main())
 """
 
 
+# The sync race as bench/instructions.py's http_sync shapes it: one SyncHTTPClient, one request after the other.
+SYNC_RACE = """
+import os, sys
+sys.path.insert(0, {here!r})
+import http_clients, boltwire
+T = http_clients.boltwire_types()
+with boltwire.SyncHTTPClient(base_url={url!r}) as client:
+    for _ in range(2000):
+        client.get('/', response_data_type=T).data
+    open({mark!r}, 'w').close()
+    import time; time.sleep(0.5)  # perf stat attaches meanwhile
+    for _ in range({n}):
+        client.get('/', response_data_type=T).data
+"""
+
+
 def parse(path: str) -> dict[str, collections.Counter]:
     """perf stat -x, output (per thread or not) -> {thread: {call: count}}."""
     out: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
@@ -55,6 +79,8 @@ def parse(path: str) -> dict[str, collections.Counter]:
             out[parts[0]][parts[3].split(":")[-1].replace("sys_enter_", "")] += int(parts[1])
         elif len(parts) >= 3 and parts[0].strip().isdigit():  # whole process: count,unit,event
             out["all"][parts[2].split(":")[-1].replace("sys_enter_", "")] += int(parts[0])
+        elif len(parts) >= 3 and parts[1].strip().isdigit():  # --per-thread, software events: thread,count,,event
+            out[parts[0]][parts[3].split(":")[-1] if len(parts) > 3 else parts[2]] += int(parts[1])
     return out
 
 
@@ -88,6 +114,55 @@ def client_counts(url: str, n: int, c: int) -> None:
         show("process", total, requests)
 
 
+def sync_counts(url: str, n: int, cpu: int | None) -> None:
+    """boltwire's SyncHTTPClient: `n` requests after a warm-up, the whole process counted (one thread); on `cpu`
+    only when given."""
+    with tempfile.TemporaryDirectory() as tmp:
+        mark, stats, script = (os.path.join(tmp, f) for f in ("mark", "stats", "race.py"))
+        with open(script, "w") as f:
+            f.write(SYNC_RACE.format(here=HERE, url=url, n=n, mark=mark))
+        race = subprocess.Popen(pinned([sys.executable, script], cpu))
+        deadline = time.monotonic() + 120
+        while not os.path.exists(mark) and race.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        reaper = threading.Thread(target=race.wait)
+        reaper.start()
+        perf = subprocess.run(["perf", "stat", "-x,", "-e", SYNC_EVENTS, "-p", str(race.pid), "-o", stats], timeout=300)
+        reaper.join(300)
+        if perf.returncode != 0 or race.returncode != 0:
+            raise SystemExit("perf or the race failed")
+        counts = parse(stats)["all"]
+        print(f"boltwire (Struct), sync: per request ({counts['sendto']} requests counted)")
+        show("process", counts, counts["sendto"] or 1)
+
+
+def pinned(cmd: list[str], cpu: int | None) -> list[str]:
+    """cmd run on `cpu` only (taskset), or as it is."""
+    return cmd if cpu is None else ["taskset", "-c", str(cpu), *cmd]
+
+
+def floor_counts(url: str, n: int, cpu: int | None) -> None:
+    """The C floor client: its 200 warm-up requests and `n` timed ones, all counted (its set-up adds a few calls);
+    on `cpu` only when given."""
+    sys.path.insert(0, HERE)
+    from http_race import floor_binary
+
+    binary, why = floor_binary()
+    if binary is None:
+        print(f"floor client: {why}")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        stats = os.path.join(tmp, "stats")
+        port = url.rsplit(":", 1)[1]
+        run = subprocess.run(["perf", "stat", "-x,", "-e", SYNC_EVENTS, "-o", stats, "--",
+                              *pinned([binary, port, "/", str(n), "60"], cpu)], capture_output=True, text=True,
+                             timeout=120)
+        if run.returncode != 0 or "error" in run.stdout:
+            raise SystemExit("floor client failed: " + run.stdout + run.stderr)
+        print(f"C floor client: per request ({n} + 200 warm-up requests)")
+        show("process", parse(stats)["all"], n + 200)
+
+
 def wrk_counts(url: str, c: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         stats = os.path.join(tmp, "stats")
@@ -106,12 +181,25 @@ def main() -> None:
     p.add_argument("-n", type=int, default=20000, help="requests counted (after 2000 of warm-up)")
     p.add_argument("-c", type=int, default=100, help="concurrency")
     p.add_argument("--wrk", action="store_true", help="count wrk -t2 too (3 s)")
+    p.add_argument("--sync", action="store_true",
+                   help="the sync race: boltwire's SyncHTTPClient and the C floor client")
+    p.add_argument("--pin", default=None, help="--sync: 'A,B': nginx's worker on CPU A, the clients on CPU B")
     args = p.parse_args()
     if shutil.which("perf") is None:
         raise SystemExit("perf is not installed")
     from nginx_server import NginxServer
 
     with NginxServer() as server:
+        if args.sync:
+            client_cpu = None
+            if args.pin:
+                nginx_cpu, client_cpu = (int(c) for c in args.pin.split(","))
+                for worker in server.worker_pids():
+                    os.sched_setaffinity(worker, {nginx_cpu})
+                print(f"nginx's worker on CPU {nginx_cpu}, the client on CPU {client_cpu}")
+            sync_counts(server.url, args.n, client_cpu)
+            floor_counts(server.url, args.n, client_cpu)
+            return
         client_counts(server.url, args.n, args.c)
         if args.wrk and shutil.which("wrk"):
             wrk_counts(server.url, args.c)

@@ -166,6 +166,17 @@ class NginxServer:
             shutil.rmtree(self.prefix, ignore_errors=True)
             self.prefix = None
 
+    def worker_pids(self) -> list[int]:
+        """The pids of the worker processes (the master's children), [] when not running or not on Linux."""
+        if self.process is None:
+            return []
+        pid = self.process.pid
+        try:
+            with open(f"/proc/{pid}/task/{pid}/children") as f:
+                return [int(child) for child in f.read().split()]
+        except OSError:
+            return []
+
     def __enter__(self) -> NginxServer:
         return self.start()
 

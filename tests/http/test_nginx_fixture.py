@@ -7,6 +7,7 @@ import http.client
 import json
 import socket
 import ssl
+import time
 
 import pytest
 
@@ -135,6 +136,24 @@ def test_two_servers_get_different_ports_and_stop_cleanly():
         assert a.port != b.port
         prefix = a.prefix
     assert a.process is None and b.process is None and not prefix.exists()
+
+
+def test_worker_pids_are_the_masters_children_while_it_runs():
+    # The bench samples which CPU these processes run on (bench/http_race.py Placement).
+    server = NginxServer(workers=2).start()
+    try:
+        deadline = time.monotonic() + 10  # the master forks its workers one after the other
+        while len(pids := server.worker_pids()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(pids) == 2
+        for pid in pids:
+            with open(f"/proc/{pid}/stat") as f:
+                stat = f.read()
+            assert "(nginx)" in stat
+            assert int(stat[stat.rfind(")") + 2:].split()[1]) == server.process.pid  # its parent is the master
+    finally:
+        server.stop()
+    assert server.worker_pids() == []
 
 
 def test_tls_listener_serves_the_same_locations_over_tls13():
