@@ -62,8 +62,8 @@ PyObject *convert_list(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
   Py_ssize_t n = PyList_GET_SIZE(obj);
   PyObject *out = PyList_New(n);
   if (out == nullptr || n == 0) return out;
-  py::RecursionGuard scope;
-  if (!scope.entered) {
+  py::HeldWalk scope(obj);  // an enc_hook may drop the last other reference to obj
+  if (!scope.entered()) {
     Py_DECREF(out);
     return nullptr;
   }
@@ -88,8 +88,8 @@ PyObject *convert_tuple(const ToBuiltinsOptions &opt, PyObject *obj, bool is_key
   Py_ssize_t n = PyTuple_GET_SIZE(obj);
   PyObject *out = PyTuple_New(n);
   if (out == nullptr || n == 0) return out;
-  py::RecursionGuard scope;
-  if (!scope.entered) {
+  py::HeldWalk scope(obj);  // an enc_hook may drop the last other reference to obj
+  if (!scope.entered()) {
     Py_DECREF(out);
     return nullptr;
   }
@@ -141,8 +141,8 @@ PyObject *convert_set(const ToBuiltinsOptions &opt, PyObject *obj, bool is_key) 
 PyObject *convert_dict(const ToBuiltinsOptions &opt, PyObject *obj) noexcept {
   PyObject *out = _PyDict_NewPresized(PyDict_GET_SIZE(obj));
   if (out == nullptr || PyDict_GET_SIZE(obj) == 0) return out;
-  py::RecursionGuard scope;
-  if (!scope.entered) {
+  py::HeldWalk scope(obj);  // an enc_hook may drop the last other reference to obj
+  if (!scope.entered()) {
     Py_DECREF(out);
     return nullptr;
   }
@@ -286,8 +286,8 @@ bool add_extra_items(const ToBuiltinsOptions &opt, PyObject *obj, const StructMe
 
 PyObject *convert_struct(const ToBuiltinsOptions &opt, PyObject *obj, bool is_key) noexcept {
   StructMetaObject *meta = structs::as_meta(Py_TYPE(obj));
-  py::RecursionGuard scope;
-  if (!scope.entered) return nullptr;
+  py::HeldWalk scope(obj);  // an enc_hook may drop the last other reference to obj
+  if (!scope.entered()) return nullptr;
   if (meta->flags & structs::kArrayLike) return convert_struct_array(opt, obj, meta, is_key);
   if (!(meta->flags & (structs::kOmitDefaults | structs::kExtraField)) && opt.order != json::Order::kSorted) {
     bool fallback = false;

@@ -14,6 +14,7 @@
 #include "py/dict_iter.hpp"
 #include "py/prefetch.hpp"
 #include "py/recursion.hpp"
+#include "py/ref.hpp"
 
 namespace boltwire::json {
 
@@ -30,11 +31,12 @@ inline bool close_with(py::BytesWriter &out, size_t start, char close) noexcept 
   return true;
 }
 
-bool encode_array(EncodeState &state, PyObject *const *items, Py_ssize_t n) noexcept {
+// The `n` items of `owner` (a tuple, or a list nothing else can change) as a JSON array.
+bool encode_array(EncodeState &state, PyObject *owner, PyObject *const *items, Py_ssize_t n) noexcept {
   py::BytesWriter &out = state.out;
   if (n == 0) return out.write("[]", 2);
-  py::RecursionGuard guard(state.ts);
-  if (!guard.entered) return false;
+  py::HeldWalk walk(state.ts, owner);
+  if (!walk.entered()) return false;
   if (!out.put('[')) return false;
   for (Py_ssize_t i = 0; i < n && i < kPrefetchAhead; ++i) prefetch_object(items[i]);
   for (Py_ssize_t i = 0; i < n; ++i) {
@@ -48,33 +50,25 @@ bool encode_array(EncodeState &state, PyObject *const *items, Py_ssize_t n) noex
 
 bool encode_sorted_list(EncodeState &state, PyObject *list) noexcept {
   if (PyList_Sort(list) < 0) return false;
-  return encode_array(state, &PyList_GET_ITEM(list, 0), PyList_GET_SIZE(list));
+  return encode_array(state, list, &PyList_GET_ITEM(list, 0), PyList_GET_SIZE(list));
 }
 
 bool encode_dict_sorted(EncodeState &state, PyObject *obj) noexcept {
-  std::vector<KeyedItem> items;
-  try {
-    items.reserve(static_cast<size_t>(PyDict_GET_SIZE(obj)));
-  } catch (const std::bad_alloc &) {
-    PyErr_NoMemory();
-    return false;
-  }
+  KeyedItems items;
+  if (!items.reserve(static_cast<size_t>(PyDict_GET_SIZE(obj)))) return false;
   Py_ssize_t pos = 0;
   PyObject *key, *value;
   while (py::dict_next(obj, &pos, &key, &value)) {
     if (!PyUnicode_Check(key)) return ordered_dict_needs_str_keys();
-    Py_ssize_t n;
-    const char *s = PyUnicode_AsUTF8AndSize(key, &n);
-    if (s == nullptr) return false;
-    items.push_back(KeyedItem{std::string_view(s, static_cast<size_t>(n)), key, value});
+    if (!items.push(key, value)) return false;
   }
   return write_object_sorted(state, items);
 }
 
 }  // namespace
 
-bool write_object_sorted(EncodeState &state, std::vector<KeyedItem> &items) noexcept {
-  sort_keyed_items(items);
+bool write_object_sorted(EncodeState &state, KeyedItems &items) noexcept {
+  items.sort();
   py::BytesWriter &out = state.out;
   if (items.empty()) return out.write("{}", 2);
   if (!out.put('{')) return false;
@@ -92,8 +86,8 @@ bool write_object_sorted(EncodeState &state, std::vector<KeyedItem> &items) noex
   py::BytesWriter &out = state.out;
   Py_ssize_t n = PyList_GET_SIZE(obj);
   if (n == 0) return out.write("[]", 2);
-  py::RecursionGuard guard(state.ts);
-  if (!guard.entered) return false;
+  py::HeldWalk walk(state.ts, obj);
+  if (!walk.entered()) return false;
   if (!out.put('[')) return false;
   size_t start = out.size() - 1;
   for (Py_ssize_t i = 0; i < n && i < kPrefetchAhead; ++i) prefetch_object(PyList_GET_ITEM(obj, i));
@@ -106,7 +100,7 @@ bool write_object_sorted(EncodeState &state, std::vector<KeyedItem> &items) noex
 }
 
 [[gnu::noinline]] bool encode_tuple(EncodeState &state, PyObject *obj) noexcept {
-  return encode_array(state, &PyTuple_GET_ITEM(obj, 0), PyTuple_GET_SIZE(obj));
+  return encode_array(state, obj, &PyTuple_GET_ITEM(obj, 0), PyTuple_GET_SIZE(obj));
 }
 
 bool encode_set(EncodeState &state, PyObject *obj) noexcept {
@@ -155,8 +149,8 @@ inline bool runs_no_python(PyObject *value) noexcept {
 [[gnu::noinline]] bool encode_dict(EncodeState &state, PyObject *obj) noexcept {
   py::BytesWriter &out = state.out;
   if (PyDict_GET_SIZE(obj) == 0) return out.write("{}", 2);
-  py::RecursionGuard guard(state.ts);
-  if (!guard.entered) return false;
+  py::HeldWalk walk(state.ts, obj);
+  if (!walk.entered()) return false;
   if (state.options.order != Order::kInsertion) return encode_dict_sorted(state, obj);
   if (!out.put('{')) return false;
   size_t start = out.size() - 1;
@@ -181,6 +175,7 @@ inline bool runs_no_python(PyObject *value) noexcept {
   }
   PyObject *key, *value;
   while (py::dict_next(obj, &pos, &key, &value)) {
+    py::Object held_value = py::Object::borrow(value);  // a key's encoding may run code that changes the dict
     bool key_ok = Py_IS_TYPE(key, &PyUnicode_Type) ? write_str(out, key, ':')
                                                    : encode_dict_key(state, key) && out.put(':');
     if (!key_ok || !encode_value(state, value) || !out.put(',')) return false;

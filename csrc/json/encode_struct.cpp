@@ -28,19 +28,6 @@ namespace {
 using py::Object;
 using structs::StructMetaObject;
 
-bool push_item(std::vector<KeyedItem> &items, PyObject *name, PyObject *value) noexcept {
-  Py_ssize_t n;
-  const char *s = PyUnicode_AsUTF8AndSize(name, &n);
-  if (s == nullptr) return false;
-  try {
-    items.push_back(KeyedItem{std::string_view(s, static_cast<size_t>(n)), name, value});
-  } catch (const std::bad_alloc &) {
-    PyErr_NoMemory();
-    return false;
-  }
-  return true;
-}
-
 bool encode_struct_array(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
   py::BytesWriter &out = state.out;
   if (!out.put('[')) return false;
@@ -57,24 +44,8 @@ bool encode_struct_array(EncodeState &state, PyObject *obj, const StructMetaObje
   return true;
 }
 
-// The (name, value) pairs a Struct writes, tag first: omit_defaults and UNSET applied, the extras field left out.
-bool collect_struct_items(PyObject *obj, const StructMetaObject *meta, std::vector<KeyedItem> &items) noexcept {
-  bool omit = (meta->flags & structs::kOmitDefaults) != 0;
-  if (meta->tag != nullptr && !push_item(items, meta->tag_field, meta->tag)) return false;
-  for (Py_ssize_t i = 0; i < meta->n_fields; ++i) {
-    if (i == meta->extra_index) continue;
-    PyObject *value;
-    int omitted = structs::read_field_omitting_default(obj, meta, i, omit, value);
-    if (omitted < 0) return false;
-    if (value == nullptr) return struct_field_unset(structs::field_name(meta, i));
-    if (omitted || py::is_unset(value)) continue;
-    if (!push_item(items, PyTuple_GET_ITEM(meta->encode_fields, i), value)) return false;
-  }
-  return true;
-}
-
 bool encode_struct_sorted(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
-  std::vector<KeyedItem> items;
+  KeyedItems items;
   return collect_struct_items(obj, meta, items) && write_object_sorted(state, items);
 }
 
@@ -110,17 +81,8 @@ bool encode_struct_object(EncodeState &state, PyObject *obj, StructMetaObject *m
 // A Struct with a field(extra=True) field: the tag, the known fields (omit_defaults and UNSET applied), then
 // the kept unknown keys in dict order (a snapshot: encoding a value may run code that changes the dict).
 bool encode_struct_extra(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
-  PyObject *extra = structs::extra_items(obj, meta);
-  if (extra == nullptr) return false;
-  Object snapshot = Object::steal(PyDict_Items(extra));
-  if (!snapshot) return false;
-  std::vector<KeyedItem> items;
+  KeyedItems items;
   if (!collect_struct_items(obj, meta, items)) return false;
-  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(snapshot.get()); ++i) {
-    PyObject *pair = PyList_GET_ITEM(snapshot.get(), i);
-    PyObject *key = PyTuple_GET_ITEM(pair, 0);
-    if (!structs::check_extra_key(meta, key) || !push_item(items, key, PyTuple_GET_ITEM(pair, 1))) return false;
-  }
   if (state.options.order == Order::kSorted) return write_object_sorted(state, items);
   py::BytesWriter &out = state.out;
   if (!out.put('{')) return false;
@@ -132,6 +94,30 @@ bool encode_struct_extra(EncodeState &state, PyObject *obj, const StructMetaObje
 }
 
 }  // namespace
+
+bool collect_struct_items(PyObject *obj, const StructMetaObject *meta, KeyedItems &items) noexcept {
+  bool omit = (meta->flags & structs::kOmitDefaults) != 0;
+  if (!items.reserve(static_cast<size_t>(meta->n_fields) + 1)) return false;
+  if (meta->tag != nullptr && !items.push(meta->tag_field, meta->tag)) return false;
+  for (Py_ssize_t i = 0; i < meta->n_fields; ++i) {
+    if (i == meta->extra_index) continue;  // its items come last
+    PyObject *value;
+    int omitted = structs::read_field_omitting_default(obj, meta, i, omit, value);
+    if (omitted < 0) return false;
+    if (value == nullptr) return struct_field_unset(structs::field_name(meta, i));
+    if (omitted || py::is_unset(value)) continue;
+    if (!items.push(PyTuple_GET_ITEM(meta->encode_fields, i), value)) return false;
+  }
+  if (!(meta->flags & structs::kExtraField)) return true;
+  PyObject *extra = structs::extra_items(obj, meta);
+  if (extra == nullptr) return false;
+  Py_ssize_t pos = 0;
+  PyObject *key, *value;
+  while (PyDict_Next(extra, &pos, &key, &value)) {  // no Python code runs here: the dict cannot change
+    if (!structs::check_extra_key(meta, key) || !items.push(key, value)) return false;
+  }
+  return true;
+}
 
 namespace {
 
@@ -195,8 +181,8 @@ PyObject *dataclass_field_names(PyObject *obj, bool *is_dataclass) noexcept {
 
 [[gnu::noinline]] bool encode_struct(EncodeState &state, PyObject *obj) noexcept {
   StructMetaObject *meta = structs::as_meta(Py_TYPE(obj));
-  py::RecursionGuard scope(state.ts);
-  if (!scope.entered) return false;
+  py::HeldWalk walk(state.ts, obj);
+  if (!walk.entered()) return false;
   if (BW_UNLIKELY(meta->flags & (structs::kArrayLike | structs::kExtraField))) {
     if (meta->flags & structs::kArrayLike) return encode_struct_array(state, obj, meta);
     return encode_struct_extra(state, obj, meta);
@@ -245,9 +231,9 @@ int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
   }
   if (ok) {
     if (state.options.order == Order::kSorted) {
-      std::vector<KeyedItem> items;
+      KeyedItems items;
       for (Py_ssize_t i = 0; ok && i < n; ++i) {
-        if (values[i] != nullptr) ok = push_item(items, PyTuple_GET_ITEM(names, i), values[i]);
+        if (values[i] != nullptr) ok = items.push(PyTuple_GET_ITEM(names, i), values[i]);
       }
       ok = ok && write_object_sorted(state, items);
     } else {
@@ -296,9 +282,9 @@ int encode_foreign(EncodeState &state, PyObject *obj) noexcept {
     return 1;
   }
   if (state.options.order == Order::kSorted) {
-    std::vector<KeyedItem> items;
+    KeyedItems items;
     for (const ForeignField &f : fields.items) {
-      if (!push_item(items, f.name, f.value)) return -1;
+      if (!items.push(f.name, f.value)) return -1;
     }
     return write_object_sorted(state, items) ? 1 : -1;
   }

@@ -8,6 +8,10 @@
 #include "json/sorted_items.hpp"
 #include "py/python.hpp"
 
+namespace boltwire::structs {
+struct StructMetaObject;
+}
+
 namespace boltwire::json {
 
 // Any value: exact-type dispatch first, then the slower checks (subclasses, enums, dataclasses, enc_hook).
@@ -57,13 +61,16 @@ bool encode_tuple(EncodeState &state, PyObject *obj) noexcept;
 bool encode_dict(EncodeState &state, PyObject *obj) noexcept;
 bool encode_set(EncodeState &state, PyObject *obj) noexcept;
 // Sorts `items` by key and writes them as one JSON object (dicts and Structs under order="sorted").
-bool write_object_sorted(EncodeState &state, std::vector<KeyedItem> &items) noexcept;
+bool write_object_sorted(EncodeState &state, KeyedItems &items) noexcept;
 
 // encode_dict_key.cpp: one key, quoted, in msgspec's rules (str, int, float, enum, uuid, dates, decimal, bytes).
 bool encode_dict_key(EncodeState &state, PyObject *key) noexcept;
 
 // encode_struct.cpp
 bool encode_struct(EncodeState &state, PyObject *obj) noexcept;
+// The (name, value) pairs a Struct writes as an object: the tag first, the fields (omit_defaults and UNSET
+// applied), then the kept unknown keys of a field(extra=True) field. JSON and MessagePack write the same pairs.
+bool collect_struct_items(PyObject *obj, const structs::StructMetaObject *meta, KeyedItems &items) noexcept;
 // The names of the real fields (not ClassVar / InitVar) of a dataclass instance `obj`, cached per class (or
 // read from the instance's own __dataclass_fields__, as msgspec does); a new reference, or nullptr. Sets
 // *is_dataclass to false (no error) when the class has no __dataclass_fields__.

@@ -18,19 +18,34 @@ namespace {
 
 constexpr const char *kWhere = " while serializing an object";
 
-bool encode_items(EncodeState &state, PyObject *const *items, Py_ssize_t n) noexcept {
+// The `n` items of `owner` (a tuple, or a list nothing else can change) as an array.
+bool encode_items(EncodeState &state, PyObject *owner, PyObject *const *items, Py_ssize_t n) noexcept {
   if (!write_array_header(state.out, static_cast<size_t>(n))) return false;
   if (n == 0) return true;
-  py::RecursionGuard guard(kWhere);
-  if (!guard.entered) return false;
+  py::HeldWalk walk(owner, kWhere);
+  if (!walk.entered()) return false;
   for (Py_ssize_t i = 0; i < n; ++i) {
     if (!encode_value(state, items[i])) return false;
   }
   return true;
 }
 
-bool encode_sorted_items(EncodeState &state, std::vector<json::KeyedItem> &items) noexcept {
-  json::sort_keyed_items(items);
+bool encode_dict_sorted(EncodeState &state, PyObject *obj) noexcept {
+  json::KeyedItems items;
+  if (!items.reserve(static_cast<size_t>(PyDict_GET_SIZE(obj)))) return false;
+  Py_ssize_t pos = 0;
+  PyObject *key, *value;
+  while (PyDict_Next(obj, &pos, &key, &value)) {
+    if (!PyUnicode_Check(key)) return json::ordered_dict_needs_str_keys();
+    if (!items.push(key, value)) return false;
+  }
+  return write_map_sorted(state, items);
+}
+
+}  // namespace
+
+bool write_map_sorted(EncodeState &state, json::KeyedItems &items) noexcept {
+  items.sort();
   if (!write_map_header(state.out, items.size())) return false;
   for (const json::KeyedItem &item : items) {
     if (!write_str_bytes(state.out, item.key.data(), item.key.size()) || !encode_value(state, item.value)) return false;
@@ -38,46 +53,12 @@ bool encode_sorted_items(EncodeState &state, std::vector<json::KeyedItem> &items
   return true;
 }
 
-bool push_keyed(std::vector<json::KeyedItem> &items, PyObject *name, PyObject *value) noexcept {
-  Py_ssize_t n;
-  const char *s = PyUnicode_AsUTF8AndSize(name, &n);
-  if (s == nullptr) return false;
-  try {
-    items.push_back(json::KeyedItem{std::string_view(s, static_cast<size_t>(n)), name, value});
-  } catch (const std::bad_alloc &) {
-    PyErr_NoMemory();
-    return false;
-  }
-  return true;
-}
-
-bool encode_dict_sorted(EncodeState &state, PyObject *obj) noexcept {
-  std::vector<json::KeyedItem> items;
-  Py_ssize_t pos = 0;
-  PyObject *key, *value;
-  while (PyDict_Next(obj, &pos, &key, &value)) {
-    if (!PyUnicode_Check(key)) return json::ordered_dict_needs_str_keys();
-    if (!push_keyed(items, key, value)) return false;
-  }
-  return encode_sorted_items(state, items);
-}
-
-}  // namespace
-
-bool write_map_sorted(EncodeState &state, PyObject *const *names, PyObject *const *values, size_t n) noexcept {
-  std::vector<json::KeyedItem> items;
-  for (size_t i = 0; i < n; ++i) {
-    if (!push_keyed(items, names[i], values[i])) return false;
-  }
-  return encode_sorted_items(state, items);
-}
-
 bool encode_list(EncodeState &state, PyObject *obj) noexcept {
   Py_ssize_t n = PyList_GET_SIZE(obj);
   if (!write_array_header(state.out, static_cast<size_t>(n))) return false;
   if (n == 0) return true;
-  py::RecursionGuard guard(kWhere);
-  if (!guard.entered) return false;
+  py::HeldWalk walk(obj, kWhere);
+  if (!walk.entered()) return false;
   for (Py_ssize_t i = 0; i < n; ++i) {
     // An enc_hook may shrink the list while it is encoded: the header is written, so that is an error.
     if (i >= PyList_GET_SIZE(obj)) {
@@ -90,26 +71,27 @@ bool encode_list(EncodeState &state, PyObject *obj) noexcept {
 }
 
 bool encode_tuple(EncodeState &state, PyObject *obj) noexcept {
-  return encode_items(state, &PyTuple_GET_ITEM(obj, 0), PyTuple_GET_SIZE(obj));
+  return encode_items(state, obj, &PyTuple_GET_ITEM(obj, 0), PyTuple_GET_SIZE(obj));
 }
 
 bool encode_set(EncodeState &state, PyObject *obj) noexcept {
   py::Object items = py::Object::steal(PySequence_List(obj));
   if (!items) return false;
   if (state.options.order != json::Order::kInsertion && PyList_Sort(items.get()) < 0) return false;
-  return encode_items(state, &PyList_GET_ITEM(items.get(), 0), PyList_GET_SIZE(items.get()));
+  return encode_items(state, items.get(), &PyList_GET_ITEM(items.get(), 0), PyList_GET_SIZE(items.get()));
 }
 
 bool encode_dict(EncodeState &state, PyObject *obj) noexcept {
   Py_ssize_t n = PyDict_GET_SIZE(obj);
   if (n == 0) return write_map_header(state.out, 0);
-  py::RecursionGuard guard(kWhere);
-  if (!guard.entered) return false;
+  py::HeldWalk walk(obj, kWhere);
+  if (!walk.entered()) return false;
   if (state.options.order != json::Order::kInsertion) return encode_dict_sorted(state, obj);
   if (!write_map_header(state.out, static_cast<size_t>(n))) return false;
   Py_ssize_t pos = 0, written = 0;
   PyObject *key, *value;
   while (py::dict_next(obj, &pos, &key, &value)) {
+    py::Object held_value = py::Object::borrow(value);  // a key's encoding may run code that changes the dict
     // A str subclass key is written as its str (msgspec); as a value it is unsupported like other subclasses.
     bool key_ok = PyUnicode_Check(key) ? write_str(state.out, key) : encode_value(state, key);
     if (!key_ok || !encode_value(state, value)) return false;

@@ -35,61 +35,12 @@ bool encode_struct_array(EncodeState &state, PyObject *obj, const StructMetaObje
   return true;
 }
 
-// Collects the (name, value) pairs to write, tag first. Borrowed references: the instance owns them.
-bool collect_struct_pairs(PyObject *obj, const StructMetaObject *meta, std::vector<PyObject *> &names,
-                          std::vector<PyObject *> &values) noexcept {
-  bool omit = (meta->flags & structs::kOmitDefaults) != 0;
-  try {
-    names.reserve(static_cast<size_t>(meta->n_fields) + 1);
-    values.reserve(static_cast<size_t>(meta->n_fields) + 1);
-    if (meta->tag != nullptr) {
-      names.push_back(meta->tag_field);
-      values.push_back(meta->tag);
-    }
-    for (Py_ssize_t i = 0; i < meta->n_fields; ++i) {
-      if (i == meta->extra_index) continue;  // its items follow (append_extra_pairs)
-      PyObject *value;
-      int omitted = structs::read_field_omitting_default(obj, meta, i, omit, value);
-      if (omitted < 0) return false;
-      if (value == nullptr) return json::struct_field_unset(structs::field_name(meta, i));
-      if (omitted || py::is_unset(value)) continue;
-      names.push_back(PyTuple_GET_ITEM(meta->encode_fields, i));
-      values.push_back(value);
-    }
-  } catch (const std::bad_alloc &) {
-    PyErr_NoMemory();
-    return false;
-  }
-  return true;
-}
-
-// The kept unknown keys of a field(extra=True) field, after the known fields. `snapshot` (a list of pairs)
-// owns the references: encoding a value may run code that changes the dict.
-bool append_extra_pairs(PyObject *obj, const StructMetaObject *meta, py::Object &snapshot,
-                        std::vector<PyObject *> &names, std::vector<PyObject *> &values) noexcept {
-  PyObject *extra = structs::extra_items(obj, meta);
-  if (extra == nullptr) return false;
-  snapshot = py::Object::steal(PyDict_Items(extra));
-  if (!snapshot) return false;
-  try {
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(snapshot.get()); ++i) {
-      PyObject *pair = PyList_GET_ITEM(snapshot.get(), i);
-      if (!structs::check_extra_key(meta, PyTuple_GET_ITEM(pair, 0))) return false;
-      names.push_back(PyTuple_GET_ITEM(pair, 0));
-      values.push_back(PyTuple_GET_ITEM(pair, 1));
-    }
-  } catch (const std::bad_alloc &) {
-    PyErr_NoMemory();
-    return false;
-  }
-  return true;
-}
-
-bool write_pairs(EncodeState &state, const std::vector<PyObject *> &names, const std::vector<PyObject *> &values) noexcept {
-  if (state.options.order == json::Order::kSorted) return write_map_sorted(state, names.data(), values.data(), names.size());
-  if (!write_map_header(state.out, names.size())) return false;
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (!write_str(state.out, names[i]) || !encode_value(state, values[i])) return false;
+// The pairs json::collect_struct_items collects (held), as one map.
+bool write_pairs(EncodeState &state, json::KeyedItems &items) noexcept {
+  if (state.options.order == json::Order::kSorted) return write_map_sorted(state, items);
+  if (!write_map_header(state.out, items.size())) return false;
+  for (const json::KeyedItem &item : items) {
+    if (!write_str(state.out, item.name) || !encode_value(state, item.value)) return false;
   }
   return true;
 }
@@ -111,11 +62,8 @@ void patch_map_count(py::BytesWriter &out, size_t start, size_t written_for, siz
 // is skipped and the count is patched afterwards (rare), so no value is visited twice (an enc_hook runs once).
 bool encode_struct_map(EncodeState &state, PyObject *obj, const StructMetaObject *meta) noexcept {
   if (meta->flags & (structs::kOmitDefaults | structs::kExtraField) || state.options.order == json::Order::kSorted) {
-    std::vector<PyObject *> names, values;
-    py::Object snapshot;
-    return collect_struct_pairs(obj, meta, names, values) &&
-           (!(meta->flags & structs::kExtraField) || append_extra_pairs(obj, meta, snapshot, names, values)) &&
-           write_pairs(state, names, values);
+    json::KeyedItems items;
+    return json::collect_struct_items(obj, meta, items) && write_pairs(state, items);
   }
   Py_ssize_t n = meta->n_fields;
   size_t start = state.out.size(), pairs = static_cast<size_t>(n) + (meta->tag != nullptr);
@@ -142,28 +90,17 @@ int encode_dataclass(EncodeState &state, PyObject *obj) noexcept {
   if (fields == nullptr) return -1;
   py::Object names_ref = py::Object::steal(fields);
   Py_ssize_t n = PyTuple_GET_SIZE(fields);
-  std::vector<PyObject *> names, values;  // values are owned here, released below
-  bool ok = true;
-  try {
-    names.reserve(static_cast<size_t>(n));
-    values.reserve(static_cast<size_t>(n));
-  } catch (const std::bad_alloc &) {
-    PyErr_NoMemory();
-    return -1;
-  }
-  for (Py_ssize_t i = 0; ok && i < n; ++i) {
+  json::KeyedItems items;
+  if (!items.reserve(static_cast<size_t>(n))) return -1;
+  for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject *value;  // a deleted attribute (AttributeError / KeyError) and UNSET are left out, as in JSON
     int present = json::read_dataclass_field(obj, PyTuple_GET_ITEM(fields, i), &value);
-    if (present < 0) {
-      ok = false;
-    } else if (present > 0) {
-      names.push_back(PyTuple_GET_ITEM(fields, i));  // capacity reserved above: cannot throw
-      values.push_back(value);
-    }
+    if (present < 0) return -1;
+    if (present == 0) continue;
+    py::Object owned = py::Object::steal(value);
+    if (!items.push(PyTuple_GET_ITEM(fields, i), value)) return -1;
   }
-  ok = ok && write_pairs(state, names, values);
-  for (PyObject *v : values) Py_DECREF(v);
-  return ok ? 1 : -1;
+  return write_pairs(state, items) ? 1 : -1;
 }
 
 int encode_foreign(EncodeState &state, PyObject *obj) noexcept {
@@ -177,25 +114,20 @@ int encode_foreign(EncodeState &state, PyObject *obj) noexcept {
     }
     return 1;
   }
-  std::vector<PyObject *> names, values;
-  try {
-    for (const json::ForeignField &f : fields.items) {
-      names.push_back(f.name);
-      values.push_back(f.value);
-    }
-  } catch (const std::bad_alloc &) {
-    PyErr_NoMemory();
-    return -1;
+  json::KeyedItems items;
+  if (!items.reserve(fields.items.size())) return -1;
+  for (const json::ForeignField &f : fields.items) {
+    if (!items.push(f.name, f.value)) return -1;
   }
-  return write_pairs(state, names, values) ? 1 : -1;
+  return write_pairs(state, items) ? 1 : -1;
 }
 
 }  // namespace
 
 bool encode_struct(EncodeState &state, PyObject *obj) noexcept {
   StructMetaObject *meta = structs::as_meta(Py_TYPE(obj));
-  py::RecursionGuard guard(kWhere);
-  if (!guard.entered) return false;
+  py::HeldWalk walk(obj, kWhere);
+  if (!walk.entered()) return false;
   if (meta->flags & structs::kArrayLike) return encode_struct_array(state, obj, meta);
   return encode_struct_map(state, obj, meta);
 }

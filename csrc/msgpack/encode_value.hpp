@@ -6,6 +6,7 @@
 // that holds the value, floats always as float64, datetimes with a timezone as the timestamp extension.
 #pragma once
 #include "json/encode_state.hpp"
+#include "json/sorted_items.hpp"
 #include "py/bytes_writer.hpp"
 #include "py/python.hpp"
 #include <cstdint>
@@ -87,8 +88,8 @@ bool encode_list(EncodeState &state, PyObject *obj) noexcept;
 bool encode_tuple(EncodeState &state, PyObject *obj) noexcept;
 bool encode_set(EncodeState &state, PyObject *obj) noexcept;
 bool encode_dict(EncodeState &state, PyObject *obj) noexcept;
-// Writes (str name, value) pairs as a map, sorted by name (order="sorted" for Structs and dataclasses).
-bool write_map_sorted(EncodeState &state, PyObject *const *names, PyObject *const *values, size_t n) noexcept;
+// Writes held (str name, value) pairs as a map, sorted by name (order="sorted" for dicts, Structs and dataclasses).
+bool write_map_sorted(EncodeState &state, json::KeyedItems &items) noexcept;
 
 // encode_objects.cpp: boltwire Structs, dataclasses, attrs instances and msgspec Structs.
 bool encode_struct(EncodeState &state, PyObject *obj) noexcept;

@@ -70,6 +70,25 @@ class RecursionGuard {
   const bool entered;
 };
 
+// A RecursionGuard for a walk over a container's items (read as borrowed references) that also holds the container
+// until the walk leaves it: Python code the walk runs on the way (an enc_hook, a __str__, a getter) may drop every
+// other reference to it, for instance by clearing its parent. An item that is itself a list, tuple, dict or Struct
+// is covered the same way: its own walk holds it from its first step, and no Python code runs before that step.
+class HeldWalk {
+ public:
+  HeldWalk(PyThreadState *ts, PyObject *container) noexcept : held_(Py_NewRef(container)), guard_(ts) {}
+  explicit HeldWalk(PyObject *container, const char *where = " while serializing an object") noexcept
+      : held_(Py_NewRef(container)), guard_(where) {}
+  HeldWalk(const HeldWalk &) = delete;
+  HeldWalk &operator=(const HeldWalk &) = delete;
+  ~HeldWalk() { Py_DECREF(held_); }
+  bool entered() const noexcept { return guard_.entered; }
+
+ private:
+  PyObject *held_;
+  RecursionGuard guard_;
+};
+
 // RecursionGuard's check for walks that enter it at every level (convert): the thread state is found once per
 // walk, and a level moves the interpreter's own counter in place (the one Py_EnterRecursiveCall moves, so nested
 // calls, hooks and a later RecursionGuard see the same limit) instead of two calls.
