@@ -1,7 +1,9 @@
 """tests/http/conftest.py: session fixtures for the HTTP tests: private nginx servers (plain, TLS), the fault server
-and the proxies (tinyproxy, microsocks)."""
+and the proxies (tinyproxy, microsocks); `sigint_raises` for the Ctrl-C tests."""
 
 from __future__ import annotations
+
+import signal
 
 import pytest
 from _script_server import ScriptServer
@@ -100,3 +102,15 @@ def scripted(script_server):
     """The session's scripted server with no scripts and no recorded requests."""
     script_server.reset()
     return script_server
+
+
+@pytest.fixture
+def sigint_raises():
+    """SIGINT raises KeyboardInterrupt for the test, whatever the runner left: a process started in the background by
+    a non-interactive shell inherits SIGINT ignored, and Python then installs no handler (the Ctrl-C tests failed
+    that way, the signal lost and the request left to the server's 10 s hang)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

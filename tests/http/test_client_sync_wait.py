@@ -100,7 +100,7 @@ def test_early_413_to_a_large_upload_on_a_reused_connection(server):
         assert r.data == b'"too large"'
 
 
-def test_ctrl_c_during_a_wait_on_a_reused_connection(server):
+def test_ctrl_c_during_a_wait_on_a_reused_connection(server, sigint_raises):
     with SyncHTTPClient(base_url=server.url, timeout=None) as client:
         warm(client)
         timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))

@@ -123,7 +123,7 @@ def test_pool_timeout_async(server):
     asyncio.run(asyncio.wait_for(main(), 10))
 
 
-def test_ctrl_c_interrupts_a_blocking_request(server):
+def test_ctrl_c_interrupts_a_blocking_request(server, sigint_raises):
     import os
     import signal
     import threading
