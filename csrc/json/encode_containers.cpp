@@ -55,17 +55,21 @@ bool encode_sorted_list(EncodeState &state, PyObject *list) noexcept {
 
 bool encode_dict_sorted(EncodeState &state, PyObject *obj) noexcept {
   KeyedItems items;
-  if (!items.reserve(static_cast<size_t>(PyDict_GET_SIZE(obj)))) return false;
-  Py_ssize_t pos = 0;
-  PyObject *key, *value;
-  while (py::dict_next(obj, &pos, &key, &value)) {
-    if (!PyUnicode_Check(key)) return ordered_dict_needs_str_keys();
-    if (!items.push(key, value)) return false;
-  }
-  return write_object_sorted(state, items);
+  return collect_dict_items(obj, items) && write_object_sorted(state, items);
 }
 
 }  // namespace
+
+bool collect_dict_items(PyObject *dict, KeyedItems &items) noexcept {
+  if (!items.reserve(static_cast<size_t>(PyDict_GET_SIZE(dict)))) return false;
+  Py_ssize_t pos = 0;
+  PyObject *key, *value;
+  while (py::dict_next(dict, &pos, &key, &value)) {
+    if (!PyUnicode_Check(key)) return ordered_dict_needs_str_keys();
+    if (!items.push(key, value)) return false;
+  }
+  return true;
+}
 
 bool write_object_sorted(EncodeState &state, KeyedItems &items) noexcept {
   items.sort();

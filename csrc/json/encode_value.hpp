@@ -60,6 +60,9 @@ bool encode_list(EncodeState &state, PyObject *obj) noexcept;
 bool encode_tuple(EncodeState &state, PyObject *obj) noexcept;
 bool encode_dict(EncodeState &state, PyObject *obj) noexcept;
 bool encode_set(EncodeState &state, PyObject *obj) noexcept;
+// A dict's (str key, value) pairs, held, for writing in sorted order (JSON and MessagePack); a non-str key is an
+// error, as in msgspec.
+bool collect_dict_items(PyObject *dict, KeyedItems &items) noexcept;
 // Sorts `items` by key and writes them as one JSON object (dicts and Structs under order="sorted").
 bool write_object_sorted(EncodeState &state, KeyedItems &items) noexcept;
 

@@ -3,7 +3,7 @@
 // Each container enters CPython's recursion guard, so deep nesting raises RecursionError, not a stack overflow.
 // With order="deterministic" / "sorted", dict keys must be str and are sorted by their UTF-8 bytes, and set
 // items are sorted (msgspec's rules).
-#include "json/encode_errors.hpp"
+#include "json/encode_value.hpp"
 #include "json/sorted_items.hpp"
 #include "msgpack/encode_value.hpp"
 #include "py/dict_iter.hpp"
@@ -32,14 +32,7 @@ bool encode_items(EncodeState &state, PyObject *owner, PyObject *const *items, P
 
 bool encode_dict_sorted(EncodeState &state, PyObject *obj) noexcept {
   json::KeyedItems items;
-  if (!items.reserve(static_cast<size_t>(PyDict_GET_SIZE(obj)))) return false;
-  Py_ssize_t pos = 0;
-  PyObject *key, *value;
-  while (PyDict_Next(obj, &pos, &key, &value)) {
-    if (!PyUnicode_Check(key)) return json::ordered_dict_needs_str_keys();
-    if (!items.push(key, value)) return false;
-  }
-  return write_map_sorted(state, items);
+  return json::collect_dict_items(obj, items) && write_map_sorted(state, items);
 }
 
 }  // namespace
