@@ -350,3 +350,102 @@ def test_open_stream_refuses_a_bad_arm(nginx):
             stream._arm = bad
             with pytest.raises((ValueError, TypeError)):
                 stream.__enter__()
+
+
+# ---- the file writer (csrc/http/engine/file_writer.hpp): a thread writes a large file download's pipes ----------
+
+
+def test_a_large_file_download_lands_in_order_whatever_the_piece_sizes(nginx, tmp_path):
+    # 32 MiB of distinct 4-byte counters: any piece written twice, dropped or out of order (the writer takes the
+    # pipes in one rotation; the driver splices whatever the socket holds into each) shows as a wrong counter.
+    body = b"".join(i.to_bytes(4, "big") for i in range(8 << 20))
+    path = nginx.prefix / "www" / "direct-counters.bin"
+    path.write_bytes(body)
+    os.chmod(path, 0o644)
+    for kind in ("sync", "async"):
+        dest = tmp_path / f"{kind}.bin"
+        download(kind, nginx.url + "/direct-counters.bin", dest)
+        got = dest.read_bytes()
+        assert len(got) == len(body)
+        bad = next((i for i in range(0, len(got), 4 << 10) if got[i:i + 4096] != body[i:i + 4096]), None)
+        assert bad is None, f"first wrong byte near offset {bad}"
+
+
+def test_closing_a_file_download_stops_its_writer_before_the_descriptor_may_close(nginx, tmp_path):
+    # Closed while the writer thread may be writing a piece: once close() returns, nothing more may be written to the
+    # descriptor, which the caller then closes; the next file opened gets the same number. A writer that went on
+    # would write body bytes into that unrelated file.
+    body = os.urandom(32 << 20)
+    path = nginx.prefix / "www" / "direct-close.bin"
+    path.write_bytes(body)
+    os.chmod(path, 0o644)
+    url = nginx.url + "/direct-close.bin"
+
+    async def main():
+        async with HTTPClient() as client:
+            for attempt in range(12):
+                fd = os.open(tmp_path / f"part-{attempt}.bin", os.O_WRONLY | os.O_CREAT, 0o600)
+                stream = client.stream("GET", url)
+                await stream.__aenter__()
+                try:
+                    assert stream._native.receive_into(fd) is True
+                    await asyncio.sleep(0.001 * (attempt % 4))  # the engine splices, the writer writes
+                finally:
+                    await stream.__aexit__(None, None, None)
+                written = os.fstat(fd).st_size
+                os.close(fd)
+                victim = tmp_path / f"victim-{attempt}.bin"
+                victim_fd = os.open(victim, os.O_WRONLY | os.O_CREAT, 0o600)
+                assert victim_fd == fd  # the same number: what a late write would hit
+                await asyncio.sleep(0.02)
+                os.close(victim_fd)
+                assert victim.stat().st_size == 0
+                assert (tmp_path / f"part-{attempt}.bin").read_bytes() == body[:written]  # a prefix, in order
+            r = await client.download(url, tmp_path / "whole.bin")  # the client still works
+            assert r.data.read_bytes() == body
+
+    asyncio.run(main())
+
+
+def test_a_forked_child_closes_a_file_download_whose_writer_thread_it_lacks(nginx, tmp_path):
+    # Forked while the engine splices a 32 MiB body and the writer thread writes it (holding its file lock for each
+    # piece): the child has neither thread. Closing its copy of the stream must not wait for the writer (it would
+    # hang forever) nor stop the parent's, whose download ends complete. In a subprocess: forking pytest would
+    # duplicate the session.
+    body = os.urandom(32 << 20)
+    path = nginx.prefix / "www" / "direct-fork-file.bin"
+    path.write_bytes(body)
+    os.chmod(path, 0o644)
+    url = nginx.url + "/direct-fork-file.bin"
+    script = textwrap.dedent(f"""
+        import asyncio, hashlib, os, sys, time
+        from boltwire import HTTPClient
+        async def main():
+            async with HTTPClient() as client:
+                for attempt in range(5):
+                    dest = os.path.join(sys.argv[1], f"fork-{{attempt}}.bin")
+                    fd = os.open(dest, os.O_WRONLY | os.O_CREAT, 0o600)
+                    stream = client.stream("GET", {url!r})
+                    await stream.__aenter__()
+                    assert stream._native.receive_into(fd) is True
+                    await asyncio.sleep(0.002 * attempt)
+                    pid = os.fork()
+                    if pid == 0:
+                        stream.close()
+                        os._exit(0)
+                    deadline = time.monotonic() + 10
+                    while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+                        time.sleep(0.01)
+                    if done[0] == 0:
+                        os.kill(pid, 9)
+                        sys.exit("the child hung closing its stream")
+                    assert done[1] == 0, done
+                    assert [chunk async for chunk in stream._chunks()] == []
+                    await stream.__aexit__(None, None, None)
+                    os.close(fd)
+                    print(hashlib.sha256(open(dest, "rb").read()).hexdigest())
+        asyncio.run(main())
+    """)
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [hashlib.sha256(body).hexdigest()] * 5

@@ -46,19 +46,26 @@ struct StreamObject {
   bool closed;
   bool arm_memory;          // async download into memory: deliver_stream makes `fill` at a 2xx head
   bool received;            // receive_into has handed out its target
+  std::uint64_t generation;  // engine::fork_generation() when opened (inherited())
 };
 
 PyObject *g_set_result = nullptr;
 
 bool is_async(const StreamObject *self) { return self->loop != nullptr; }
 
-// From here on neither the driver nor the prefault thread touches a download's target (the memory or the file may
+// A forked child's copy of a stream the parent opened: the threads that drove it (the engine's, the prefault and
+// file-writer threads) are not in the child, and may have held the stream's mutex at the fork. Closing it leaves the
+// exchange alone (the child's sockets were closed at the fork: nothing more arrives).
+bool inherited(const StreamObject *self) { return self->generation != engine::fork_generation(); }
+
+// From here on neither the driver nor the prefault or file-writer thread touches a download's target (the memory or the file may
 // go away).
 void detach_target(StreamObject *self) {
   engine::stop_prefault(self->prefault);
   self->prefault = nullptr;
-  if (self->exchange == nullptr) return;
+  if (self->exchange == nullptr || inherited(self)) return;
   std::lock_guard lock(self->exchange->stream.mutex);
+  if (self->exchange->file_writer != nullptr) self->exchange->file_writer->stop();
   self->exchange->stream.target = engine::BodyTarget();
   self->exchange->stream.armed_fd = -1;  // a head still to come must not take a descriptor the caller may close
 }
@@ -68,6 +75,7 @@ void close_stream(StreamObject *self) {
   detach_target(self);
   if (self->closed || self->exchange == nullptr) return;
   self->closed = true;
+  if (inherited(self)) return;
   Exchange *ex = self->exchange;
   if (is_async(self)) {
     ex->user = nullptr;
@@ -503,6 +511,7 @@ PyObject *open_stream(TransportObject *self, PyObject *const *args, Py_ssize_t n
   stream->closed = false;
   stream->arm_memory = arm == -1 && async;  // a blocking consumer calls receive_into right after the head anyway
   stream->received = false;
+  stream->generation = engine::fork_generation();
   if (arm >= 0) ex->stream.armed_fd = static_cast<int>(arm);  // before the driver can see the exchange
   ex->stream.report_every = report_every;
   if (!async) {

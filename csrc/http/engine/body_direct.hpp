@@ -1,5 +1,6 @@
 // csrc/http/engine/body_direct.hpp: a download's body moved from the socket straight into its target (the
-// consumer's memory, or its file through a pipe with splice(2)), without passing through the read buffer.
+// consumer's memory, or its file through pipes with splice(2): file_writer.hpp), without passing through the read
+// buffer.
 #pragma once
 #include "http/engine/exchange.hpp"
 
@@ -16,8 +17,5 @@ enum class DirectResult : std::uint8_t {
 // Streaming exchanges whose consumer gave a target (StreamShared::target) while a Content-Length body arrives.
 // One step: at most one socket read (or splice) and what it takes to deliver it.
 DirectResult receive_direct(Exchange &ex);
-
-// Closes the exchange's pipe (Exchange::splice_pipe), if it has one.
-void close_splice_pipe(Exchange &ex) noexcept;
 
 }  // namespace boltwire::http::engine

@@ -12,6 +12,7 @@
 
 #include "http/codec/method.hpp"
 #include "http/encoding/content_decoder.hpp"
+#include "http/engine/file_writer.hpp"
 #include "http/conn/connection.hpp"
 #include "http/pool/pool.hpp"
 #include "http/proxy/tunnel.hpp"
@@ -114,8 +115,10 @@ inline std::atomic<long> g_live_exchanges{0};
 struct Exchange {
   Exchange() noexcept { g_live_exchanges.fetch_add(1, std::memory_order_relaxed); }
   ~Exchange() {
-    for (int fd : splice_pipe)
-      if (fd >= 0) ::close(fd);
+    if (file_writer != nullptr) {
+      file_writer->stop();
+      file_writer->release();
+    }
     g_live_exchanges.fetch_sub(1, std::memory_order_relaxed);
   }
   Exchange(const Exchange &) = delete;
@@ -163,8 +166,7 @@ struct Exchange {
   bool stream_news = false;      // driver side: something was published since the consumer was last told
   std::size_t stream_limit = 256 * 1024;  // stop reading while this much body waits for the consumer
   StreamShared stream;
-  int splice_pipe[2] = {-1, -1};   // a download into a file: socket -> pipe -> file (body_direct.hpp)
-  std::size_t splice_capacity = 0; // of the pipe
+  FileWriter *file_writer = nullptr;  // a download into a file: socket -> pipes -> file (file_writer.hpp)
   bool splice_usable = true;       // false once splice(2) refused this socket
 
   // Blocking path only: polled about every 100 ms while waiting; true aborts with Failure::Interrupted.

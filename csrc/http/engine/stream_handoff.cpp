@@ -24,6 +24,12 @@ bool fill_target(Exchange &ex, BodyTarget &t) {
     t.filled += bytes.size();
     note_delivered(ex, bytes.size());
   } else {
+    // Pieces the file writer still holds go first (a body read into memory after splicing stopped working).
+    int queued_error = ex.file_writer != nullptr ? ex.file_writer->finish() : 0;
+    if (queued_error != 0) {
+      ex.fail(Failure::Io, describe_errno("cannot write the download", queued_error));
+      return false;
+    }
     while (!bytes.empty()) {
       ssize_t n = ::write(t.fd, bytes.data(), bytes.size());
       if (n < 0 && errno == EINTR) continue;
@@ -119,6 +125,19 @@ void end_stream(Exchange &ex) noexcept {
       ex.failure = Failure::Internal;  // message stays empty: the consumer's catalogue says "out of memory"
     }
     ex.body.clear();
+  }
+  if (ex.file_writer != nullptr) {
+    // The consumer may close the file once it sees the end: everything goes into it first (or, after a failure,
+    // nothing more).
+    int error = ex.failure == Failure::None ? ex.file_writer->finish() : 0;
+    ex.file_writer->stop();
+    if (error != 0) {
+      try {
+        ex.fail(Failure::Io, describe_errno("cannot write the download", error));
+      } catch (...) {
+        ex.failure = Failure::Internal;
+      }
+    }
   }
   s.need_upload = false;
   s.ended = true;
