@@ -278,3 +278,61 @@ def test_many_concurrent_chains(srv):
             assert len(a.hits("/start")) == len(a.hits("/end")) == 50
 
     asyncio.run(main())
+
+
+# ---- the default limit and what counts as leaving the origin ------------------------------------------------------
+
+
+@both
+def test_default_max_redirects_is_10(srv, is_async):
+    a, _ = srv
+    for i in range(11):
+        a.script(f"/d{i}", redirect(302, f"/d{i + 1}"))
+    r = run(is_async, "GET", f"{a.url}/d1")  # 10 redirects: followed to the end
+    assert r.status == 200 and len(r.history) == 10 and r.url == f"{a.url}/d11"
+    a.reset()
+    for i in range(12):
+        a.script(f"/d{i}", redirect(302, f"/d{i + 1}"))
+    with pytest.raises(HTTPRedirectError, match="more than 10 redirects") as info:
+        run(is_async, "GET", f"{a.url}/d0")  # the 11th is one too many
+    assert len(info.value.history) == 11 and len(a.requests) == 11
+
+
+@both
+def test_credentials_dropped_when_only_the_host_changes(srv, is_async):
+    # Same scheme and port, another host name (localhost reaches the same server): another origin all the same.
+    a, _ = srv
+    other = a.url.replace("127.0.0.1", "localhost")
+    a.script("/host", redirect(302, f"{other}/landing"))
+    headers = {"Authorization": "Bearer call", "Cookie": "c=1", "Proxy-Authorization": "Basic x"}
+    r = run(is_async, "GET", f"{a.url}/host", headers=headers)
+    assert r.status == 200 and r.url == f"{other}/landing"
+    landing = a.hits("/landing")[0]
+    assert landing.headers["host"] == other.split("//")[1]
+    for name in ("authorization", "cookie", "proxy-authorization"):
+        assert name not in landing.headers
+
+
+def test_origin_rule_per_part_and_on_a_downgrade():
+    # next_hop on hand-made responses: a change of scheme alone (an https -> http downgrade, same host and port),
+    # of host alone, of port alone drops the three credential fields and the client's own auth; the same origin
+    # keeps them.
+    from boltwire.http import Response
+    from boltwire.http._redirects import Hops, RedirectSignal, next_hop
+    from boltwire.http._session import OutgoingRequest
+
+    creds = {"Authorization": "a", "Cookie": "c=1", "Proxy-Authorization": "p", "X-Other": "o"}
+
+    def hop(start, location):
+        signal = RedirectSignal(Response(307, b"", headers={"Location": location}, url=start))
+        return next_hop(OutgoingRequest("GET", start, dict(creds)), signal, Hops(10, True), False, False)
+
+    for start, target in [("https://h.test:8443/a", "http://h.test:8443/b"),  # scheme only: a downgrade
+                          ("http://h.test:8443/a", "https://h.test:8443/b"),  # scheme only: an upgrade
+                          ("http://h.test:8080/a", "http://g.test:8080/b"),   # host only
+                          ("http://h.test:8080/a", "http://h.test:8081/b")]:  # port only
+        req, skip_auth = hop(start, target)
+        assert req.url == target and skip_auth, (start, target)
+        assert {k.lower() for k in req.headers} == {"x-other"}, (start, target)
+    req, skip_auth = hop("https://h.test/a", "https://H.TEST:443/b")  # the same origin, spelt differently
+    assert not skip_auth and {k.lower() for k in req.headers} == {k.lower() for k in creds}
