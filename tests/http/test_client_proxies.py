@@ -248,3 +248,44 @@ def test_socks5_target_that_does_not_resolve_is_a_connection_error(recorder, is_
         run(is_async, ["http://no-such-host.invalid/"], proxy=recorder.url)
     assert "no-such-host.invalid" in str(info.value)
     assert not any(host == "no-such-host.invalid" for _, host, _ in recorder.requests)  # never asked of the proxy
+
+
+# ---- trust_env: ALL_PROXY, both spellings, NO_PROXY domains ---------------------------------------------------------
+
+_ENV_NAMES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "REQUEST_METHOD")
+
+
+def test_env_all_proxy_and_which_spelling_wins():
+    make = ProxyRules.make
+    for name in ("ALL_PROXY", "all_proxy"):  # ALL_PROXY serves both schemes, in either spelling
+        rules = make(None, None, True, {name: "socks5h://s.test:1080"})
+        assert rules.for_origin(False, "a.test", 80).host == rules.for_origin(True, "a.test", 443).host == "s.test"
+    # A scheme's own variable wins over ALL_PROXY; the lower-case name wins over the upper-case one (as curl).
+    rules = make(None, None, True, {"ALL_PROXY": "http://every:1", "HTTPS_PROXY": "http://tls:2"})
+    assert rules.for_origin(True, "a.test", 443).host == "tls" and rules.for_origin(False, "a.test", 80).host == "every"
+    for name, https in (("HTTP_PROXY", False), ("HTTPS_PROXY", True), ("ALL_PROXY", True), ("ALL_PROXY", False)):
+        rules = make(None, None, True, {name: "http://upper:1", name.lower(): "http://lower:2"})
+        assert rules.for_origin(https, "a.test", 1).host == "lower", name
+    # NO_PROXY in either spelling; "example.com" covers the domain and its subdomains, not a longer name.
+    for name in ("NO_PROXY", "no_proxy"):
+        rules = make(None, None, True, {"ALL_PROXY": "http://p:1", name: "example.com, 192.168.0.0/16"})
+        assert rules.for_origin(False, "example.com", 80) is None
+        assert rules.for_origin(False, "a.b.example.com", 80) is None
+        assert rules.for_origin(False, "notexample.com", 80).host == "p"
+        assert rules.for_origin(False, "192.168.3.4", 80) is None and rules.for_origin(False, "192.169.0.1", 80)
+    # trust_env=False never reads the environment.
+    assert make(None, None, False, {"ALL_PROXY": "http://p:1"}) is None
+
+
+@both
+def test_trust_env_all_proxy_through_socks(srv, recorder, is_async, monkeypatch):
+    for name in _ENV_NAMES:
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+    monkeypatch.setenv("ALL_PROXY", recorder.url)
+    (r,) = run(is_async, [f"{srv.url}/via-env"], trust_env=True)
+    assert r.status == 200 and len(recorder.requests) == 1  # one SOCKS5 handshake: it went through the proxy
+    monkeypatch.setenv("NO_PROXY", "127.0.0.0/8")  # a CIDR from the environment
+    (r,) = run(is_async, [f"{srv.url}/direct"], trust_env=True)
+    assert r.status == 200 and len(recorder.requests) == 1
+    assert [h.path for h in srv.requests] == ["/via-env", "/direct"]
