@@ -116,3 +116,31 @@ def test_other_objects_are_type_errors(srv, is_async):
     with pytest.raises((TypeError, ValueError)):
         send(is_async, "GET", f"{srv.url}/x", headers=object())
     assert srv.requests == []
+
+
+class Login(Struct, rename="camel"):
+    user_name: str
+    remember_me: bool = False
+
+
+class PydForm(pydantic.BaseModel):
+    user: str = pydantic.Field(alias="userName")
+    n: int
+
+
+@both
+def test_data_from_a_struct_and_a_pydantic_model(srv, is_async):
+    # The README's `data=Login(...)`: a Struct as the form, by its encoded names; a pydantic model by alias.
+    send(is_async, "POST", f"{srv.url}/s", data=Login("a b"))
+    send(is_async, "POST", f"{srv.url}/p", data=PydForm(userName="c", n=2))
+    assert srv.hits("/s")[0].body == b"userName=a+b&rememberMe=false"
+    assert srv.hits("/p")[0].body == b"userName=c&n=2"
+    assert {h.headers["content-type"] for h in srv.requests} == {"application/x-www-form-urlencoded"}
+
+
+@both
+def test_params_from_a_dataclass_and_a_pydantic_model(srv, is_async):
+    send(is_async, "GET", f"{srv.url}/d", params=Form("x y", 4))
+    send(is_async, "GET", f"{srv.url}/m", params=PydForm(userName="u", n=1))
+    assert srv.hits("/d")[0].path == "/d?name=x+y&count=4"
+    assert srv.hits("/m")[0].path == "/m?userName=u&n=1"
