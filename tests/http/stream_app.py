@@ -1,4 +1,5 @@
-"""tests/http/stream_app.py: a starlette app (served by uvicorn in its own process) for the streaming tests.
+"""tests/http/stream_app.py: a starlette app (served by uvicorn in its own process) for the streaming, upload, SSE,
+download, zstd and cookie tests.
 
 Routes:
   /ndjson?n=N&delay=S     N JSON lines {"i": k} sent one by one (S seconds apart), chunked
@@ -9,6 +10,10 @@ Routes:
   /echo-body              the request body back, with the request's Content-Type
   /cut?size=N             Content-Length N, sends half of it, then drops the connection
   /sse?scenario=...       server-sent events (see sse_route)
+  /release?token=T        lets /sse?scenario=gated&token=T send its second event
+  /zstd                   the JSON document {"user": ..., "items": [...]} zstd-compressed, sent chunked in small pieces
+  /login, /logout         starlette's set_cookie / delete_cookie on a redirect (303 / 302) to /account
+  /account                {"cookies": the cookies the request carried, "method": its method}
   /status/N               an empty response with status N
   /reject                 413 with Connection: close, without reading the request body
 """
@@ -19,12 +24,14 @@ import asyncio
 import hashlib
 import json
 
+import zstandard
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 STATE = {"endless_open": 0, "endless_closed": 0, "sse_connects": [], }
+GATES: dict[str, asyncio.Event] = {}  # /sse?scenario=gated waits on its token's event until /release sets it
 
 
 async def ndjson(request: Request) -> Response:
@@ -127,6 +134,18 @@ async def sse_route(request: Request) -> Response:
         if last is None:
             return sse_response([b"retry: 10\nid: 9\ndata: only\n\n", None])
         return Response(status_code=204)
+    if scenario == "gated":  # the second event is held until the client has seen the first and asks for more
+        gate = GATES.setdefault(request.query_params["token"], asyncio.Event())
+
+        async def gated():
+            yield b"id: 1\ndata: first\n\n"
+            try:
+                await asyncio.wait_for(gate.wait(), 10)
+                yield b"id: 2\ndata: second\n\n"
+            except asyncio.TimeoutError:
+                yield b"data: never released\n\n"
+
+        return StreamingResponse(gated(), media_type="text/event-stream")
     if scenario == "json":
         return sse_response([b'data: {"x": 1}\n\n', b'event: tick\ndata: {"x": 2}\n\n'])
     return sse_response([
@@ -137,6 +156,41 @@ async def sse_route(request: Request) -> Response:
         b"id: bad\x00id\ndata: four\n\n",
         b"data: incomplete at the end",
     ])
+
+
+async def release(request: Request) -> Response:
+    GATES.setdefault(request.query_params["token"], asyncio.Event()).set()
+    return JSONResponse({"released": True})
+
+
+DOCUMENT = {"user": {"id": 7, "name": "Alice Johnson"}, "items": [{"i": i, "tag": "x" * (i % 7)} for i in range(500)]}
+
+
+async def zstd_route(request: Request) -> Response:
+    body = zstandard.ZstdCompressor(write_checksum=True).compress(json.dumps(DOCUMENT).encode())
+
+    async def pieces():  # small pieces: the client's decoder sees a frame cut anywhere
+        for i in range(0, len(body), 100):
+            yield body[i:i + 100]
+
+    return StreamingResponse(pieces(), media_type="application/json", headers={"Content-Encoding": "zstd"})
+
+
+async def login(request: Request) -> Response:
+    response = RedirectResponse("/account", status_code=303)
+    response.set_cookie("session", "s1", httponly=True, samesite="lax")
+    response.set_cookie("narrow", "n1", path="/elsewhere")
+    return response
+
+
+async def logout(request: Request) -> Response:
+    response = RedirectResponse("/account", status_code=302)
+    response.delete_cookie("session")
+    return response
+
+
+async def account(request: Request) -> Response:
+    return JSONResponse({"cookies": dict(request.cookies), "method": request.method})
 
 
 async def status_route(request: Request) -> Response:
@@ -164,5 +218,10 @@ starlette_app = Starlette(routes=[
     Route("/status/{code:int}", status_route),
     Route("/reject", reject, methods=["POST"]),
     Route("/moved/{code:int}", moved, methods=["POST", "PUT"]),
+    Route("/release", release),
+    Route("/zstd", zstd_route),
+    Route("/login", login, methods=["POST"]),
+    Route("/logout", logout),
+    Route("/account", account),
 ])
 app = asgi_wrapper

@@ -1,6 +1,7 @@
 """Content codings decoded natively (csrc/http/encoding): gzip, deflate (zlib and raw), br, zstd, stacked codings,
 every body framing, corrupt and truncated streams, a compression bomb past max_response_size, and decompress=False.
-Both clients; bodies come from the local server (tests/http/_local_server.py /encoded) and from nginx's gzip."""
+Both clients; bodies come from the local server (tests/http/_local_server.py /encoded), from nginx's gzip and brotli
+filters and from a starlette app under uvicorn (zstd, tests/http/stream_app.py)."""
 
 from __future__ import annotations
 
@@ -19,19 +20,21 @@ def server():
         yield s
 
 
-def fetch(server, path, mode, **options):
-    """GET `path` with the sync or the async client; returns the Response or the exception raised."""
+def fetch(server, path, mode, call=None, **options):
+    """GET `path` with the sync or the async client built from `options` (`call`: the get's own keyword arguments);
+    returns the Response or the exception raised."""
+    call = call or {}
     if mode == "sync":
         with SyncHTTPClient(base_url=server.url, **options) as client:
             try:
-                return client.get(path)
+                return client.get(path, **call)
             except HTTPTransportError as e:
                 return e
 
     async def main():
         async with HTTPClient(base_url=server.url, **options) as client:
             try:
-                return await client.get(path)
+                return await client.get(path, **call)
             except HTTPTransportError as e:
                 return e
 
@@ -53,9 +56,11 @@ def test_codings_are_undone(server, mode, codings, framing):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_decoded_straight_into_a_type(server, mode):
-    with SyncHTTPClient(base_url=server.url) as client:
-        assert client.get("/encoded?c=br", response_data_type=dict).data["user"]["name"] == "Alice Johnson"
+@pytest.mark.parametrize("codings", ["gzip", "br", "zstd", "zstd,gzip"])
+def test_decoded_straight_into_a_type(server, mode, codings):
+    r = fetch(server, f"/encoded?c={codings}&chunked=1", mode, call={"response_data_type": dict})
+    assert not isinstance(r, Exception), r
+    assert r.data["user"]["name"] == "Alice Johnson"
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -97,6 +102,17 @@ def test_limit_holds_at_every_output_step(server, codings, size):
     assert not isinstance(r, Exception) and r.data == bytes(size)
     r = fetch(server, f"/encoded?c={codings}&zeros={size}", "sync", max_response_size=size - 1)
     assert isinstance(r, HTTPTransportError) and "exceeds max_response_size" in str(r)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_zstd_from_a_starlette_app(stream_server, mode):
+    # A producer nobody here wrote the framing of: starlette streams a zstd frame in 100-byte chunks under uvicorn.
+    from stream_app import DOCUMENT
+
+    r = fetch(stream_server, "/zstd", mode, call={"response_data_type": dict})
+    assert not isinstance(r, Exception), r
+    assert r.headers["Content-Encoding"] == "zstd" and r.headers["Transfer-Encoding"] == "chunked"
+    assert r.data == DOCUMENT
 
 
 @pytest.mark.parametrize("mode", MODES)

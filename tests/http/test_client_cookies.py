@@ -1,6 +1,7 @@
 """tests/http/test_client_cookies.py: cookie_store=True end to end with both clients: cookies stored from responses
 and sent back by host and path, a cookie for another domain refused, cookies set during a redirect chain sent on its
-next hop, client.cookies to read / set / clear, and no cookie handling without cookie_store."""
+next hop (to the same host and to another), client.cookies to read / set / clear, no cookie handling without
+cookie_store, and the Set-Cookie fields starlette writes (tests/http/stream_app.py under uvicorn)."""
 
 from __future__ import annotations
 
@@ -100,3 +101,46 @@ def test_without_cookie_store_nothing_is_kept(srv, is_async):
     assert "cookie" not in srv.hits("/after")[0].headers
     with pytest.raises(RuntimeError, match="cookie_store=True"):
         client.cookies
+
+
+@both
+def test_redirect_hops_to_another_host_follow_the_jar_rules(srv, is_async):
+    # 127.0.0.1 -> localhost -> 127.0.0.1 (one server, two hosts): each hop gets the cookies of its own host only,
+    # and a cookie set by the middle hop is kept for localhost, not sent back to 127.0.0.1.
+    other = srv.url.replace("127.0.0.1", "localhost")
+    srv.script("/set", (200, [("Set-Cookie", "home=1")], b"{}"))
+    srv.script("/go", (302, [("Location", f"{other}/middle")], b""))
+    srv.script("/middle", (302, [("Location", f"{srv.url}/back"), ("Set-Cookie", "away=2")], b""))
+
+    def steps(client):
+        yield "GET", f"{srv.url}/set", {}
+        yield "GET", f"{srv.url}/go", {}
+        yield "GET", f"{other}/later", {}
+
+    client, (_, r, _) = session(is_async, steps, cookie_store=True)
+    assert r.status == 200 and [h.status for h in r.history] == [302, 302]
+    assert srv.hits("/go")[0].headers["cookie"] == "home=1"
+    assert "cookie" not in srv.hits("/middle")[0].headers
+    assert srv.hits("/back")[0].headers["cookie"] == "home=1"
+    assert srv.hits("/later")[0].headers["cookie"] == "away=2"
+    assert sorted((c.name, c.domain) for c in client.cookies) == [("away", "localhost"), ("home", "127.0.0.1")]
+
+
+@both
+def test_starlette_login_and_logout(stream_server, is_async):
+    # starlette writes the Set-Cookie fields (HttpOnly, SameSite=lax, Path; delete_cookie's Max-Age=0 and a past
+    # Expires) on a 303 and a 302: the jar follows them across each redirect.
+    url, seen = stream_server.url, []
+
+    def steps(client):
+        yield "POST", f"{url}/login", {"json": {"user": "a"}, "response_data_type": dict}
+        seen.append(sorted((c.name, c.value, c.path, c.http_only) for c in client.cookies))
+        yield "GET", f"{url}/logout", {"response_data_type": dict}
+
+    client, (login, logout) = session(is_async, steps, cookie_store=True)
+    assert [h.status for h in login.history] == [303] and login.url == f"{url}/account"
+    assert login.data == {"cookies": {"session": "s1"}, "method": "GET"}  # "narrow" is for /elsewhere only
+    assert seen == [[("narrow", "n1", "/elsewhere", False), ("session", "s1", "/", True)]]
+    assert [h.status for h in logout.history] == [302]
+    assert logout.data == {"cookies": {}, "method": "GET"}  # deleted by the redirect before its next hop
+    assert [c.name for c in client.cookies] == ["narrow"]

@@ -174,3 +174,12 @@ def test_per_domain_limit_evicts_oldest():
     jar = jar_with("http://h.test/", *[f"c{i}=1" for i in range(60)])
     names = [c.name for c in jar]
     assert len(names) == 50 and names[0] == "c10" and names[-1] == "c59"
+
+
+def test_samesite_is_ignored_and_httponly_kept_but_sent():
+    # A client has no "site" to compare with: SameSite (any value, or a bad one) changes nothing, and HttpOnly
+    # cookies (hidden from page scripts in a browser) are sent like any other; the flag is kept on the Cookie.
+    jar = jar_with("http://h.test/", "s=1; SameSite=Strict", "l=2; SameSite=Lax", "n=3; SameSite=None",
+                   "b=4; SameSite=bogus", "h=5; HttpOnly")
+    assert jar.header_for("http://h.test/") == "s=1; l=2; n=3; b=4; h=5"
+    assert {c.name: c.http_only for c in jar} == {"s": False, "l": False, "n": False, "b": False, "h": True}
