@@ -93,6 +93,43 @@ def test_a_failing_progress_callback_removes_the_temporary_file(nginx, tmp_path)
     assert leftovers(tmp_path) == []
 
 
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_download_is_fsynced_then_renamed_from_beside_dest(nginx, tmp_path, kind, monkeypatch):
+    # The order that makes the download atomic and durable: the temporary file (in dest's directory, so the rename
+    # cannot cross file systems) is fsync'ed, renamed over dest, and then the directory is fsync'ed.
+    dest = tmp_path / "big.bin"
+    dest.write_bytes(b"old")
+    events = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd):
+        events.append(("fsync", os.readlink(f"/proc/self/fd/{fd}")))
+        return real_fsync(fd)
+
+    def replace(src, dst):
+        events.append(("replace", str(src), str(dst), Path(src).read_bytes() == big_body()))
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    if kind == "sync":
+        with SyncHTTPClient() as client:
+            client.download(nginx.url + "/big", dest)
+    else:
+        async def main():
+            async with HTTPClient() as client:
+                await client.download(nginx.url + "/big", dest)
+
+        asyncio.run(main())
+    assert len(events) == 3, events
+    (_, synced), (_, src, dst, complete), (_, directory) = events
+    assert [e[0] for e in events] == ["fsync", "replace", "fsync"]
+    assert Path(synced) == Path(src).resolve() and Path(dst) == dest and complete
+    assert Path(src).parent == tmp_path and Path(src).name.startswith(".big.bin.") and src.endswith(".part")
+    assert Path(directory) == tmp_path.resolve()
+    assert dest.read_bytes() == big_body() and leftovers(tmp_path) == ["big.bin"]
+
+
 # ---- multipart ------------------------------------------------------------------------------------------------
 
 
@@ -191,6 +228,29 @@ def test_multipart_writer_round_trip_and_bad_values(tmp_path):
             client.post("http://127.0.0.1:1/", form={"a": "1"}, json={"b": 2})
 
 
+def test_a_path_part_is_read_in_pieces(tmp_path, monkeypatch):
+    # A Path part is opened by the writer itself: every read it makes is bounded, never the whole file.
+    from boltwire.http import _multipart
+
+    opened = []
+
+    def counting_open(path, mode="r", *args, **kwargs):
+        assert mode == "rb"
+        opened.append(CountingFile(Path(path)))
+        return opened[-1]
+
+    monkeypatch.setattr(_multipart, "open", counting_open, raising=False)
+    f = tmp_path / "big.bin"
+    f.write_bytes(os.urandom(1_100_000))
+    upload = encode_form({"f": f})
+    body = b"".join(upload.source)
+    assert len(body) == upload.length
+    assert parse_multipart(upload.content_type, body) == [("f", "big.bin", "application/octet-stream",
+                                                           f.read_bytes())]
+    (counted,) = opened
+    assert len(counted.reads) >= 5 and max(counted.reads) <= 256 * 1024 and -1 not in counted.reads
+
+
 def test_a_file_that_shrinks_while_sent_is_an_error(stream_server, tmp_path):
     f = tmp_path / "shrinks.bin"
     f.write_bytes(b"x" * 600_000)
@@ -234,6 +294,35 @@ def test_sse_reconnects_after_a_drop_with_last_event_id(stream_server, kind):
     assert [(e.id, e.data) for e in got] == [("1", "a"), ("2", "b"), ("3", "c after 2")]
     assert got[-1].retry == 50
     assert stream_server.stats()["sse_connects"][before:] == [None, "2"]
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_sse_events_are_delivered_as_they_arrive(stream_server, kind):
+    # The server holds its second event until the client asks for it (/release) after seeing the first: a client
+    # that waited for more of the body before handing over an event would see the first only after the server's
+    # 10 s wait gave up, and then "never released" instead of "second".
+    token = f"{kind}-{os.getpid()}-{id(object())}"
+    url = stream_server.url + f"/sse?scenario=gated&token={token}"
+    release = stream_server.url + f"/release?token={token}"
+    if kind == "sync":
+        got = []
+        with SyncHTTPClient() as client:
+            for event in client.sse(url):
+                got.append(event.data)
+                if event.data == "first":
+                    client.get(release)
+    else:
+        async def main():
+            got = []
+            async with HTTPClient() as client:
+                async for event in client.sse(url):
+                    got.append(event.data)
+                    if event.data == "first":
+                        await client.get(release)
+            return got
+
+        got = asyncio.run(main())
+    assert got == ["first", "second"]
 
 
 def test_sse_204_stops_and_bad_answers_raise(stream_server):
