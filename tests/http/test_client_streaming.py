@@ -228,6 +228,19 @@ def test_iterator_upload_is_sent_chunked(stream_server):
     asyncio.run(main())
 
 
+def test_sync_stream_post_and_stream_with_any_method(stream_server):
+    with SyncHTTPClient() as client:
+        with client.stream_post(stream_server.url + "/upload", content=pieces(3, 1000), response_data_type=dict) as s:
+            assert isinstance(s, SyncStream) and s.status == 200
+            (doc,) = list(s)
+        assert doc["size"] == 3000 and doc["transfer_encoding"] == "chunked"
+        with client.stream("PUT", stream_server.url + "/upload", content=b"abc") as s:
+            doc = json.loads(s.read())
+        assert doc["size"] == 3 and doc["content_length"] == "3"
+        with client.stream("GET", stream_server.url + "/ndjson?n=3", response_data_type=Line) as s:
+            assert list(s) == [Line(0), Line(1), Line(2)]
+
+
 def test_failing_body_iterator_propagates_and_drops_the_connection(stream_server):
     def broken():
         yield b"abc"
