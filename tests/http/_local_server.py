@@ -348,10 +348,11 @@ def encode_content(data: bytes, coding: str) -> bytes:
 
 
 @functools.lru_cache(maxsize=32)
-def _encoded_body(zeros: int, codings: tuple) -> bytes:
-    """PAYLOAD (zeros < 0) or `zeros` zero bytes in `codings`, applied in order; cached: the bomb tests ask for
-    the same 256 MiB body from both clients."""
-    body = bytes(zeros) if zeros >= 0 else PAYLOAD
+def _encoded_body(zeros: int, codings: tuple, text: int = -1) -> bytes:
+    """PAYLOAD (zeros < 0 and text < 0), `zeros` zero bytes, or the JSON document {"s": "aaa..."} with `text`
+    letters, in `codings`, applied in order; cached: the bomb tests ask for the same 256 MiB body from both
+    clients."""
+    body = bytes(zeros) if zeros >= 0 else b'{"s":"' + b"a" * text + b'"}' if text >= 0 else PAYLOAD
     for coding in codings:
         body = encode_content(body, coding)
     return body
@@ -359,10 +360,10 @@ def _encoded_body(zeros: int, codings: tuple) -> bytes:
 
 def _encoded_response(query: dict) -> bytes:
     """/encoded options: c=codings applied in order (comma-separated); zeros=N the body is N zero bytes instead of
-    the JSON document; extra=NAME lists one more (made-up) coding in the header only; corrupt=1 flips bytes in the middle; truncate=N drops the last N bytes; chunked=1 chunked
+    the JSON document; text=N the body is {"s": N letters}; extra=NAME lists one more (made-up) coding in the header only; corrupt=1 flips bytes in the middle; truncate=N drops the last N bytes; chunked=1 chunked
     framing; close=1 delimited by closing the connection."""
     codings = [c for c in query.get("c", "gzip").split(",") if c]
-    body = _encoded_body(int(query.get("zeros", -1)), tuple(codings))
+    body = _encoded_body(int(query.get("zeros", -1)), tuple(codings), int(query.get("text", -1)))
     if query.get("corrupt"):
         middle = len(body) // 2
         body = body[:middle] + bytes(b ^ 0x5A for b in body[middle:middle + 8]) + body[middle + 8:]

@@ -6,6 +6,7 @@ filters and from a starlette app under uvicorn (zstd, tests/http/stream_app.py).
 from __future__ import annotations
 
 import asyncio
+import tracemalloc
 
 import pytest
 
@@ -61,6 +62,25 @@ def test_decoded_straight_into_a_type(server, mode, codings):
     r = fetch(server, f"/encoded?c={codings}&chunked=1", mode, call={"response_data_type": dict})
     assert not isinstance(r, Exception), r
     assert r.data["user"]["name"] == "Alice Johnson"
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("codings", ["gzip", "zstd"])
+def test_decoded_body_reaches_the_json_decoder_without_a_python_copy(server, mode, codings):
+    # 16 MiB of decoded JSON, {"s": "aaa..."}: the one large Python allocation must be the decoded str itself. A
+    # bytes object holding the decoded body on its way to the JSON decoder would double the traced peak.
+    size = 16 << 20
+    path = f"/encoded?c={codings}&text={size}"
+    fetch(server, path, mode)  # the server encodes and caches the body outside the traced call
+    tracemalloc.start()
+    try:
+        r = fetch(server, path, mode, call={"response_data_type": dict})
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert not isinstance(r, Exception), r
+    assert len(r.data["s"]) == size
+    assert peak < size * 1.5, f"traced peak {peak / size:.2f}x the decoded size"
 
 
 @pytest.mark.parametrize("mode", MODES)
