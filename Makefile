@@ -84,7 +84,7 @@ FUZZ_APT_PACKAGES := clang-19 libclang-rt-19-dev python3-dev
 FUZZ_CXX := clang++-19
 FUZZ_CC := clang-19
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= fuzz_http_response fuzz_chunked fuzz_content_decoder fuzz_sse fuzz_request_writer fuzz_url fuzz_proxy_tunnel fuzz_tls_client fuzz_h2_client fuzz_json_untyped fuzz_json_typed fuzz_json_encode_roundtrip fuzz_msgpack atheris_api
+FUZZ_TARGETS ?= fuzz_http_response fuzz_chunked fuzz_content_decoder fuzz_sse fuzz_request_writer fuzz_url fuzz_proxy_tunnel fuzz_tls_client fuzz_h2_client fuzz_json_untyped fuzz_json_typed fuzz_json_encode_roundtrip fuzz_msgpack fuzz_cookie fuzz_multipart atheris_api
 FUZZ_BUILD := build/fuzz
 TOOLS_PATH := PATH=$(CURDIR)/$(VENV)/bin:$$PATH
 

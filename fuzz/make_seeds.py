@@ -145,6 +145,31 @@ def main() -> None:
                               b"\x02\x08[1,\xff]\x05", b"\x00\x02\x02\x07x\x04\x03abc"]):
         write("atheris_api", f"seed{i:02d}", seed)
     write_tls_seeds()
+    write_http_check_seeds()
+
+
+def write_http_check_seeds() -> None:
+    """Seeds of the cookie jar and multipart writer targets (fuzz/python/http_checks.py)."""
+    # fuzz_cookie: byte 0 picks the request URL (http_checks.URLS), byte 1 the clock's step, then Set-Cookie lines.
+    cookies = [
+        (0, 0, b"sid=abc; Path=/; Max-Age=60\nx=1; Domain=example.com; Secure\nb=2; Domain=com\n"
+               b"c=3; Expires=Wed, 21 Oct 2015 07:28:00 GMT\nd=4; Expires=Sun, 06-Nov-94 08:49:37 GMT"),
+        (1, 5, b"s=1; Secure; HttpOnly; SameSite=Lax\np=2; Path=/a\nq=3; Domain=.EXAMPLE.com; Max-Age=1\n"
+               b"q=; Max-Age=0"),
+        (4, 0, b"a=1; Domain=127.0.0.1\nb=2; Domain=0.0.1\nc=3; Path=relative"),
+        (5, 0, b"v6=1; Domain=::1\nw=2"), (6, 200, b"deep=1; Domain=example.co.uk; Max-Age=100000\nx=2; Domain=..uk"),
+        (7, 0, b"tld=1; Domain=com\nnovalue\n=v\n a b = c d ; path=/x"),
+    ]
+    for i, (url, step, lines) in enumerate(cookies):
+        write("fuzz_cookie", f"jar{i:02d}", bytes([url, step]) + lines)
+    # fuzz_multipart: a field count, then per field its kind (0 text, 1 bytes, 2 file, 3 typed file), a name (a
+    # length byte n, then n + 1 characters), the content's length (a byte plus 256 times the next) and content;
+    # files add a filename (as a name) and typed files a content type byte.
+    forms = [b"\x02\x00\x05hello\x05\x00caf\xc3\xa9!\x01\x04name\x04\x00\xff\x00\x01\x02",
+             b"\x01\x02\x03fil\x02\x00zz\x04ab\"\r", b"\x01\x03\x02a\r\x03\x00xyz\x06x.json\x00",
+             b"\x03\x00\x01q\x00\x00\x01\x01q\x00\x00\x02\x01r\x10\x01" + bytes(272) + b"\x03f.b"]
+    for i, form in enumerate(forms):
+        write("fuzz_multipart", f"form{i:02d}", form)
 
 
 def tls_server_flights() -> list[bytes]:

@@ -24,7 +24,8 @@ FUZZ_DIR = Path(__file__).resolve().parent
 ROOT = FUZZ_DIR.parent
 
 # Per-target libFuzzer options; a new target gets the defaults unless listed.
-PYTHON_TARGETS = {"fuzz_json_untyped", "fuzz_json_typed", "fuzz_json_encode_roundtrip", "fuzz_msgpack", "atheris_api"}
+PYTHON_TARGETS = {"fuzz_json_untyped", "fuzz_json_typed", "fuzz_json_encode_roundtrip", "fuzz_msgpack", "fuzz_cookie",
+                  "fuzz_multipart", "atheris_api"}
 # Atheris targets: fuzz/NAME.py run by this interpreter with atheris's ASan runtime preloaded, over the sanitized
 # package that the libFuzzer Python targets use (its coverage counters feed atheris's libFuzzer).
 ATHERIS_TARGETS = {"atheris_api"}
@@ -41,6 +42,8 @@ OPTIONS = {
     "fuzz_json_typed": ["-max_len=4096", f"-dict={FUZZ_DIR / 'dicts/json.dict'}"],
     "fuzz_json_encode_roundtrip": ["-max_len=4096"],
     "fuzz_msgpack": ["-max_len=4096"],
+    "fuzz_cookie": ["-max_len=4096"],
+    "fuzz_multipart": ["-max_len=4096"],
     "atheris_api": ["-max_len=2048"],
 }
 MAX_RESTARTS = 8  # a target that keeps crashing at once is not started again and again
