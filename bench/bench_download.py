@@ -238,9 +238,12 @@ def usage_of(before: tuple, after: tuple, seconds: float) -> dict:
     server, for a CPU, for a wake-up); much waiting for a CPU on both sides and a client preempted often (by nginx
     waking beside it), with a CPU to spare, means that the client's busy thread and nginx shared one CPU. (Over the
     whole call: an async peer's figures include making and closing its event loop.)"""
-    (c0, w0, m0), r0, (n0, nw0, nm0), ni0 = before
-    (c1, w1, m1), r1, (n1, nw1, nm1), ni1 = after
-    return {"wall_ms": round(seconds * 1e3, 2), "cpu_ms": round(c1 - c0, 2), "runq_ms": round(w1 - w0, 2),
+    (_, w0, m0), r0, (n0, nw0, nm0), ni0 = before
+    (_, w1, m1), r1, (n1, nw1, nm1), ni1 = after
+    # CPU from getrusage: it counts threads that ended during the download (the file writer's, the prefault's),
+    # which /proc/self/task no longer lists; waiting and migrations are those of the threads still alive.
+    cpu = (r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime) * 1e3
+    return {"wall_ms": round(seconds * 1e3, 2), "cpu_ms": round(cpu, 2), "runq_ms": round(w1 - w0, 2),
             "migrations": m1 - m0, "voluntary": r1.ru_nvcsw - r0.ru_nvcsw, "involuntary": r1.ru_nivcsw - r0.ru_nivcsw,
             "nginx_cpu_ms": round(n1 - n0, 2), "nginx_runq_ms": round(nw1 - nw0, 2), "nginx_migrations": nm1 - nm0,
             "nginx_involuntary": ni1 - ni0}
@@ -264,7 +267,7 @@ def med(usage: list[dict], name: str) -> float:
 
 
 def run(args) -> Section:
-    rounds = 3 if args.quick else (args.rounds or 7)
+    rounds = 3 if args.quick else (args.rounds or 11)  # 7 left the medians swinging 0.65-0.87x between runs
     work = Path(tempfile.mkdtemp(prefix="bw-download-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
     samples: dict[tuple[str, str], list[float]] = {key: [] for key in PEERS}
     usage: dict[tuple[str, str], list[dict]] = {key: [] for key in PEERS}
