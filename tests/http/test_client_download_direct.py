@@ -449,3 +449,62 @@ def test_a_forked_child_closes_a_file_download_whose_writer_thread_it_lacks(ngin
     done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == [hashlib.sha256(body).hexdigest()] * 5
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_a_write_that_fails_while_the_server_stalls_is_the_error_reported(tmp_path, kind):
+    # The writer thread's write fails (EFBIG past RLIMIT_FSIZE) on one of the last pieces, after the driver spliced
+    # everything the server sent; the server then sends nothing more. The async driver learns of a failed write only
+    # at its next socket event, so the exchange ends by the read timeout: the error reported must still be the
+    # write's (the download could never have succeeded), as it was when the driver wrote each piece itself.
+    script = textwrap.dedent(f"""
+        import asyncio, resource, signal, socket, sys, threading
+        from pathlib import Path
+        from boltwire import HTTPClient, SyncHTTPClient
+        from boltwire.http import HTTPTransportError
+        LIMIT = 2 << 20
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        url = "http://127.0.0.1:%d/stall" % listener.getsockname()[1]
+        def one(conn):
+            with conn:
+                got = b""
+                while b"\\r\\n\\r\\n" not in got:
+                    piece = conn.recv(65536)
+                    if not piece:
+                        return
+                    got += piece
+                head = b"HTTP/1.1 200 OK\\r\\nContent-Length: %d\\r\\n\\r\\n" % (16 << 20)
+                conn.sendall(head + b"x" * (LIMIT + 4096))  # past the limit, then silence
+                conn.settimeout(10)
+                try:
+                    conn.recv(1)  # until the client goes away (or 10 s)
+                except OSError:
+                    pass
+        def serve():
+            while True:
+                conn, _ = listener.accept()
+                threading.Thread(target=one, args=(conn,), daemon=True).start()
+        threading.Thread(target=serve, daemon=True).start()
+        resource.setrlimit(resource.RLIMIT_FSIZE, (LIMIT, LIMIT))
+        dest = Path(sys.argv[1]) / "x.bin"
+        async def run_async():
+            async with HTTPClient(read_timeout=1.0) as client:
+                await client.download(url, dest)
+        try:
+            if {kind!r} == "sync":
+                with SyncHTTPClient(read_timeout=1.0) as client:
+                    client.download(url, dest)
+            else:
+                asyncio.run(run_async())
+        except HTTPTransportError as error:
+            print("error:", type(error).__name__, error)
+        else:
+            print("no error")
+    """)
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "cannot write the download" in done.stdout and "File too large" in done.stdout, done.stdout
+    assert leftovers(tmp_path) == []

@@ -166,6 +166,11 @@ int FileWriter::finish() noexcept {
   return written_ == submitted_ ? 0 : ECANCELED;
 }
 
+int FileWriter::failed() noexcept {
+  std::lock_guard lock(mutex_);
+  return error_;
+}
+
 void FileWriter::stop() noexcept {
   if (generation_ != fork_generation()) return;  // a forked child: no thread, and the mutexes may be held
   {

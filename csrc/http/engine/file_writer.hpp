@@ -43,6 +43,8 @@ class FileWriter {
   bool submit(std::size_t n, int &error) noexcept;
   // Waits until every byte submitted is in the file; 0, or the errno of the failed write.
   int finish() noexcept;
+  // The errno of a write that failed so far (0: none), without waiting.
+  int failed() noexcept;
 
   // Owner side. No write to the file after this returns; what still waits is dropped. Idempotent.
   void stop() noexcept;
