@@ -58,8 +58,8 @@ bool is_async(const StreamObject *self) { return self->loop != nullptr; }
 // exchange alone (the child's sockets were closed at the fork: nothing more arrives).
 bool inherited(const StreamObject *self) { return self->generation != engine::fork_generation(); }
 
-// From here on neither the driver nor the prefault or file-writer thread touches a download's target (the memory or the file may
-// go away).
+// From here on neither the driver nor the prefault or file-writer thread touches a download's target (the memory or
+// the file may go away).
 void detach_target(StreamObject *self) {
   engine::stop_prefault(self->prefault);
   self->prefault = nullptr;

@@ -49,6 +49,10 @@ FileWriter *FileWriter::open(int fd, std::uint64_t body_size) noexcept {
       w->threaded_ = true;
     } catch (...) {
       w->refs_ = 1;  // no thread: the driver writes each piece itself, through the first pipe
+      for (; w->pipes_ > 1; --w->pipes_) {
+        ::close(w->read_end_[w->pipes_ - 1]);
+        ::close(w->write_end_[w->pipes_ - 1]);
+      }
     }
   }
   return w;
@@ -120,7 +124,9 @@ void FileWriter::run() noexcept {
 
 int FileWriter::acquire(std::size_t &capacity, int &error) noexcept {
   std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return error_ != 0 || stopping_ || submitted_ - written_ < static_cast<std::uint64_t>(pipes_); });
+  changed_.wait(lock, [&] {
+    return error_ != 0 || stopping_ || submitted_ - written_ < static_cast<std::uint64_t>(pipes_);
+  });
   if (error_ != 0 || stopping_) {
     error = error_ != 0 ? error_ : ECANCELED;
     return -1;

@@ -22,8 +22,8 @@ namespace boltwire::http::engine {
 // Invariants
 //   - Only the thread (or, without one, the driver) writes to `fd`, under file_mutex and only while `alive`; stop()
 //     clears `alive` under file_mutex, so once it returns the descriptor may be closed.
-//   - Pipes are filled and written in one rotation (the k-th piece is pipe k % kPipes): the file gets the body's
-//     bytes in order. submitted - written pieces wait, never more than kPipes.
+//   - Pipes are filled and written in one rotation (the k-th piece is pipe k % pipes, pipes <= kPipes): the file
+//     gets the body's bytes in order. submitted - written pieces wait, never more than pipes.
 //   - The handle is freed by whichever of the owner (release) and the thread lets go of it last; the pipes are
 //     closed then (a stopped writer's pipes may still hold bytes: they are never reused).
 //   - A forked child has no such thread, and the mutexes may have been held at the fork: stop() and release() there
