@@ -114,6 +114,7 @@ void FileWriter::run() noexcept {
     std::lock_guard lock(mutex_);
     if (error != 0) {
       if (error_ == 0) error_ = error;
+      if (wake_ != nullptr) wake_(wake_arg_);  // (under mutex_: stop() clears it)
     } else {
       written_ = piece + 1;
     }
@@ -177,6 +178,12 @@ int FileWriter::failed() noexcept {
   return error_;
 }
 
+void FileWriter::set_waker(void (*wake)(void *), void *arg) noexcept {
+  std::lock_guard lock(mutex_);
+  wake_ = wake;
+  wake_arg_ = arg;
+}
+
 void FileWriter::stop() noexcept {
   if (generation_ != fork_generation()) return;  // a forked child: no thread, and the mutexes may be held
   {
@@ -185,6 +192,7 @@ void FileWriter::stop() noexcept {
   }
   std::lock_guard lock(mutex_);
   stopping_ = true;
+  wake_ = nullptr;
   changed_.notify_all();
 }
 

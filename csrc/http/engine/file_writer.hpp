@@ -46,6 +46,11 @@ class FileWriter {
   // The errno of a write that failed so far (0: none), without waiting.
   int failed() noexcept;
 
+  // Async driver: `wake(arg)` is called from the thread when a write fails, so that a driver waiting for its socket
+  // (a stalled server) learns of the failure at once rather than at its next socket event. Cleared by stop(): the
+  // owner keeps `arg` alive until then.
+  void set_waker(void (*wake)(void *), void *arg) noexcept;
+
   // Owner side. No write to the file after this returns; what still waits is dropped. Idempotent.
   void stop() noexcept;
   // Lets go of the owner's reference (stop() first).
@@ -77,6 +82,8 @@ class FileWriter {
   std::uint64_t written_ = 0;      // pieces in the file
   int error_ = 0;                  // errno of the first failed write
   bool stopping_ = false;          // stop() was called: the thread ends, nobody waits any more
+  void (*wake_)(void *) = nullptr; // set_waker
+  void *wake_arg_ = nullptr;
 
   std::mutex file_mutex_;          // held while writing to fd_
   bool alive_ = true;              // cleared by stop(): fd_ may go
