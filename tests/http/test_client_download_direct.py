@@ -449,3 +449,86 @@ def test_a_forked_child_closes_a_file_download_whose_writer_thread_it_lacks(ngin
     done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == [hashlib.sha256(body).hexdigest()] * 5
+
+
+def stalled_download(tmp_path, kind: str, options: str) -> list[str]:
+    """In a child process (RLIMIT_FSIZE binds nothing else): downloads from a server that sends a little more than
+    the file may hold (2 MiB) of a 16 MiB body, then nothing while the connection stays open (20 s at most); the
+    printed lines: the error, and whether the client went away before the server gave up."""
+    script = textwrap.dedent(f"""
+        import asyncio, resource, signal, socket, sys, threading
+        from pathlib import Path
+        from boltwire import HTTPClient, SyncHTTPClient
+        from boltwire.http import HTTPTransportError
+        LIMIT = 2 << 20
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        url = "http://127.0.0.1:%d/stall" % listener.getsockname()[1]
+        outcome = []
+        def one(conn):
+            with conn:
+                got = b""
+                while b"\\r\\n\\r\\n" not in got:
+                    piece = conn.recv(65536)
+                    if not piece:
+                        return
+                    got += piece
+                head = b"HTTP/1.1 200 OK\\r\\nContent-Length: %d\\r\\n\\r\\n" % (16 << 20)
+                conn.sendall(head + b"x" * (LIMIT + 4096))  # past the limit, then silence
+                conn.settimeout(20)
+                try:
+                    conn.recv(1)
+                    outcome.append("the client went away")
+                except OSError:
+                    outcome.append("the server gave up")
+        def serve():
+            while True:
+                conn, _ = listener.accept()
+                threading.Thread(target=one, args=(conn,), daemon=True).start()
+        threading.Thread(target=serve, daemon=True).start()
+        resource.setrlimit(resource.RLIMIT_FSIZE, (LIMIT, LIMIT))
+        dest = Path(sys.argv[1]) / "x.bin"
+        async def run_async():
+            async with HTTPClient({options}) as client:
+                await client.download(url, dest)
+        try:
+            if {kind!r} == "sync":
+                with SyncHTTPClient({options}) as client:
+                    client.download(url, dest)
+            else:
+                asyncio.run(run_async())
+        except HTTPTransportError as error:
+            print("error:", type(error).__name__, error)
+        else:
+            print("no error")
+        for _ in range(100):
+            if outcome:
+                break
+            threading.Event().wait(0.05)
+        print(outcome)
+    """)
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert leftovers(tmp_path) == []
+    return done.stdout.splitlines()
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_a_write_that_fails_while_the_server_stalls_ends_the_download(tmp_path, kind):
+    # The writer thread's write fails (EFBIG past RLIMIT_FSIZE) on one of the last pieces, after the driver spliced
+    # everything the server sent; the server then sends nothing more. The driver must learn of it while it waits for
+    # the socket (the async one is woken by the writer: FileWriter::set_waker), not wait for a server that may never
+    # send again (no timeout here), and report the write's error.
+    error, outcome = stalled_download(tmp_path, kind, "timeout=None")
+    assert "cannot write the download" in error and "File too large" in error, error
+    assert outcome == "['the client went away']"
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_a_write_that_fails_before_a_read_timeout_is_the_error_reported(tmp_path, kind):
+    # The same with a read timeout: whichever the driver meets first, the error is the write's (end_stream prefers it
+    # to a timeout that followed it: the download could never have succeeded).
+    error, outcome = stalled_download(tmp_path, kind, "read_timeout=1.0")
+    assert "cannot write the download" in error and "File too large" in error, error

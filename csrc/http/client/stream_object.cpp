@@ -53,13 +53,14 @@ PyObject *g_set_result = nullptr;
 
 bool is_async(const StreamObject *self) { return self->loop != nullptr; }
 
-// A forked child's copy of a stream the parent opened: the threads that drove it (the engine's, the prefault and
-// file-writer threads) are not in the child, and may have held the stream's mutex at the fork. Closing it leaves the
-// exchange alone (the child's sockets were closed at the fork: nothing more arrives).
+// A forked child's copy of a stream the parent opened: the threads that worked on it (the driver, the prefault and
+// file-writer threads) are not in the child, and the driver may have held the stream's mutex at the fork (the
+// engine's thread holds it while it waits for the file writer, FileWriter::acquire). Closing it leaves the exchange
+// alone (the child's sockets were closed at the fork: nothing more arrives).
 bool inherited(const StreamObject *self) { return self->generation != engine::fork_generation(); }
 
-// From here on neither the driver nor the prefault or file-writer thread touches a download's target (the memory or the file may
-// go away).
+// From here on neither the driver nor the prefault or file-writer thread touches a download's target (the memory or
+// the file may go away).
 void detach_target(StreamObject *self) {
   engine::stop_prefault(self->prefault);
   self->prefault = nullptr;

@@ -2,6 +2,7 @@
 // the FileWriter's pipes).
 #include "http/engine/body_direct.hpp"
 
+#include "http/engine/engine.hpp"
 #include "http/engine/file_writer.hpp"
 #include "http/engine/stream_handoff.hpp"
 
@@ -18,6 +19,24 @@ namespace {
 DirectResult write_failed(Exchange &ex, int error) {
   ex.fail(Failure::Io, describe_errno("cannot write the download", error));
   return DirectResult::Failed;
+}
+
+// The file writer's waker for an exchange the engine drives: its next step (on_readable) meets the failed write in
+// FileWriter::acquire. The exchange outlives the waker: end_stream (run while the engine holds its reference) and
+// detach_target stop the writer.
+void wake_engine(void *exchange) {
+  const char *error = nullptr;
+  Engine *e = engine_instance(error);
+  if (e != nullptr) engine_resume(e, static_cast<Exchange *>(exchange));
+}
+
+// The file writer of the download into `fd`, made on first use; nullptr when not even a pipe can be had.
+FileWriter *file_writer(Exchange &ex, int fd, std::uint64_t remaining) {
+  if (ex.file_writer != nullptr) return ex.file_writer;
+  ex.file_writer = FileWriter::open(fd, remaining);
+  // (The blocking driver needs no waker: it waits for its socket in slices of at most 100 ms, each meeting acquire.)
+  if (ex.file_writer != nullptr && ex.sink) ex.file_writer->set_waker(wake_engine, &ex);
+  return ex.file_writer;
 }
 
 }  // namespace
@@ -38,7 +57,7 @@ DirectResult receive_direct(Exchange &ex) {
     r = ex.conn->read_some(t.data + t.filled, want, got, error);
     if (r == IoResult::Ok) t.filled += got;
   } else if (t.fd >= 0 && ex.splice_usable && ex.conn->tls_session() == nullptr &&
-             (ex.file_writer != nullptr || (ex.file_writer = FileWriter::open(t.fd, remaining)) != nullptr)) {
+             file_writer(ex, t.fd, remaining) != nullptr) {
     std::size_t capacity = 0;
     int pipe = ex.file_writer->acquire(capacity, error);
     if (pipe < 0) return write_failed(ex, error);

@@ -68,8 +68,8 @@ struct BodyTarget {
   char *data = nullptr;     // memory: room for the whole body (data == nullptr and fd < 0: no target)
   std::size_t size = 0;     // of `data`
   std::size_t filled = 0;   // bytes of `data` written
-  int fd = -1;              // file: the body is written here with write(2)
-  std::uint64_t delivered = 0;  // body bytes put into the target so far (memory or file)
+  int fd = -1;              // file: the body is written here (write(2), or spliced through a FileWriter)
+  std::uint64_t delivered = 0;  // body bytes put into the target so far (a file: some may wait in the FileWriter)
   bool active() const noexcept { return data != nullptr || fd >= 0; }
 };
 

@@ -49,6 +49,10 @@ FileWriter *FileWriter::open(int fd, std::uint64_t body_size) noexcept {
       w->threaded_ = true;
     } catch (...) {
       w->refs_ = 1;  // no thread: the driver writes each piece itself, through the first pipe
+      for (; w->pipes_ > 1; --w->pipes_) {
+        ::close(w->read_end_[w->pipes_ - 1]);
+        ::close(w->write_end_[w->pipes_ - 1]);
+      }
     }
   }
   return w;
@@ -110,6 +114,7 @@ void FileWriter::run() noexcept {
     std::lock_guard lock(mutex_);
     if (error != 0) {
       if (error_ == 0) error_ = error;
+      if (wake_ != nullptr) wake_(wake_arg_);  // (under mutex_: stop() clears it)
     } else {
       written_ = piece + 1;
     }
@@ -120,7 +125,9 @@ void FileWriter::run() noexcept {
 
 int FileWriter::acquire(std::size_t &capacity, int &error) noexcept {
   std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return error_ != 0 || stopping_ || submitted_ - written_ < static_cast<std::uint64_t>(pipes_); });
+  changed_.wait(lock, [&] {
+    return error_ != 0 || stopping_ || submitted_ - written_ < static_cast<std::uint64_t>(pipes_);
+  });
   if (error_ != 0 || stopping_) {
     error = error_ != 0 ? error_ : ECANCELED;
     return -1;
@@ -166,6 +173,17 @@ int FileWriter::finish() noexcept {
   return written_ == submitted_ ? 0 : ECANCELED;
 }
 
+int FileWriter::failed() noexcept {
+  std::lock_guard lock(mutex_);
+  return error_;
+}
+
+void FileWriter::set_waker(void (*wake)(void *), void *arg) noexcept {
+  std::lock_guard lock(mutex_);
+  wake_ = wake;
+  wake_arg_ = arg;
+}
+
 void FileWriter::stop() noexcept {
   if (generation_ != fork_generation()) return;  // a forked child: no thread, and the mutexes may be held
   {
@@ -174,6 +192,7 @@ void FileWriter::stop() noexcept {
   }
   std::lock_guard lock(mutex_);
   stopping_ = true;
+  wake_ = nullptr;
   changed_.notify_all();
 }
 

@@ -22,8 +22,8 @@ namespace boltwire::http::engine {
 // Invariants
 //   - Only the thread (or, without one, the driver) writes to `fd`, under file_mutex and only while `alive`; stop()
 //     clears `alive` under file_mutex, so once it returns the descriptor may be closed.
-//   - Pipes are filled and written in one rotation (the k-th piece is pipe k % kPipes): the file gets the body's
-//     bytes in order. submitted - written pieces wait, never more than kPipes.
+//   - Pipes are filled and written in one rotation (the k-th piece is pipe k % pipes, pipes <= kPipes): the file
+//     gets the body's bytes in order. submitted - written pieces wait, never more than pipes.
 //   - The handle is freed by whichever of the owner (release) and the thread lets go of it last; the pipes are
 //     closed then (a stopped writer's pipes may still hold bytes: they are never reused).
 //   - A forked child has no such thread, and the mutexes may have been held at the fork: stop() and release() there
@@ -43,6 +43,13 @@ class FileWriter {
   bool submit(std::size_t n, int &error) noexcept;
   // Waits until every byte submitted is in the file; 0, or the errno of the failed write.
   int finish() noexcept;
+  // The errno of a write that failed so far (0: none), without waiting.
+  int failed() noexcept;
+
+  // Async driver: `wake(arg)` is called from the thread when a write fails, so that a driver waiting for its socket
+  // (a stalled server) learns of the failure at once rather than at its next socket event. Cleared by stop(): the
+  // owner keeps `arg` alive until then.
+  void set_waker(void (*wake)(void *), void *arg) noexcept;
 
   // Owner side. No write to the file after this returns; what still waits is dropped. Idempotent.
   void stop() noexcept;
@@ -75,6 +82,8 @@ class FileWriter {
   std::uint64_t written_ = 0;      // pieces in the file
   int error_ = 0;                  // errno of the first failed write
   bool stopping_ = false;          // stop() was called: the thread ends, nobody waits any more
+  void (*wake_)(void *) = nullptr; // set_waker
+  void *wake_arg_ = nullptr;
 
   std::mutex file_mutex_;          // held while writing to fd_
   bool alive_ = true;              // cleared by stop(): fd_ may go

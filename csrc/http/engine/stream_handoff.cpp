@@ -45,6 +45,10 @@ bool fill_target(Exchange &ex, BodyTarget &t) {
   return true;
 }
 
+bool ended_by_timeout(const Exchange &ex) noexcept {
+  return ex.failure == Failure::ReadTimeout || ex.failure == Failure::TotalTimeout;
+}
+
 }  // namespace
 
 void note_delivered(Exchange &ex, std::size_t n) noexcept {
@@ -128,14 +132,20 @@ void end_stream(Exchange &ex) noexcept {
   }
   if (ex.file_writer != nullptr) {
     // The consumer may close the file once it sees the end: everything goes into it first (or, after a failure,
-    // nothing more).
-    int error = ex.failure == Failure::None ? ex.file_writer->finish() : 0;
+    // nothing more). A timeout may hide a write that failed before it: the async driver learns of a failed write
+    // only at its next socket event, and a stalled server sends none. The write's error is the one to report (the
+    // download could not have succeeded).
+    int error = ex.failure == Failure::None ? ex.file_writer->finish()
+                : ended_by_timeout(ex)       ? ex.file_writer->failed()
+                                             : 0;
     ex.file_writer->stop();
     if (error != 0) {
       try {
-        ex.fail(Failure::Io, describe_errno("cannot write the download", error));
+        std::string message = describe_errno("cannot write the download", error);
+        ex.failure = Failure::None;  // (a timeout's)
+        ex.fail(Failure::Io, std::move(message));
       } catch (...) {
-        ex.failure = Failure::Internal;
+        if (ex.failure == Failure::None) ex.failure = Failure::Internal;  // a timeout stays
       }
     }
   }
