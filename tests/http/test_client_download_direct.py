@@ -532,3 +532,36 @@ def test_a_write_that_fails_before_a_read_timeout_is_the_error_reported(tmp_path
     # to a timeout that followed it: the download could never have succeeded).
     error, outcome = stalled_download(tmp_path, kind, "read_timeout=1.0")
     assert "cannot write the download" in error and "File too large" in error, error
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_an_interruption_after_the_last_hop_closes_the_stream_before_the_file(nginx, tmp_path, monkeypatch, kind):
+    # An exception raised after the final response's stream started (a Ctrl-C between two lines of the hop loop,
+    # say) reaches download() before the stream is handed on: the temporary file must not be closed while that
+    # stream (whose file writer may still be writing queued pieces) is open. _AtomicFile.discard closes every stream
+    # armed with its descriptor first.
+    from boltwire.http import _streaming
+
+    body = os.urandom(32 << 20)
+    path = nginx.prefix / "www" / "direct-interrupt.bin"
+    path.write_bytes(body)
+    os.chmod(path, 0o644)
+    landed = []
+    real_hops = _streaming._download_hops
+
+    def interrupted_hops(*args):
+        steps = real_hops(*args)
+        value = None
+        while True:
+            if isinstance(value, _streaming._Landed):
+                landed.append(value.stream)
+                raise KeyboardInterrupt
+            value = yield steps.send(value)
+
+    monkeypatch.setattr(_streaming, "_download_hops", interrupted_hops)
+    with pytest.raises(KeyboardInterrupt):
+        download(kind, nginx.url + "/direct-interrupt.bin", tmp_path / "x.bin")
+    assert len(landed) == 1
+    with pytest.raises(RuntimeError, match="once, while open"):
+        landed[0]._native.receive_into(None)  # closed
+    assert leftovers(tmp_path) == []

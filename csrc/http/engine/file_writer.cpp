@@ -58,10 +58,16 @@ FileWriter *FileWriter::open(int fd, std::uint64_t body_size) noexcept {
   return w;
 }
 
-FileWriter::~FileWriter() {
+FileWriter::~FileWriter() { close_pipes(); }
+
+bool FileWriter::inherited() const noexcept { return generation_ != fork_generation(); }
+
+void FileWriter::close_pipes() noexcept {
   for (int i = 0; i < pipes_; ++i) {
-    ::close(read_end_[i]);
-    ::close(write_end_[i]);
+    for (int *end : {&read_end_[i], &write_end_[i]}) {
+      if (*end >= 0) ::close(*end);
+      *end = -1;
+    }
   }
 }
 
@@ -124,6 +130,10 @@ void FileWriter::run() noexcept {
 }
 
 int FileWriter::acquire(std::size_t &capacity, int &error) noexcept {
+  if (inherited()) {
+    error = ECANCELED;
+    return -1;
+  }
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] {
     return error_ != 0 || stopping_ || submitted_ - written_ < static_cast<std::uint64_t>(pipes_);
@@ -139,6 +149,10 @@ int FileWriter::acquire(std::size_t &capacity, int &error) noexcept {
 
 bool FileWriter::submit(std::size_t n, int &error) noexcept {
   if (n == 0) return true;
+  if (inherited()) {
+    error = ECANCELED;
+    return false;
+  }
   const int index = static_cast<int>(submitted_ % static_cast<std::uint64_t>(pipes_));  // (only the driver moves it)
   if (!threaded_) {
     int e;
@@ -167,6 +181,7 @@ bool FileWriter::submit(std::size_t n, int &error) noexcept {
 }
 
 int FileWriter::finish() noexcept {
+  if (inherited()) return ECANCELED;
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return error_ != 0 || stopping_ || written_ == submitted_; });
   if (error_ != 0) return error_;
@@ -174,6 +189,7 @@ int FileWriter::finish() noexcept {
 }
 
 int FileWriter::failed() noexcept {
+  if (inherited()) return ECANCELED;
   std::lock_guard lock(mutex_);
   return error_;
 }
@@ -185,10 +201,14 @@ void FileWriter::set_waker(void (*wake)(void *), void *arg) noexcept {
 }
 
 void FileWriter::stop() noexcept {
-  if (generation_ != fork_generation()) return;  // a forked child: no thread, and the mutexes may be held
+  if (inherited()) return;
   {
     std::lock_guard file_lock(file_mutex_);  // waits for a piece being written
     alive_ = false;
+    // Nobody uses a pipe again: the thread only under file_mutex_ while alive_, the driver only after acquire(),
+    // which refuses from here on (and a driver never splices while stop() runs: both hold the stream's mutex).
+    // Their pipe quota goes back now, not when the exchange is freed.
+    close_pipes();
   }
   std::lock_guard lock(mutex_);
   stopping_ = true;
@@ -197,7 +217,7 @@ void FileWriter::stop() noexcept {
 }
 
 void FileWriter::release() noexcept {
-  if (generation_ != fork_generation()) return;
+  if (inherited()) return;
   bool last;
   {
     std::lock_guard lock(mutex_);

@@ -24,10 +24,10 @@ namespace boltwire::http::engine {
 //     clears `alive` under file_mutex, so once it returns the descriptor may be closed.
 //   - Pipes are filled and written in one rotation (the k-th piece is pipe k % pipes, pipes <= kPipes): the file
 //     gets the body's bytes in order. submitted - written pieces wait, never more than pipes.
-//   - The handle is freed by whichever of the owner (release) and the thread lets go of it last; the pipes are
-//     closed then (a stopped writer's pipes may still hold bytes: they are never reused).
-//   - A forked child has no such thread, and the mutexes may have been held at the fork: stop() and release() there
-//     leave the handle alone (leaked).
+//   - stop() closes the pipes (a stopped writer's pipes may still hold bytes: never reused); the handle is freed by
+//     whichever of the owner (release) and the thread lets go of it last.
+//   - A forked child has no such thread, and the mutexes may have been held at the fork: there every call returns
+//     at once without a lock (ECANCELED), and stop() and release() leave the handle alone (leaked).
 class FileWriter {
  public:
   // Pipes for a body of `body_size` bytes going to `fd`, and the thread when the body is large; nullptr when not
@@ -64,6 +64,10 @@ class FileWriter {
 
   FileWriter() = default;
   ~FileWriter();
+  // A forked child's copy: no thread, and the mutexes may have been held at the fork; every call refuses or
+  // returns at once (the child's socket was closed at the fork: its download cannot go on anyway).
+  bool inherited() const noexcept;
+  void close_pipes() noexcept;
   void run() noexcept;                                   // the thread
   int write_piece(int index, std::size_t n) noexcept;    // file_mutex held: pipe `index`'s n bytes into fd; errno
 

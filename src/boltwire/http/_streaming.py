@@ -496,6 +496,7 @@ class _AtomicFile:
         fd, name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=directory)
         self.path = Path(name)
         self.file = os.fdopen(fd, "wb", buffering=0)
+        self.streams: list[Any] = []  # armed with the descriptor: closed before it is (discard)
 
     def write(self, chunk: Any) -> None:
         view = memoryview(chunk)
@@ -518,6 +519,11 @@ class _AtomicFile:
             os.close(dir_fd)
 
     def discard(self) -> None:
+        # The transport (its file-writer thread too) writes no more into the descriptor once each stream armed with
+        # it is closed; only then may the number go to another file. Whatever interrupted the download (Ctrl-C
+        # between two lines of the hop loop, say), the streams are closed here first.
+        for stream in self.streams:
+            stream.close()
         self.file.close()
         try:
             os.unlink(self.path)
@@ -533,14 +539,19 @@ def _total_of(stream: _StreamBase) -> int | None:
         return None
 
 
-def _arm_of(file: _AtomicFile | None) -> int:
-    """What the streams of a download are armed with (open_stream's arm): the file's descriptor, -1 for memory."""
-    return -1 if file is None else file.file.fileno()
+def _arm(stream: _StreamBase, file: _AtomicFile | None) -> None:
+    """Arms a stream of a download (open_stream's arm): with the file's descriptor, the file then closing the stream
+    before the descriptor (_AtomicFile.discard), or -1 for memory."""
+    if file is None:
+        stream._arm = -1
+    else:
+        stream._arm = file.file.fileno()
+        file.streams.append(stream)
 
 
 class _Download:
     """Where download() puts the body: a list of pieces (no dest) or an _AtomicFile (made before the request, so
-    that the transport can take the body from the first byte: _arm_of); reports progress. The transport writes the
+    that the transport can take the body from the first byte: _arm); reports progress. The transport writes the
     body itself (Stream.receive_into: straight into the file, or into one bytes object made for its Content-Length),
     with no Python call per piece; a progress callback then runs when the transport reports another _PROGRESS_STEP
     bytes (Stream.delivered) and at the end. A body without a length or with a coding to undo comes in pieces."""
@@ -628,7 +639,7 @@ def _download_hops(client: Any, url: str, params: Any, headers: Any, skip_auth: 
 
 
 def _open_sync(client: Any, url: str, params: Any, headers: Any, timeout: Any, error_for_status: bool | None,
-               skip_auth: bool, raises: Any, error_type: Any, arm: int, report_every: int) -> _Landed:
+               skip_auth: bool, raises: Any, error_type: Any, file: _AtomicFile | None, report_every: int) -> _Landed:
     """The stream of the response a download ends on, its head read, after following redirects."""
     from boltwire.http._redirects import RedirectSignal
 
@@ -639,7 +650,7 @@ def _open_sync(client: Any, url: str, params: Any, headers: Any, timeout: Any, e
             hop, hop_skip_auth = steps.send(value)
             stream = SyncStream(client, "GET", hop.url, None, hop.headers, None, None, None, None, timeout, bytes,
                                 error_for_status, True, hop_skip_auth, raises, error_type)
-            stream._arm = arm
+            _arm(stream, file)
             stream._report_every = report_every
             try:
                 stream._start()
@@ -659,8 +670,8 @@ def _open_sync(client: Any, url: str, params: Any, headers: Any, timeout: Any, e
 
 
 async def _open_async(client: Any, url: str, params: Any, headers: Any, timeout: Any,
-                      error_for_status: bool | None, skip_auth: bool, raises: Any, error_type: Any, arm: int,
-                      report_every: int) -> _Landed:
+                      error_for_status: bool | None, skip_auth: bool, raises: Any, error_type: Any,
+                      file: _AtomicFile | None, report_every: int) -> _Landed:
     """_open_sync for HTTPClient."""
     from boltwire.http._redirects import RedirectSignal
 
@@ -671,7 +682,7 @@ async def _open_async(client: Any, url: str, params: Any, headers: Any, timeout:
             hop, hop_skip_auth = steps.send(value)
             stream = AsyncStream(client, "GET", hop.url, None, hop.headers, None, None, None, None, timeout, bytes,
                                  error_for_status, True, hop_skip_auth, raises, error_type)
-            stream._arm = arm
+            _arm(stream, file)
             stream._report_every = report_every
             try:
                 await stream._start()
@@ -699,7 +710,7 @@ def download_sync(client: Any, url: str, dest: Any, params: Any, headers: Any, t
     file = None if dest is None else _AtomicFile(Path(dest))
     try:
         landed = _open_sync(client, url, params, headers, timeout, error_for_status, skip_auth, raises, error_type,
-                            _arm_of(file), 0 if progress is None else _PROGRESS_STEP)
+                            file, 0 if progress is None else _PROGRESS_STEP)
     except BaseException:
         if file is not None:
             file.discard()  # (every stream of the chain is closed: the transport writes no more into it)
@@ -727,7 +738,7 @@ async def download_async(client: Any, url: str, dest: Any, params: Any, headers:
     file = None if dest is None else _AtomicFile(Path(dest))
     try:
         landed = await _open_async(client, url, params, headers, timeout, error_for_status, skip_auth, raises,
-                                   error_type, _arm_of(file), 0 if progress is None else _PROGRESS_STEP)
+                                   error_type, file, 0 if progress is None else _PROGRESS_STEP)
     except BaseException:
         if file is not None:
             file.discard()  # (every stream of the chain is closed: the transport writes no more into it)
