@@ -25,14 +25,38 @@ SIZE = 9 << 20  # past the prefault threshold (4 MiB) of the memory target, and 
 def large(nginx):
     """A 9 MiB random file served by the session's nginx: (url, bytes)."""
     body = os.urandom(SIZE)
-    path = nginx.prefix / "www" / "direct-large.bin"
-    path.write_bytes(body)
-    os.chmod(path, 0o644)
-    return nginx.url + "/direct-large.bin", body
+    return serve(nginx, "direct-large.bin", body), body
 
 
 def leftovers(directory: Path) -> list[str]:
     return sorted(p.name for p in directory.iterdir())
+
+
+def serve(nginx, name: str, body: bytes) -> str:
+    """`body` served by the session's nginx as `name`: its URL."""
+    path = nginx.prefix / "www" / name
+    path.write_bytes(body)
+    os.chmod(path, 0o644)
+    return nginx.url + "/" + name
+
+
+# For the fork tests' child scripts: forks, the child closes its copy of `stream` and exits; the parent waits up to
+# 10 s for it and fails the script if it hung.
+CLOSE_IN_A_CHILD = textwrap.dedent("""
+    import os, sys, time
+    def close_in_a_child(stream):
+        pid = os.fork()
+        if pid == 0:
+            stream.close()
+            os._exit(0)
+        deadline = time.monotonic() + 10
+        while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if done[0] == 0:
+            os.kill(pid, 9)
+            sys.exit("the child hung closing its stream")
+        assert done[1] == 0, done
+""")
 
 
 def download(kind: str, url: str, dest=None, **client_options):
@@ -204,29 +228,16 @@ def test_a_forked_child_closes_a_stream_whose_prefault_thread_it_lacks(nginx):
     # forever); the parent's download goes on. 32 MiB: the thread runs for milliseconds, so the fork lands while it
     # holds the mutex. In a subprocess: forking pytest would duplicate the session.
     body = os.urandom(32 << 20)
-    path = nginx.prefix / "www" / "direct-fork.bin"
-    path.write_bytes(body)
-    os.chmod(path, 0o644)
-    url = nginx.url + "/direct-fork.bin"
-    script = textwrap.dedent(f"""
-        import hashlib, os, sys, time
+    url = serve(nginx, "direct-fork.bin", body)
+    script = CLOSE_IN_A_CHILD + textwrap.dedent(f"""
+        import hashlib
         from boltwire import SyncHTTPClient
         with SyncHTTPClient() as client:
             for _ in range(5):
                 stream = client.stream("GET", {url!r})
                 with stream:
                     block = stream._native.receive_into(None)
-                    pid = os.fork()
-                    if pid == 0:
-                        stream.close()
-                        os._exit(0)
-                    deadline = time.monotonic() + 10
-                    while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
-                        time.sleep(0.01)
-                    if done[0] == 0:
-                        os.kill(pid, 9)
-                        sys.exit("the child hung closing its stream")
-                    assert done[1] == 0, done
+                    close_in_a_child(stream)
                     assert list(stream._chunks()) == []
                 print(hashlib.sha256(block).hexdigest())
     """)
@@ -359,12 +370,10 @@ def test_a_large_file_download_lands_in_order_whatever_the_piece_sizes(nginx, tm
     # 32 MiB of distinct 4-byte counters: any piece written twice, dropped or out of order (the writer takes the
     # pipes in one rotation; the driver splices whatever the socket holds into each) shows as a wrong counter.
     body = b"".join(i.to_bytes(4, "big") for i in range(8 << 20))
-    path = nginx.prefix / "www" / "direct-counters.bin"
-    path.write_bytes(body)
-    os.chmod(path, 0o644)
+    url = serve(nginx, "direct-counters.bin", body)
     for kind in ("sync", "async"):
         dest = tmp_path / f"{kind}.bin"
-        download(kind, nginx.url + "/direct-counters.bin", dest)
+        download(kind, url, dest)
         got = dest.read_bytes()
         assert len(got) == len(body)
         bad = next((i for i in range(0, len(got), 4 << 10) if got[i:i + 4096] != body[i:i + 4096]), None)
@@ -376,10 +385,7 @@ def test_closing_a_file_download_stops_its_writer_before_the_descriptor_may_clos
     # descriptor, which the caller then closes; the next file opened gets the same number. A writer that went on
     # would write body bytes into that unrelated file.
     body = os.urandom(32 << 20)
-    path = nginx.prefix / "www" / "direct-close.bin"
-    path.write_bytes(body)
-    os.chmod(path, 0o644)
-    url = nginx.url + "/direct-close.bin"
+    url = serve(nginx, "direct-close.bin", body)
 
     async def main():
         async with HTTPClient() as client:
@@ -413,12 +419,9 @@ def test_a_forked_child_closes_a_file_download_whose_writer_thread_it_lacks(ngin
     # hang forever) nor stop the parent's, whose download ends complete. In a subprocess: forking pytest would
     # duplicate the session.
     body = os.urandom(32 << 20)
-    path = nginx.prefix / "www" / "direct-fork-file.bin"
-    path.write_bytes(body)
-    os.chmod(path, 0o644)
-    url = nginx.url + "/direct-fork-file.bin"
-    script = textwrap.dedent(f"""
-        import asyncio, hashlib, os, sys, time
+    url = serve(nginx, "direct-fork-file.bin", body)
+    script = CLOSE_IN_A_CHILD + textwrap.dedent(f"""
+        import asyncio, hashlib
         from boltwire import HTTPClient
         async def main():
             async with HTTPClient() as client:
@@ -429,17 +432,7 @@ def test_a_forked_child_closes_a_file_download_whose_writer_thread_it_lacks(ngin
                     await stream.__aenter__()
                     assert stream._native.receive_into(fd) is True
                     await asyncio.sleep(0.002 * attempt)
-                    pid = os.fork()
-                    if pid == 0:
-                        stream.close()
-                        os._exit(0)
-                    deadline = time.monotonic() + 10
-                    while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
-                        time.sleep(0.01)
-                    if done[0] == 0:
-                        os.kill(pid, 9)
-                        sys.exit("the child hung closing its stream")
-                    assert done[1] == 0, done
+                    close_in_a_child(stream)
                     assert [chunk async for chunk in stream._chunks()] == []
                     await stream.__aexit__(None, None, None)
                     os.close(fd)
@@ -543,9 +536,7 @@ def test_an_interruption_after_the_last_hop_closes_the_stream_before_the_file(ng
     from boltwire.http import _streaming
 
     body = os.urandom(32 << 20)
-    path = nginx.prefix / "www" / "direct-interrupt.bin"
-    path.write_bytes(body)
-    os.chmod(path, 0o644)
+    url = serve(nginx, "direct-interrupt.bin", body)
     landed = []
     real_hops = _streaming._download_hops
 
@@ -560,7 +551,7 @@ def test_an_interruption_after_the_last_hop_closes_the_stream_before_the_file(ng
 
     monkeypatch.setattr(_streaming, "_download_hops", interrupted_hops)
     with pytest.raises(KeyboardInterrupt):
-        download(kind, nginx.url + "/direct-interrupt.bin", tmp_path / "x.bin")
+        download(kind, url, tmp_path / "x.bin")
     assert len(landed) == 1
     with pytest.raises(RuntimeError, match="once, while open"):
         landed[0]._native.receive_into(None)  # closed
