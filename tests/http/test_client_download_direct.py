@@ -116,6 +116,22 @@ def test_https_download_into_file_and_memory(nginx_tls, tmp_path, kind):
     assert download(kind, nginx_tls.url + "/big", **options).data == big
 
 
+def test_large_https_and_chunked_downloads_into_a_file_are_exact(nginx_tls, nginx, tmp_path):
+    # The file writer's byte pieces: a body that is decrypted (https, 20 MiB over HTTP/1.1, past the thread's 4 MiB)
+    # or has no length (chunked: the thread starts at once) reaches the file whole and in order, for both clients.
+    from nginx_tls_server import huge_body
+
+    options = {"root_certificates": [nginx_tls.ca_pem], "tls_built_in_root_certs": False}
+    huge = huge_body()
+    for kind in ("sync", "async"):
+        dest = tmp_path / f"{kind}-huge.bin"
+        download(kind, nginx_tls.h2_url + "/huge", dest, **options)
+        assert hashlib.sha256(dest.read_bytes()).digest() == hashlib.sha256(huge).digest()
+        dest = tmp_path / f"{kind}-chunked.bin"
+        download(kind, nginx.url + "/chunked", dest)
+        assert dest.read_bytes() == chunked_body()
+
+
 @pytest.mark.parametrize("kind", ["sync", "async"])
 def test_memory_download_follows_a_redirect(nginx, kind):
     r = download(kind, nginx.url + "/redirect")
@@ -133,25 +149,35 @@ def test_a_body_cut_short_fails_with_no_partial_file(stream_server, tmp_path, ki
     assert leftovers(tmp_path) == []
 
 
+@pytest.mark.parametrize("scheme", ["http", "https"])
 @pytest.mark.parametrize("kind", ["sync", "async"])
-def test_a_file_that_cannot_grow_fails_cleanly(large, tmp_path, kind):
+def test_a_file_that_cannot_grow_fails_cleanly(request, tmp_path, kind, scheme):
     # RLIMIT_FSIZE makes the transport's writes fail with EFBIG part way (SIGXFSZ ignored): a clear error, and the
-    # temporary file is removed. In a child process, so the limit binds nothing else.
-    url, _ = large
+    # temporary file is removed. In a child process, so the limit binds nothing else. Plain http: pipe pieces; https
+    # (20 MiB over HTTP/1.1): byte pieces, both written by the file writer's thread.
+    if scheme == "http":
+        url, ca = request.getfixturevalue("large")[0], None
+    else:
+        server = request.getfixturevalue("nginx_tls")
+        url, ca = server.h2_url + "/huge", str(server.ca_file)
     script = textwrap.dedent(f"""
         import asyncio, resource, signal, sys
         from pathlib import Path
         from boltwire import HTTPClient, SyncHTTPClient
         from boltwire.http import HTTPTransportError
+        ca = {ca!r}
+        options = {{}}
+        if ca is not None:
+            options = {{"root_certificates": [Path(ca).read_bytes()], "tls_built_in_root_certs": False}}
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
         dest = Path(sys.argv[1]) / "x.bin"
         async def run_async():
-            async with HTTPClient() as client:
+            async with HTTPClient(**options) as client:
                 await client.download({url!r}, dest)
         try:
             if {kind!r} == "sync":
-                with SyncHTTPClient() as client:
+                with SyncHTTPClient(**options) as client:
                     client.download({url!r}, dest)
             else:
                 asyncio.run(run_async())

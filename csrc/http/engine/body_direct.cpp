@@ -2,7 +2,6 @@
 // the FileWriter's pipes).
 #include "http/engine/body_direct.hpp"
 
-#include "http/engine/engine.hpp"
 #include "http/engine/file_writer.hpp"
 #include "http/engine/stream_handoff.hpp"
 
@@ -19,24 +18,6 @@ namespace {
 DirectResult write_failed(Exchange &ex, int error) {
   ex.fail(Failure::Io, describe_errno("cannot write the download", error));
   return DirectResult::Failed;
-}
-
-// The file writer's waker for an exchange the engine drives: its next step (on_readable) meets the failed write in
-// FileWriter::acquire. The exchange outlives the waker: end_stream (run while the engine holds its reference) and
-// detach_target stop the writer.
-void wake_engine(void *exchange) {
-  const char *error = nullptr;
-  Engine *e = engine_instance(error);
-  if (e != nullptr) engine_resume(e, static_cast<Exchange *>(exchange));
-}
-
-// The file writer of the download into `fd`, made on first use; nullptr when not even a pipe can be had.
-FileWriter *file_writer(Exchange &ex, int fd, std::uint64_t remaining) {
-  if (ex.file_writer != nullptr) return ex.file_writer;
-  ex.file_writer = FileWriter::open(fd, remaining);
-  // (The blocking driver needs no waker: it waits for its socket in slices of at most 100 ms, each meeting acquire.)
-  if (ex.file_writer != nullptr && ex.sink) ex.file_writer->set_waker(wake_engine, &ex);
-  return ex.file_writer;
 }
 
 }  // namespace
@@ -56,10 +37,13 @@ DirectResult receive_direct(Exchange &ex) {
     if (want == 0) return DirectResult::NotNow;  // more body than room: the ordinary path reports it
     r = ex.conn->read_some(t.data + t.filled, want, got, error);
     if (r == IoResult::Ok) t.filled += got;
-  } else if (t.fd >= 0 && ex.splice_usable && ex.conn->tls_session() == nullptr &&
-             file_writer(ex, t.fd, remaining) != nullptr) {
+  } else if (t.fd >= 0 && ex.splice_usable && ex.conn->tls_session() == nullptr && file_writer_of(ex) != nullptr) {
     std::size_t capacity = 0;
     int pipe = ex.file_writer->acquire(capacity, error);
+    if (pipe < 0 && error == 0) {  // no pipe to be had: the body comes through the read buffer
+      ex.splice_usable = false;
+      return DirectResult::NotNow;
+    }
     if (pipe < 0) return write_failed(ex, error);
     std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(remaining, capacity));
     r = ex.conn->splice_to(pipe, want, got, error);

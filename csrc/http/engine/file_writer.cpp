@@ -1,4 +1,4 @@
-// csrc/http/engine/file_writer.cpp: a file download's pipes written to its file by a short-lived thread.
+// csrc/http/engine/file_writer.cpp: a file download's pieces written to its file by a short-lived thread.
 #include "http/engine/file_writer.hpp"
 
 #include <errno.h>
@@ -15,8 +15,9 @@ namespace boltwire::http::engine {
 
 namespace {
 
-constexpr std::size_t kPipeSize = 1 << 20;        // asked of F_SETPIPE_SZ (the kernel may keep its 64 KiB default)
-constexpr std::uint64_t kThreadMinimum = 4 << 20;  // smaller bodies: a thread costs more than the overlap saves
+constexpr std::size_t kPipeSize = 1 << 20;          // asked of F_SETPIPE_SZ (the kernel may keep its 64 KiB default)
+constexpr std::uint64_t kThreadMinimum = 4 << 20;    // smaller bodies: a thread costs more than the overlap saves
+constexpr std::size_t kMaxQueuedBytes = 4 << 20;     // byte pieces waiting, at most (as the pipes hold)
 
 }  // namespace
 
@@ -25,21 +26,7 @@ FileWriter *FileWriter::open(int fd, std::uint64_t body_size) noexcept {
   if (w == nullptr) return nullptr;
   w->fd_ = fd;
   w->generation_ = fork_generation();
-  const int wanted = body_size >= kThreadMinimum ? kPipes : 1;
-  for (int i = 0; i < wanted; ++i) {
-    int ends[2];
-    if (::pipe2(ends, O_CLOEXEC | O_NONBLOCK) != 0) break;
-    w->read_end_[i] = ends[0];
-    w->write_end_[i] = ends[1];
-    int size = ::fcntl(ends[1], F_SETPIPE_SZ, static_cast<int>(kPipeSize));
-    w->capacity_[i] = size > 0 ? static_cast<std::size_t>(size) : 64 * 1024;
-    w->pipes_ = i + 1;
-  }
-  if (w->pipes_ == 0) {
-    delete w;
-    return nullptr;
-  }
-  if (w->pipes_ > 1) {
+  if (body_size >= kThreadMinimum) {
     w->refs_ = 2;  // the thread's
     try {
       std::thread([w] {
@@ -48,11 +35,7 @@ FileWriter *FileWriter::open(int fd, std::uint64_t body_size) noexcept {
       }).detach();
       w->threaded_ = true;
     } catch (...) {
-      w->refs_ = 1;  // no thread: the driver writes each piece itself, through the first pipe
-      for (; w->pipes_ > 1; --w->pipes_) {
-        ::close(w->read_end_[w->pipes_ - 1]);
-        ::close(w->write_end_[w->pipes_ - 1]);
-      }
+      w->refs_ = 1;  // no thread: the driver writes each piece itself
     }
   }
   return w;
@@ -61,6 +44,21 @@ FileWriter *FileWriter::open(int fd, std::uint64_t body_size) noexcept {
 FileWriter::~FileWriter() { close_pipes(); }
 
 bool FileWriter::inherited() const noexcept { return generation_ != fork_generation(); }
+
+bool FileWriter::make_pipes() noexcept {
+  pipes_tried_ = true;
+  const int wanted = threaded_ ? kPipes : 1;
+  for (int i = 0; i < wanted; ++i) {
+    int ends[2];
+    if (::pipe2(ends, O_CLOEXEC | O_NONBLOCK) != 0) break;
+    read_end_[i] = ends[0];
+    write_end_[i] = ends[1];
+    int size = ::fcntl(ends[1], F_SETPIPE_SZ, static_cast<int>(kPipeSize));
+    capacity_[i] = size > 0 ? static_cast<std::size_t>(size) : 64 * 1024;
+    pipes_ = i + 1;
+  }
+  return pipes_ > 0;
+}
 
 void FileWriter::close_pipes() noexcept {
   for (int i = 0; i < pipes_; ++i) {
@@ -71,19 +69,28 @@ void FileWriter::close_pipes() noexcept {
   }
 }
 
-int FileWriter::write_piece(int index, std::size_t n) noexcept {
+int FileWriter::write_piece(const Piece &piece) noexcept {
   if (!alive_) return ECANCELED;
+  if (piece.pipe < 0) {
+    for (std::size_t off = 0; off < piece.bytes.size();) {
+      ssize_t w = ::write(fd_, piece.bytes.data() + off, piece.bytes.size() - off);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) return w == 0 ? EIO : errno;
+      off += static_cast<std::size_t>(w);
+    }
+    return 0;
+  }
   char buffer[16 * 1024];
-  while (n > 0) {
+  for (std::size_t n = piece.size; n > 0;) {
     ssize_t m;
     if (spliced_) {
-      m = ::splice(read_end_[index], nullptr, fd_, nullptr, n, SPLICE_F_MOVE);
+      m = ::splice(read_end_[piece.pipe], nullptr, fd_, nullptr, n, SPLICE_F_MOVE);
       if (m < 0 && errno == EINVAL) {  // a file system without splice_write: copy the rest through memory
         spliced_ = false;
         continue;
       }
     } else {
-      m = ::read(read_end_[index], buffer, std::min(n, sizeof buffer));
+      m = ::read(read_end_[piece.pipe], buffer, std::min(n, sizeof buffer));
       for (ssize_t off = 0; m > 0 && off < m;) {
         ssize_t w = ::write(fd_, buffer + off, static_cast<std::size_t>(m - off));
         if (w < 0 && errno == EINTR) continue;
@@ -104,29 +111,42 @@ int FileWriter::write_piece(int index, std::size_t n) noexcept {
 
 void FileWriter::run() noexcept {
   for (;;) {
-    std::uint64_t piece;
+    Piece *piece;
     {
       std::unique_lock lock(mutex_);
-      changed_.wait(lock, [&] { return stopping_ || written_ < submitted_; });
+      changed_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
       if (stopping_ || error_ != 0) return;
-      piece = written_;
+      piece = &queue_.front();  // (stays put: the driver only appends, and only this thread pops)
     }
-    const int index = static_cast<int>(piece % static_cast<std::uint64_t>(pipes_));
     int error;
     {
       std::lock_guard file_lock(file_mutex_);
-      error = write_piece(index, bytes_[index]);
+      error = write_piece(*piece);
     }
     std::lock_guard lock(mutex_);
+    if (stopping_) return;  // stop() dropped the queue, `piece` with it
     if (error != 0) {
       if (error_ == 0) error_ = error;
       if (wake_ != nullptr) wake_(wake_arg_);  // (under mutex_: stop() clears it)
-    } else {
-      written_ = piece + 1;
+      changed_.notify_all();
+      return;
     }
+    if (piece->pipe >= 0) busy_[piece->pipe] = false;
+    else queued_bytes_ -= piece->size;
+    queue_.pop_front();
     changed_.notify_all();
-    if (error != 0) return;
   }
+}
+
+int FileWriter::write_now(const Piece &piece) noexcept {
+  int e;
+  {
+    std::lock_guard file_lock(file_mutex_);
+    e = write_piece(piece);
+  }
+  std::lock_guard lock(mutex_);
+  if (e != 0 && error_ == 0) error_ = e;
+  return error_;
 }
 
 int FileWriter::acquire(std::size_t &capacity, int &error) noexcept {
@@ -135,47 +155,84 @@ int FileWriter::acquire(std::size_t &capacity, int &error) noexcept {
     return -1;
   }
   std::unique_lock lock(mutex_);
+  if (!pipes_tried_ && !make_pipes()) {
+    error = 0;
+    return -1;
+  }
+  if (pipes_ == 0) {
+    error = 0;
+    return -1;
+  }
+  int index = -1;
   changed_.wait(lock, [&] {
-    return error_ != 0 || stopping_ || submitted_ - written_ < static_cast<std::uint64_t>(pipes_);
+    for (int i = 0; i < pipes_ && index < 0; ++i)
+      if (!busy_[i]) index = i;
+    return error_ != 0 || stopping_ || index >= 0;
   });
   if (error_ != 0 || stopping_) {
     error = error_ != 0 ? error_ : ECANCELED;
     return -1;
   }
-  const int index = static_cast<int>(submitted_ % static_cast<std::uint64_t>(pipes_));
+  acquired_ = index;
   capacity = capacity_[index];
   return write_end_[index];
 }
 
 bool FileWriter::submit(std::size_t n, int &error) noexcept {
   if (n == 0) return true;
+  if (inherited() || acquired_ < 0) {
+    error = ECANCELED;
+    return false;
+  }
+  Piece piece{acquired_, n, {}};
+  acquired_ = -1;
+  if (!threaded_) {
+    error = write_now(piece);
+    return error == 0;
+  }
+  std::lock_guard lock(mutex_);
+  if (error_ != 0 || stopping_) {
+    error = error_ != 0 ? error_ : ECANCELED;
+    return false;
+  }
+  try {
+    queue_.push_back(std::move(piece));
+  } catch (...) {
+    error = ENOMEM;
+    return false;
+  }
+  busy_[queue_.back().pipe] = true;
+  changed_.notify_all();
+  return true;
+}
+
+bool FileWriter::submit_bytes(std::string &bytes, int &error) noexcept {
+  if (bytes.empty()) return true;
   if (inherited()) {
     error = ECANCELED;
     return false;
   }
-  const int index = static_cast<int>(submitted_ % static_cast<std::uint64_t>(pipes_));  // (only the driver moves it)
+  Piece piece{-1, bytes.size(), {}};
+  piece.bytes.swap(bytes);
   if (!threaded_) {
-    int e;
-    {
-      std::lock_guard file_lock(file_mutex_);
-      e = write_piece(index, n);
-    }
-    std::lock_guard lock(mutex_);
-    if (e != 0 && error_ == 0) error_ = e;
-    if (error_ != 0) {
-      error = error_;
-      return false;
-    }
-    written_ = ++submitted_;
-    return true;
+    error = write_now(piece);
+    piece.bytes.clear();
+    bytes.swap(piece.bytes);  // (the driver's buffer keeps its room)
+    return error == 0;
   }
-  std::lock_guard lock(mutex_);
-  if (error_ != 0) {
-    error = error_;
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return error_ != 0 || stopping_ || queued_bytes_ < kMaxQueuedBytes; });
+  if (error_ != 0 || stopping_) {
+    error = error_ != 0 ? error_ : ECANCELED;
     return false;
   }
-  bytes_[index] = n;
-  ++submitted_;
+  try {
+    queue_.push_back(std::move(piece));
+  } catch (...) {
+    error = ENOMEM;
+    return false;
+  }
+  queued_bytes_ += queue_.back().size;
   changed_.notify_all();
   return true;
 }
@@ -183,9 +240,9 @@ bool FileWriter::submit(std::size_t n, int &error) noexcept {
 int FileWriter::finish() noexcept {
   if (inherited()) return ECANCELED;
   std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return error_ != 0 || stopping_ || written_ == submitted_; });
+  changed_.wait(lock, [&] { return error_ != 0 || stopping_ || queue_.empty(); });
   if (error_ != 0) return error_;
-  return written_ == submitted_ ? 0 : ECANCELED;
+  return queue_.empty() ? 0 : ECANCELED;
 }
 
 int FileWriter::failed() noexcept {
@@ -205,14 +262,16 @@ void FileWriter::stop() noexcept {
   {
     std::lock_guard file_lock(file_mutex_);  // waits for a piece being written
     alive_ = false;
-    // Nobody uses a pipe again: the thread only under file_mutex_ while alive_, the driver only after acquire(),
-    // which refuses from here on (and a driver never splices while stop() runs: both hold the stream's mutex).
-    // Their pipe quota goes back now, not when the exchange is freed.
-    close_pipes();
   }
   std::lock_guard lock(mutex_);
   stopping_ = true;
   wake_ = nullptr;
+  // Nobody uses a pipe again: the thread writes only under file_mutex_ while alive_, and the driver only between
+  // acquire(), which refuses from here on, and submit() (and never while stop() runs: both hold the stream's
+  // mutex). Their pipe quota goes back now, not when the exchange is freed. Byte pieces still queued are dropped.
+  close_pipes();
+  queue_.clear();
+  queued_bytes_ = 0;
   changed_.notify_all();
 }
 

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "http/engine/engine.hpp"
+
 namespace boltwire::http::engine {
 
 namespace {
@@ -24,25 +26,38 @@ bool fill_target(Exchange &ex, BodyTarget &t) {
     t.filled += bytes.size();
     note_delivered(ex, bytes.size());
   } else {
-    // Pieces the file writer still holds go first (a body read into memory after splicing stopped working).
-    int queued_error = ex.file_writer != nullptr ? ex.file_writer->finish() : 0;
-    if (queued_error != 0) {
-      ex.fail(Failure::Io, describe_errno("cannot write the download", queued_error));
-      return false;
-    }
-    while (!bytes.empty()) {
-      ssize_t n = ::write(t.fd, bytes.data(), bytes.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        ex.fail(Failure::Io, describe_errno("cannot write the download", errno));
+    // The file writer takes the bytes (after any pieces it holds); without one (out of memory), written here.
+    const std::size_t n = bytes.size();
+    int error = 0;
+    if (FileWriter *w = file_writer_of(ex); w != nullptr) {
+      if (!w->submit_bytes(ex.body, error)) {
+        ex.fail(Failure::Io, describe_errno("cannot write the download", error));
         return false;
       }
-      bytes.remove_prefix(static_cast<std::size_t>(n));
-      note_delivered(ex, static_cast<std::size_t>(n));
+    } else {
+      for (std::size_t off = 0; off < n;) {
+        ssize_t m = ::write(t.fd, bytes.data() + off, n - off);
+        if (m < 0 && errno == EINTR) continue;
+        if (m < 0) {
+          ex.fail(Failure::Io, describe_errno("cannot write the download", errno));
+          return false;
+        }
+        off += static_cast<std::size_t>(m);
+      }
     }
+    note_delivered(ex, n);
   }
-  ex.body.clear();  // keeps its room: the next read's bytes land in memory that is already warm
+  ex.body.clear();  // keeps its room (unless the file writer took it): the next read's bytes land in warm memory
   return true;
+}
+
+// The file writer's waker for an exchange the engine drives: its next step (on_readable) meets the failed write. The
+// exchange outlives the waker: end_stream (run while the engine holds its reference) and detach_target stop the
+// writer.
+void wake_engine(void *exchange) {
+  const char *error = nullptr;
+  Engine *e = engine_instance(error);
+  if (e != nullptr) engine_resume(e, static_cast<Exchange *>(exchange));
 }
 
 bool ended_by_timeout(const Exchange &ex) noexcept {
@@ -50,6 +65,16 @@ bool ended_by_timeout(const Exchange &ex) noexcept {
 }
 
 }  // namespace
+
+FileWriter *file_writer_of(Exchange &ex) noexcept {
+  if (ex.file_writer != nullptr) return ex.file_writer;
+  std::uint64_t size = ex.body_length >= 0 ? static_cast<std::uint64_t>(ex.body_length) : UINT64_MAX;
+  ex.file_writer = FileWriter::open(ex.stream.target.fd, size);
+  // (The blocking driver needs no waker: it waits for its socket in slices of at most 100 ms, each meeting the
+  // writer's failure.)
+  if (ex.file_writer != nullptr && ex.sink) ex.file_writer->set_waker(wake_engine, &ex);
+  return ex.file_writer;
+}
 
 void note_delivered(Exchange &ex, std::size_t n) noexcept {
   StreamShared &s = ex.stream;

@@ -16,6 +16,10 @@ bool publish_stream(Exchange &ex);
 // progress step (StreamShared::report_every) was crossed.
 void note_delivered(Exchange &ex, std::size_t n) noexcept;
 
+// Driver side: the file writer of a download into a file (Exchange::file_writer, file_writer.hpp), made on first use
+// for the target's descriptor; nullptr when out of memory (the driver then writes the file itself).
+FileWriter *file_writer_of(Exchange &ex) noexcept;
+
 enum class UploadStep : std::uint8_t {
   More,  // ex.request now holds more bytes to write (ex.written is 0)
   Wait,  // the producer has given nothing yet: the driver pauses until it does (stream.need_upload is set)
