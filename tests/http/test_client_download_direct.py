@@ -470,10 +470,12 @@ def test_a_forked_child_closes_a_file_download_whose_writer_thread_it_lacks(ngin
     assert done.stdout.split() == [hashlib.sha256(body).hexdigest()] * 5
 
 
-def stalled_download(tmp_path, kind: str, options: str) -> list[str]:
+def stalled_download(tmp_path, kind: str, options: str, framing: str = "length") -> list[str]:
     """In a child process (RLIMIT_FSIZE binds nothing else): downloads from a server that sends a little more than
     the file may hold (2 MiB) of a 16 MiB body, then nothing while the connection stays open (20 s at most); the
-    printed lines: the error, and whether the client went away before the server gave up."""
+    printed lines: the error, and whether the client went away before the server gave up. The last 68 KiB come
+    0.3 s after the rest, so the write that fails is one the driver handed over before it waits for the socket.
+    framing "length": Content-Length (pipe pieces); "chunked": one chunk of the whole size (byte pieces)."""
     script = textwrap.dedent(f"""
         import asyncio, resource, signal, socket, sys, threading
         from pathlib import Path
@@ -494,8 +496,13 @@ def stalled_download(tmp_path, kind: str, options: str) -> list[str]:
                     if not piece:
                         return
                     got += piece
-                head = b"HTTP/1.1 200 OK\\r\\nContent-Length: %d\\r\\n\\r\\n" % (16 << 20)
-                conn.sendall(head + b"x" * (LIMIT + 4096))  # past the limit, then silence
+                if {framing!r} == "chunked":
+                    head = b"HTTP/1.1 200 OK\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n%x\\r\\n" % (16 << 20)
+                else:
+                    head = b"HTTP/1.1 200 OK\\r\\nContent-Length: %d\\r\\n\\r\\n" % (16 << 20)
+                conn.sendall(head + b"x" * (LIMIT - 65536))
+                threading.Event().wait(0.3)
+                conn.sendall(b"x" * (65536 + 4096))  # past the limit, then silence
                 conn.settimeout(20)
                 try:
                     conn.recv(1)
@@ -534,22 +541,25 @@ def stalled_download(tmp_path, kind: str, options: str) -> list[str]:
     return done.stdout.splitlines()
 
 
+@pytest.mark.parametrize("framing", ["length", "chunked"])
 @pytest.mark.parametrize("kind", ["sync", "async"])
-def test_a_write_that_fails_while_the_server_stalls_ends_the_download(tmp_path, kind):
-    # The writer thread's write fails (EFBIG past RLIMIT_FSIZE) on one of the last pieces, after the driver spliced
-    # everything the server sent; the server then sends nothing more. The driver must learn of it while it waits for
-    # the socket (the async one is woken by the writer: FileWriter::set_waker), not wait for a server that may never
-    # send again (no timeout here), and report the write's error.
-    error, outcome = stalled_download(tmp_path, kind, "timeout=None")
+def test_a_write_that_fails_while_the_server_stalls_ends_the_download(tmp_path, kind, framing):
+    # The writer thread's write fails (EFBIG past RLIMIT_FSIZE) on one of the last pieces, after the driver handed
+    # over everything the server sent (spliced pipes, or byte pieces of a chunked body); the server then sends nothing
+    # more. The driver must learn of it while it waits for the socket (the async one is woken by the writer:
+    # FileWriter::set_waker; the sync one at the end of each wait slice), not wait for a server that may never send
+    # again (no timeout here), and report the write's error.
+    error, outcome = stalled_download(tmp_path, kind, "timeout=None", framing)
     assert "cannot write the download" in error and "File too large" in error, error
     assert outcome == "['the client went away']"
 
 
+@pytest.mark.parametrize("framing", ["length", "chunked"])
 @pytest.mark.parametrize("kind", ["sync", "async"])
-def test_a_write_that_fails_before_a_read_timeout_is_the_error_reported(tmp_path, kind):
+def test_a_write_that_fails_before_a_read_timeout_is_the_error_reported(tmp_path, kind, framing):
     # The same with a read timeout: whichever the driver meets first, the error is the write's (end_stream prefers it
     # to a timeout that followed it: the download could never have succeeded).
-    error, outcome = stalled_download(tmp_path, kind, "read_timeout=1.0")
+    error, outcome = stalled_download(tmp_path, kind, "read_timeout=1.0", framing)
     assert "cannot write the download" in error and "File too large" in error, error
 
 

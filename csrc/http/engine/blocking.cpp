@@ -56,7 +56,7 @@ short wait_for(Exchange &ex, short events) {
     pollfd p{ex.conn->fd(), events, 0};
     int n = ::poll(&p, 1, timeout_ms);
     if (n > 0) return p.revents;
-    if (n == 0 && interrupted(ex)) return 0;
+    if (n == 0 && (interrupted(ex) || download_write_failed(ex))) return 0;  // (HTTP/2: one slice after another)
     if (n < 0 && errno != EINTR) {
       ex.fail(Failure::Io, describe_errno("poll failed", errno));
       return 0;

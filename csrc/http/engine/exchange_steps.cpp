@@ -350,6 +350,7 @@ Next on_readable(Exchange &ex) noexcept {
         return finished(ex, fr == FeedResult::CompleteReusable && complete_request);
       }
       if (r == IoResult::WouldBlock) {
+        if (download_write_failed(ex)) return finished(ex, false);  // not waiting on: the file cannot take the body
         if (ex.pause_on_news && ex.stream_news && ex.phase == Phase::Reading) {
           ex.stream_news = false;  // the blocking consumer gets what arrived rather than wait for more
           ex.paused = true;

@@ -386,6 +386,7 @@ Next h2_on_io(Exchange &ex) noexcept {
     }
     for (const H2Outcome &o : done)
       if (o.ex == &ex && (o.next == Next::Finished || o.next == Next::Resend)) return o.next;
+    if (download_write_failed(ex)) return Next::Finished;  // the stream is reset as the exchange lets go of it
     if (ex.pause_on_news && ex.stream_news && ex.phase == Phase::Reading) {
       ex.stream_news = false;  // the blocking consumer takes what arrived; resume_stream pumps again
       ex.paused = true;

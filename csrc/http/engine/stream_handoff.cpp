@@ -70,10 +70,22 @@ FileWriter *file_writer_of(Exchange &ex) noexcept {
   if (ex.file_writer != nullptr) return ex.file_writer;
   std::uint64_t size = ex.body_length >= 0 ? static_cast<std::uint64_t>(ex.body_length) : UINT64_MAX;
   ex.file_writer = FileWriter::open(ex.stream.target.fd, size);
-  // (The blocking driver needs no waker: it waits for its socket in slices of at most 100 ms, each meeting the
-  // writer's failure.)
+  // (The blocking driver needs no waker: it waits for its socket in slices of at most 100 ms, and checks for the
+  // writer's failure after each: download_write_failed.)
   if (ex.file_writer != nullptr && ex.sink) ex.file_writer->set_waker(wake_engine, &ex);
   return ex.file_writer;
+}
+
+bool download_write_failed(Exchange &ex) noexcept {
+  if (ex.file_writer == nullptr) return false;
+  int error = ex.file_writer->failed();
+  if (error == 0) return false;
+  try {
+    ex.fail(Failure::Io, describe_errno("cannot write the download", error));
+  } catch (...) {
+    if (ex.failure == Failure::None) ex.failure = Failure::Internal;
+  }
+  return true;
 }
 
 void note_delivered(Exchange &ex, std::size_t n) noexcept {
