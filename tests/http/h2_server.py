@@ -9,7 +9,8 @@ one concurrent stream, tiny flow-control windows, a request that is never answer
         server.max_open_streams         # the most request streams open at once on one connection
 
 Routes: /echo answers JSON {"method", "path", "body_size", "connection"} once the request ended; /rst?code=N resets
-the stream with error code N; /hang never answers. With goaway=(hold, answer, last), the FIRST connection keeps its
+the stream with error code N; /hang never answers; /stall?first=A&then=B answers a 16 MiB body of which it sends A
+bytes, 0.3 s later B more, then nothing (the stream stays open). With goaway=(hold, answer, last), the FIRST connection keeps its
 requests until `hold` have ended, answers the `answer` lowest stream ids, sends GOAWAY naming the `last`-th stream id
 (1-based, in arrival order) as the last one processed, and closes.
 """
@@ -140,6 +141,8 @@ class H2Server:
                         ended.append(event.stream_id)
                         if goaway is None:
                             self._answer(conn, event.stream_id, requests[event.stream_id], number, open_streams)
+                            if urlsplit(requests[event.stream_id]["headers"][":path"]).path == "/stall":
+                                self._stall(conn, sock, event.stream_id, requests[event.stream_id])
                     elif isinstance(event, h2.events.StreamReset):
                         open_streams.discard(event.stream_id)
                         with self._lock:
@@ -162,9 +165,23 @@ class H2Server:
             except OSError:
                 pass
 
+    @staticmethod
+    def _stall(conn, sock: socket.socket, stream_id: int, request: dict) -> None:
+        query = parse_qs(urlsplit(request["headers"][":path"]).query)
+        conn.send_headers(stream_id, [(":status", "200"), ("content-length", str(16 << 20))])
+        for size in (int(query["first"][0]), int(query["then"][0])):
+            if size > conn.local_flow_control_window(stream_id):
+                raise AssertionError("/stall: more than the client's window")
+            while size > 0:
+                frame = min(size, conn.max_outbound_frame_size)
+                conn.send_data(stream_id, b"x" * frame)
+                size -= frame
+            sock.sendall(conn.data_to_send())
+            threading.Event().wait(0.3)
+
     def _answer(self, conn, stream_id: int, request: dict, number: int, open_streams: set[int]) -> None:
         path = urlsplit(request["headers"][":path"]).path
-        if path == "/hang":
+        if path in ("/hang", "/stall"):
             return
         body = json.dumps({"method": request["headers"][":method"], "path": path, "body_size": request["size"],
                            "connection": number}).encode()

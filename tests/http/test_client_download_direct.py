@@ -470,12 +470,13 @@ def test_a_forked_child_closes_a_file_download_whose_writer_thread_it_lacks(ngin
     assert done.stdout.split() == [hashlib.sha256(body).hexdigest()] * 5
 
 
-def stalled_download(tmp_path, kind: str, options: str, framing: str = "length") -> list[str]:
+def stalled_download(tmp_path, kind: str, options: str, framing: str = "length", h2_url: str | None = None) -> list[str]:
     """In a child process (RLIMIT_FSIZE binds nothing else): downloads from a server that sends a little more than
     the file may hold (2 MiB) of a 16 MiB body, then nothing while the connection stays open (20 s at most); the
     printed lines: the error, and whether the client went away before the server gave up. The last 68 KiB come
     0.3 s after the rest, so the write that fails is one the driver handed over before it waits for the socket.
-    framing "length": Content-Length (pipe pieces); "chunked": one chunk of the whole size (byte pieces)."""
+    framing "length": Content-Length (pipe pieces); "chunked": one chunk of the whole size (byte pieces). With
+    `h2_url` (an H2Server's), its /stall over cleartext HTTP/2 instead (byte pieces; no outcome line)."""
     script = textwrap.dedent(f"""
         import asyncio, resource, signal, socket, sys, threading
         from pathlib import Path
@@ -487,6 +488,8 @@ def stalled_download(tmp_path, kind: str, options: str, framing: str = "length")
         listener.bind(("127.0.0.1", 0))
         listener.listen()
         url = "http://127.0.0.1:%d/stall" % listener.getsockname()[1]
+        if {h2_url!r} is not None:
+            url = {h2_url!r} + "/stall?first=%d&then=%d" % (LIMIT - 65536, 65536 + 4096)
         outcome = []
         def one(conn):
             with conn:
@@ -529,7 +532,7 @@ def stalled_download(tmp_path, kind: str, options: str, framing: str = "length")
             print("error:", type(error).__name__, error)
         else:
             print("no error")
-        for _ in range(100):
+        for _ in range(100 if {h2_url!r} is None else 0):
             if outcome:
                 break
             threading.Event().wait(0.05)
@@ -552,6 +555,17 @@ def test_a_write_that_fails_while_the_server_stalls_ends_the_download(tmp_path, 
     error, outcome = stalled_download(tmp_path, kind, "timeout=None", framing)
     assert "cannot write the download" in error and "File too large" in error, error
     assert outcome == "['the client went away']"
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_a_write_that_fails_while_an_http2_server_stalls_ends_the_download(tmp_path, kind):
+    # The same over HTTP/2 (DATA frames: byte pieces): the stream ends with the write's error, not never (the stalled
+    # stream stays open: a driver that waits on would end the child at its 60 s timeout).
+    from h2_server import H2Server
+
+    with H2Server() as server:
+        error, _ = stalled_download(tmp_path, kind, "timeout=None, http2_prior_knowledge=True", h2_url=server.url)
+    assert "cannot write the download" in error and "File too large" in error, error
 
 
 @pytest.mark.parametrize("framing", ["length", "chunked"])
