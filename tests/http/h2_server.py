@@ -10,7 +10,9 @@ one concurrent stream, tiny flow-control windows, a request that is never answer
 
 Routes: /echo answers JSON {"method", "path", "body_size", "connection"} once the request ended; /rst?code=N resets
 the stream with error code N; /hang never answers; /stall?first=A&then=B answers a 16 MiB body of which it sends A
-bytes, 0.3 s later B more, then nothing (the stream stays open). With goaway=(hold, answer, last), the FIRST connection keeps its
+bytes, 0.3 s later B more, then nothing (the stream stays open); /refuse-late answers a 100000-byte body (bytes
+0, 1, ..., 255, 0, ...) but, the first time it is asked for, resets the stream with REFUSED_STREAM after its first
+half. With goaway=(hold, answer, last), the FIRST connection keeps its
 requests until `hold` have ended, answers the `answer` lowest stream ids, sends GOAWAY naming the `last`-th stream id
 (1-based, in arrival order) as the last one processed, and closes.
 """
@@ -23,6 +25,7 @@ import threading
 from urllib.parse import parse_qs, urlsplit
 
 import h2.config
+import h2.errors
 import h2.exceptions
 import h2.connection
 import h2.events
@@ -43,6 +46,7 @@ class H2Server:
         self._threads: list[threading.Thread] = []
         self._clients: list[socket.socket] = []
         self._stopping = False
+        self._refused_late = False  # /refuse-late refused once
 
     @property
     def url(self) -> str:
@@ -172,16 +176,31 @@ class H2Server:
         for size in (int(query["first"][0]), int(query["then"][0])):
             if size > conn.local_flow_control_window(stream_id):
                 raise AssertionError("/stall: more than the client's window")
-            while size > 0:
-                frame = min(size, conn.max_outbound_frame_size)
-                conn.send_data(stream_id, b"x" * frame)
-                size -= frame
+            H2Server._send_data(conn, stream_id, b"x" * size)
             sock.sendall(conn.data_to_send())
             threading.Event().wait(0.3)
+
+    @staticmethod
+    def _send_data(conn, stream_id: int, data: bytes, end: bool = False) -> None:
+        for start in range(0, len(data), conn.max_outbound_frame_size):
+            piece = data[start:start + conn.max_outbound_frame_size]
+            conn.send_data(stream_id, piece, end_stream=end and start + len(piece) == len(data))
 
     def _answer(self, conn, stream_id: int, request: dict, number: int, open_streams: set[int]) -> None:
         path = urlsplit(request["headers"][":path"]).path
         if path in ("/hang", "/stall"):
+            return
+        if path == "/refuse-late":  # (RFC 9113 §8.7 forbids it: REFUSED_STREAM says nothing was processed)
+            body = (bytes(range(256)) * 391)[:100000]
+            conn.send_headers(stream_id, [(":status", "200"), ("content-length", str(len(body)))])
+            with self._lock:
+                first, self._refused_late = not self._refused_late, True
+            if first:
+                self._send_data(conn, stream_id, body[:len(body) // 2])
+                conn.reset_stream(stream_id, error_code=h2.errors.ErrorCodes.REFUSED_STREAM)
+            else:
+                self._send_data(conn, stream_id, body, end=True)
+            open_streams.discard(stream_id)
             return
         body = json.dumps({"method": request["headers"][":method"], "path": path, "body_size": request["size"],
                            "connection": number}).encode()

@@ -470,7 +470,8 @@ def test_a_forked_child_closes_a_file_download_whose_writer_thread_it_lacks(ngin
     assert done.stdout.split() == [hashlib.sha256(body).hexdigest()] * 5
 
 
-def stalled_download(tmp_path, kind: str, options: str, framing: str = "length", h2_url: str | None = None) -> list[str]:
+def stalled_download(tmp_path, kind: str, options: str, framing: str = "length",
+                     h2_url: str | None = None) -> list[str]:
     """In a child process (RLIMIT_FSIZE binds nothing else): downloads from a server that sends a little more than
     the file may hold (2 MiB) of a 16 MiB body, then nothing while the connection stays open (20 s at most); the
     printed lines: the error, and whether the client went away before the server gave up. The last 68 KiB come
@@ -566,6 +567,35 @@ def test_a_write_that_fails_while_an_http2_server_stalls_ends_the_download(tmp_p
     with H2Server() as server:
         error, _ = stalled_download(tmp_path, kind, "timeout=None, http2_prior_knowledge=True", h2_url=server.url)
     assert "cannot write the download" in error and "File too large" in error, error
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_an_http2_stream_refused_after_part_of_its_body_is_not_resent_into_the_file(tmp_path, kind):
+    # A server that resets a stream with REFUSED_STREAM after the head and half the body (RFC 9113 forbids it): that
+    # half is in the file already. A resend would write the whole body after it (a file that is neither, and the
+    # download "succeeds"): the download fails instead, and leaves no file.
+    from h2_server import H2Server
+
+    dest = tmp_path / "x.bin"
+
+    def sync_run(url):
+        with SyncHTTPClient(http2_prior_knowledge=True) as client:
+            client.get(url + "/echo")  # a reused connection: only there is a refused stream resent
+            client.download(url + "/refuse-late", dest)
+
+    async def async_run(url):
+        async with HTTPClient(http2_prior_knowledge=True) as client:
+            await client.get(url + "/echo")
+            await client.download(url + "/refuse-late", dest)
+
+    with H2Server() as server:
+        try:
+            sync_run(server.url) if kind == "sync" else asyncio.run(async_run(server.url))
+        except HTTPTransportError as error:
+            assert "refused" in str(error), error
+        else:
+            assert dest.read_bytes() == (bytes(range(256)) * 391)[:100000]
+    assert leftovers(tmp_path) in ([], ["x.bin"])
 
 
 @pytest.mark.parametrize("framing", ["length", "chunked"])

@@ -36,10 +36,14 @@ std::string describe_code(std::uint32_t code) {
 
 Next finish(Exchange &ex) noexcept { return finished(ex, true); }  // reusable: the connection, not the stream
 
-// Resend on a new connection, once: the request was never processed by the server.
+// Resend on a new connection, once: the request was never processed by the server. Not a stream whose consumer got
+// some of the answer already (a server refusing after it answered breaks RFC 9113 §8.7): a download's file would get
+// the body again after that part.
 Next resend_refused(Exchange &ex, const char *why) {
-  if (!ex.retried) return resend(ex);
-  ex.fail(Failure::Io, std::string(why) + "; the request was already resent once");
+  const bool answered = ex.streaming && ex.got_bytes;
+  if (!ex.retried && !answered) return resend(ex);
+  ex.fail(Failure::Io,
+          std::string(why) + (answered ? " after it began to answer" : "; the request was already resent once"));
   return finish(ex);
 }
 
