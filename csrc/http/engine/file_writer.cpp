@@ -121,7 +121,8 @@ void FileWriter::run() noexcept {
     int error;
     {
       std::lock_guard file_lock(file_mutex_);
-      error = write_piece(*piece);
+      // stop() may have dropped the queue, `piece` with it, since the lock above: it clears alive_ first.
+      error = alive_ ? write_piece(*piece) : ECANCELED;
     }
     std::lock_guard lock(mutex_);
     if (stopping_) return;  // stop() dropped the queue, `piece` with it

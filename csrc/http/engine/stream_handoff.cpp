@@ -169,9 +169,9 @@ void end_stream(Exchange &ex) noexcept {
   }
   if (ex.file_writer != nullptr) {
     // The consumer may close the file once it sees the end: everything goes into it first (or, after a failure,
-    // nothing more). A timeout may hide a write that failed before it: the async driver learns of a failed write
-    // only at its next socket event, and a stalled server sends none. The write's error is the one to report (the
-    // download could not have succeeded).
+    // nothing more). A timeout may hide a write that failed before it (the deadline passed before the driver met
+    // the failure: download_write_failed). The write's error is the one to report (the download could not have
+    // succeeded).
     int error = ex.failure == Failure::None ? ex.file_writer->finish()
                 : ended_by_timeout(ex)       ? ex.file_writer->failed()
                                              : 0;
