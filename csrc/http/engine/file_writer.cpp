@@ -179,6 +179,24 @@ int FileWriter::acquire(std::size_t &capacity, int &error) noexcept {
   return write_end_[index];
 }
 
+bool FileWriter::enqueue(Piece &&piece, int &error) noexcept {
+  if (error_ != 0 || stopping_) {
+    error = error_ != 0 ? error_ : ECANCELED;
+    return false;
+  }
+  try {
+    queue_.push_back(std::move(piece));
+  } catch (...) {
+    error = ENOMEM;
+    return false;
+  }
+  const Piece &queued = queue_.back();
+  if (queued.pipe >= 0) busy_[queued.pipe] = true;
+  else queued_bytes_ += queued.size;
+  changed_.notify_all();
+  return true;
+}
+
 bool FileWriter::submit(std::size_t n, int &error) noexcept {
   if (n == 0) return true;
   if (inherited() || acquired_ < 0) {
@@ -192,19 +210,7 @@ bool FileWriter::submit(std::size_t n, int &error) noexcept {
     return error == 0;
   }
   std::lock_guard lock(mutex_);
-  if (error_ != 0 || stopping_) {
-    error = error_ != 0 ? error_ : ECANCELED;
-    return false;
-  }
-  try {
-    queue_.push_back(std::move(piece));
-  } catch (...) {
-    error = ENOMEM;
-    return false;
-  }
-  busy_[queue_.back().pipe] = true;
-  changed_.notify_all();
-  return true;
+  return enqueue(std::move(piece), error);
 }
 
 bool FileWriter::submit_bytes(std::string &bytes, int &error) noexcept {
@@ -223,19 +229,7 @@ bool FileWriter::submit_bytes(std::string &bytes, int &error) noexcept {
   }
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return error_ != 0 || stopping_ || queued_bytes_ < kMaxQueuedBytes; });
-  if (error_ != 0 || stopping_) {
-    error = error_ != 0 ? error_ : ECANCELED;
-    return false;
-  }
-  try {
-    queue_.push_back(std::move(piece));
-  } catch (...) {
-    error = ENOMEM;
-    return false;
-  }
-  queued_bytes_ += queue_.back().size;
-  changed_.notify_all();
-  return true;
+  return enqueue(std::move(piece), error);
 }
 
 int FileWriter::finish() noexcept {

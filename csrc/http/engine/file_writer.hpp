@@ -85,6 +85,7 @@ class FileWriter {
   void run() noexcept;                         // the thread
   int write_piece(const Piece &piece) noexcept;  // file_mutex_ held: the piece into fd_; 0 or an errno
   int write_now(const Piece &piece) noexcept;    // without a thread: write_piece, and its failure recorded
+  bool enqueue(Piece &&piece, int &error) noexcept;  // mutex_ held: for the thread, unless a write failed or stopped
 
   int fd_ = -1;
   int read_end_[kPipes] = {-1, -1, -1, -1};
