@@ -219,16 +219,8 @@ PyObject *install_target(StreamObject *self, int fd) {
     engine::BodyTarget t;
     if (fd >= 0) {
       t.fd = fd;
-      while (!got.empty()) {  // small: what arrived with the head (at most the stream's buffer)
-        ssize_t n = ::write(fd, got.data(), got.size());
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-          write_error = errno;
-          break;
-        }
-        got.remove_prefix(static_cast<std::size_t>(n));
-        t.delivered += static_cast<std::size_t>(n);
-      }
+      write_error = engine::write_all(fd, got.data(), got.size());  // small: what arrived with the head
+      if (write_error == 0) t.delivered = got.size();
     } else {
       t.data = PyBytes_AS_STRING(block.get());
       t.size = static_cast<std::size_t>(ex.body_length);

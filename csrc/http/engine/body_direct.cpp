@@ -16,7 +16,7 @@ using conn::IoResult;
 namespace {
 
 DirectResult write_failed(Exchange &ex, int error) {
-  ex.fail(Failure::Io, describe_errno("cannot write the download", error));
+  fail_download_write(ex, error);
   return DirectResult::Failed;
 }
 

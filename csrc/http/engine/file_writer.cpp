@@ -21,6 +21,16 @@ constexpr std::size_t kMaxQueuedBytes = 4 << 20;     // byte pieces waiting, at 
 
 }  // namespace
 
+int write_all(int fd, const char *data, std::size_t n) noexcept {
+  for (std::size_t off = 0; off < n;) {
+    ssize_t w = ::write(fd, data + off, n - off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return w == 0 ? EIO : errno;
+    off += static_cast<std::size_t>(w);
+  }
+  return 0;
+}
+
 FileWriter *FileWriter::open(int fd, std::uint64_t body_size) noexcept {
   auto *w = new (std::nothrow) FileWriter();
   if (w == nullptr) return nullptr;
@@ -71,15 +81,7 @@ void FileWriter::close_pipes() noexcept {
 
 int FileWriter::write_piece(const Piece &piece) noexcept {
   if (!alive_) return ECANCELED;
-  if (piece.pipe < 0) {
-    for (std::size_t off = 0; off < piece.bytes.size();) {
-      ssize_t w = ::write(fd_, piece.bytes.data() + off, piece.bytes.size() - off);
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) return w == 0 ? EIO : errno;
-      off += static_cast<std::size_t>(w);
-    }
-    return 0;
-  }
+  if (piece.pipe < 0) return write_all(fd_, piece.bytes.data(), piece.bytes.size());
   char buffer[16 * 1024];
   for (std::size_t n = piece.size; n > 0;) {
     ssize_t m;
@@ -91,15 +93,8 @@ int FileWriter::write_piece(const Piece &piece) noexcept {
       }
     } else {
       m = ::read(read_end_[piece.pipe], buffer, std::min(n, sizeof buffer));
-      for (ssize_t off = 0; m > 0 && off < m;) {
-        ssize_t w = ::write(fd_, buffer + off, static_cast<std::size_t>(m - off));
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) {
-          if (w == 0) errno = EIO;
-          m = -1;
-          break;
-        }
-        off += w;
+      if (m > 0) {
+        if (int error = write_all(fd_, buffer, static_cast<std::size_t>(m)); error != 0) return error;
       }
     }
     if (m < 0 && errno == EINTR) continue;

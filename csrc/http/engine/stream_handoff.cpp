@@ -29,21 +29,12 @@ bool fill_target(Exchange &ex, BodyTarget &t) {
     // The file writer takes the bytes (after any pieces it holds); without one (out of memory), written here.
     const std::size_t n = bytes.size();
     int error = 0;
-    if (FileWriter *w = file_writer_of(ex); w != nullptr) {
-      if (!w->submit_bytes(ex.body, error)) {
-        ex.fail(Failure::Io, describe_errno("cannot write the download", error));
-        return false;
-      }
-    } else {
-      for (std::size_t off = 0; off < n;) {
-        ssize_t m = ::write(t.fd, bytes.data() + off, n - off);
-        if (m < 0 && errno == EINTR) continue;
-        if (m < 0) {
-          ex.fail(Failure::Io, describe_errno("cannot write the download", errno));
-          return false;
-        }
-        off += static_cast<std::size_t>(m);
-      }
+    FileWriter *w = file_writer_of(ex);
+    if (w == nullptr) error = write_all(t.fd, bytes.data(), n);
+    const bool written = w != nullptr ? w->submit_bytes(ex.body, error) : error == 0;
+    if (!written) {
+      fail_download_write(ex, error);
+      return false;
     }
     note_delivered(ex, n);
   }
@@ -76,15 +67,19 @@ FileWriter *file_writer_of(Exchange &ex) noexcept {
   return ex.file_writer;
 }
 
+void fail_download_write(Exchange &ex, int error) noexcept {
+  try {
+    ex.fail(Failure::Io, describe_errno("cannot write the download", error));
+  } catch (...) {
+    if (ex.failure == Failure::None) ex.failure = Failure::Internal;  // message stays empty: "out of memory"
+  }
+}
+
 bool download_write_failed(Exchange &ex) noexcept {
   if (ex.file_writer == nullptr) return false;
   int error = ex.file_writer->failed();
   if (error == 0) return false;
-  try {
-    ex.fail(Failure::Io, describe_errno("cannot write the download", error));
-  } catch (...) {
-    if (ex.failure == Failure::None) ex.failure = Failure::Internal;
-  }
+  fail_download_write(ex, error);
   return true;
 }
 
@@ -177,13 +172,10 @@ void end_stream(Exchange &ex) noexcept {
                                              : 0;
     ex.file_writer->stop();
     if (error != 0) {
-      try {
-        std::string message = describe_errno("cannot write the download", error);
-        ex.failure = Failure::None;  // (a timeout's)
-        ex.fail(Failure::Io, std::move(message));
-      } catch (...) {
-        if (ex.failure == Failure::None) ex.failure = Failure::Internal;  // a timeout stays
-      }
+      const Failure timeout = ex.failure;  // None, or a timeout the write's error replaces
+      ex.failure = Failure::None;
+      fail_download_write(ex, error);
+      if (ex.failure == Failure::Internal && timeout != Failure::None) ex.failure = timeout;  // no memory for the text
     }
   }
   s.need_upload = false;

@@ -20,6 +20,10 @@ void note_delivered(Exchange &ex, std::size_t n) noexcept;
 // for the target's descriptor; nullptr when out of memory (the driver then writes the file itself).
 FileWriter *file_writer_of(Exchange &ex) noexcept;
 
+// Driver side: the download fails with "cannot write the download: <strerror(error)>" (Failure::Io), unless it
+// failed already.
+void fail_download_write(Exchange &ex, int error) noexcept;
+
 // Driver side, before it waits for its socket: true, with ex.failure set ("cannot write the download"), when the
 // download's file writer failed a write. The driver otherwise learns of it only when it hands the next piece over,
 // and a stalled server sends none (the async driver is woken for it: FileWriter::set_waker).
