@@ -180,6 +180,17 @@ def aiohttp_bytes(url: str, dest: Path) -> tuple[float, str]:
     return asyncio.run(main())
 
 
+def write_alone(body: bytes, dest: Path) -> float:
+    """No network: the same 50 MiB, already in memory, written the way every file peer writes it (temporary file,
+    fsync, rename). Every file contestant has to do at least this, so its rate bounds the file table from above on
+    this machine, measured in the same rounds (on a VM each fresh tmpfs page can cost a host fault)."""
+    start = time.perf_counter()
+    write_atomically(dest, [body])
+    return time.perf_counter() - start
+
+
+WRITE_BOUND = "write alone, no network (bound)"
+
 # (table, contestant) -> function; a file contestant writes `dest` and returns its seconds, a memory one returns
 # (seconds, digest).
 PEERS = {
@@ -269,18 +280,20 @@ def med(usage: list[dict], name: str) -> float:
 def run(args) -> Section:
     rounds = 3 if args.quick else (args.rounds or 11)  # 7 left the medians swinging 0.65-0.87x between runs
     work = Path(tempfile.mkdtemp(prefix="bw-download-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
-    samples: dict[tuple[str, str], list[float]] = {key: [] for key in PEERS}
-    usage: dict[tuple[str, str], list[dict]] = {key: [] for key in PEERS}
+    contestants = [*PEERS, ("file", WRITE_BOUND)]
+    samples: dict[tuple[str, str], list[float]] = {key: [] for key in contestants}
+    usage: dict[tuple[str, str], list[dict]] = {key: [] for key in contestants}
     errors: dict[tuple[str, str], str] = {}
     wrk: list[float] = []
     with NginxServer() as server:
         body = os.urandom(SIZE)
         digest = hashlib.sha256(body).hexdigest()
         (server.prefix / "www" / "dl50.bin").write_bytes(body)
-        del body
         url = server.url + "/dl50.bin"
         workers = server.worker_pids()
-        keys = list(PEERS)
+        peers = dict(PEERS)
+        peers[("file", WRITE_BOUND)] = lambda _url, dest: write_alone(body, dest)
+        keys = contestants
         for r in range(rounds):
             for key in rotated(keys, r):
                 if key in errors:
@@ -291,13 +304,13 @@ def run(args) -> Section:
                     if key[0] == "file":
                         before = (scheduler_clock(), resource.getrusage(resource.RUSAGE_SELF), scheduler_clock(workers),
                                   involuntary_switches(workers))
-                        seconds = PEERS[key](url, dest)
+                        seconds = peers[key](url, dest)
                         after = (scheduler_clock(), resource.getrusage(resource.RUSAGE_SELF), scheduler_clock(workers),
                                  involuntary_switches(workers))
                         usage[key].append(usage_of(before, after, seconds))
                         got = hashlib.sha256(dest.read_bytes()).hexdigest()
                     else:
-                        seconds, got = PEERS[key](url, dest)  # (its digest is taken inside: no usage figures)
+                        seconds, got = peers[key](url, dest)  # (its digest is taken inside: no usage figures)
                     if got != digest:
                         raise RuntimeError("wrong body")
                     samples[key].append(SIZE / (1 << 20) / seconds)
@@ -343,6 +356,11 @@ def run(args) -> Section:
              "(>= 80% of wrk) is judged on both tables",
              f"machine: {os.cpu_count()} CPUs shared by the client, nginx and wrk; load average at the end "
              f"{os.getloadavg()[0]:.1f}"]
+    bound = samples[("file", WRITE_BOUND)]
+    if bound and wrk:
+        notes.append(f"file: writing the 50 MiB alone, with no network, runs at {statistics.median(bound):.0f} MiB/s "
+                     f"({statistics.median(bound) / statistics.median(wrk):.2f}x of wrk): no client that receives "
+                     "the body and then writes it can beat that on this machine")
     for key in keys:
         if key[1].startswith("boltwire") and usage[key]:
             u = usage[key]
