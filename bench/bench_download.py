@@ -5,12 +5,18 @@ Every contestant writes the body to a file on /dev/shm (tmpfs, so the disk is no
 temporary file that is fsync'ed and renamed, as boltwire's download() does, and the size and digest of each
 result are checked. Rounds are interleaved and the order rotated, so drift in machine load hits every
 contestant alike; each row is the median MiB/s with the spread (min..max) over the rounds.
+
+A reference row in each table measures this machine's floor in the same rounds: `C, 2 threads (floor)`
+(bench/download_floor.c), the same download done the least costly way. wrk writes nothing: what separates a client
+from wrk on these tables is mostly the cost of fresh pages (the file's tmpfs pages, or the bytes object's), which the
+floor pays too.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import os
 import re
 import resource
@@ -21,7 +27,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
+from c_programs import compiled
 from report import Row, Section, Table, Target
 from timing import rotated
 
@@ -180,16 +188,29 @@ def aiohttp_bytes(url: str, dest: Path) -> tuple[float, str]:
     return asyncio.run(main())
 
 
-def write_alone(body: bytes, dest: Path) -> float:
-    """No network: the same 50 MiB, already in memory, written the way every file peer writes it (temporary file,
-    fsync, rename). Every file contestant has to do at least this, so its rate bounds the file table from above on
-    this machine, measured in the same rounds (on a VM each fresh tmpfs page can cost a host fault)."""
-    start = time.perf_counter()
-    write_atomically(dest, [body])
-    return time.perf_counter() - start
+def c_floor_run(url: str, dest: str) -> dict:
+    """bench/download_floor.c: the same download done the least costly way in C, into the file `dest` or, for "-",
+    into memory; it times itself from before its connect to after the rename (or the last byte in memory)."""
+    binary, why = compiled("download_floor.c", ("-pthread",), ("-lcrypto",))
+    if binary is None:
+        raise RuntimeError(why)
+    split = urlsplit(url)
+    proc = subprocess.run([binary, str(split.port), split.path, dest], capture_output=True, text=True, timeout=60)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr.strip()[-120:])
+    return json.loads(proc.stdout)
 
 
-WRITE_BOUND = "write alone, no network (bound)"
+def c_floor(url: str, dest: Path) -> float:
+    return c_floor_run(url, str(dest))["seconds"]
+
+
+def c_floor_bytes(url: str, dest: Path) -> tuple[float, str]:
+    out = c_floor_run(url, "-")
+    return out["seconds"], out["sha256"]
+
+
+C_FLOOR = "C, 2 threads (floor)"
 
 # (table, contestant) -> function; a file contestant writes `dest` and returns its seconds, a memory one returns
 # (seconds, digest).
@@ -204,6 +225,8 @@ PEERS = {
     ("memory", "httpx async get"): httpx_async_bytes,
     ("memory", "httpx sync get"): httpx_sync_bytes,
     ("memory", "aiohttp read"): aiohttp_bytes,
+    ("file", C_FLOOR): c_floor,
+    ("memory", C_FLOOR): c_floor_bytes,
 }
 TITLES = {
     "file": "Download 50 MiB into a file (loopback nginx), MiB/s, higher is better",
@@ -280,20 +303,18 @@ def med(usage: list[dict], name: str) -> float:
 def run(args) -> Section:
     rounds = 3 if args.quick else (args.rounds or 11)  # 7 left the medians swinging 0.65-0.87x between runs
     work = Path(tempfile.mkdtemp(prefix="bw-download-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
-    contestants = [*PEERS, ("file", WRITE_BOUND)]
-    samples: dict[tuple[str, str], list[float]] = {key: [] for key in contestants}
-    usage: dict[tuple[str, str], list[dict]] = {key: [] for key in contestants}
+    samples: dict[tuple[str, str], list[float]] = {key: [] for key in PEERS}
+    usage: dict[tuple[str, str], list[dict]] = {key: [] for key in PEERS}
     errors: dict[tuple[str, str], str] = {}
     wrk: list[float] = []
     with NginxServer() as server:
         body = os.urandom(SIZE)
         digest = hashlib.sha256(body).hexdigest()
         (server.prefix / "www" / "dl50.bin").write_bytes(body)
+        del body
         url = server.url + "/dl50.bin"
         workers = server.worker_pids()
-        peers = dict(PEERS)
-        peers[("file", WRITE_BOUND)] = lambda _url, dest: write_alone(body, dest)
-        keys = contestants
+        keys = list(PEERS)
         for r in range(rounds):
             for key in rotated(keys, r):
                 if key in errors:
@@ -304,13 +325,13 @@ def run(args) -> Section:
                     if key[0] == "file":
                         before = (scheduler_clock(), resource.getrusage(resource.RUSAGE_SELF), scheduler_clock(workers),
                                   involuntary_switches(workers))
-                        seconds = peers[key](url, dest)
+                        seconds = PEERS[key](url, dest)
                         after = (scheduler_clock(), resource.getrusage(resource.RUSAGE_SELF), scheduler_clock(workers),
                                  involuntary_switches(workers))
                         usage[key].append(usage_of(before, after, seconds))
                         got = hashlib.sha256(dest.read_bytes()).hexdigest()
                     else:
-                        seconds, got = peers[key](url, dest)  # (its digest is taken inside: no usage figures)
+                        seconds, got = PEERS[key](url, dest)  # (its digest is taken inside: no usage figures)
                     if got != digest:
                         raise RuntimeError("wrong body")
                     samples[key].append(SIZE / (1 << 20) / seconds)
@@ -354,13 +375,11 @@ def run(args) -> Section:
              "their page faults (not the network) can set the pace of every memory row",
              "wrk reads the same file on one connection and writes nothing: the transport's ceiling; the target "
              "(>= 80% of wrk) is judged on both tables",
+             f"{C_FLOOR}: bench/download_floor.c, the same download in C done the least costly way (file: splice "
+             "from the socket into pipes, a second thread splicing them into the file; memory: recv into one fresh "
+             "block while a second thread faults its pages in); it times itself, from its connect on",
              f"machine: {os.cpu_count()} CPUs shared by the client, nginx and wrk; load average at the end "
              f"{os.getloadavg()[0]:.1f}"]
-    bound = samples[("file", WRITE_BOUND)]
-    if bound and wrk:
-        notes.append(f"file: writing the 50 MiB alone, with no network, runs at {statistics.median(bound):.0f} MiB/s "
-                     f"({statistics.median(bound) / statistics.median(wrk):.2f}x of wrk): no client that receives "
-                     "the body and then writes it can beat that on this machine")
     for key in keys:
         if key[1].startswith("boltwire") and usage[key]:
             u = usage[key]

@@ -29,7 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests", "http"))
 
-from http_race import floor_binary  # noqa: E402
+from c_programs import compiled  # noqa: E402
 from timing import rotated  # noqa: E402
 
 
@@ -51,7 +51,7 @@ def main() -> None:
     p.add_argument("--client", default="boltwire (Struct)", help="a row of bench/http_clients.py")
     args = p.parse_args()
     cpu_a, cpu_b = (int(c) for c in args.cpus.split(","))
-    floor, why = floor_binary()
+    floor, why = compiled("floor_client.c")
     if floor is None:
         raise SystemExit(f"floor client: {why}")
     from nginx_server import NginxServer

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from c_programs import compiled
 from http_clients import Endpoint
 from progress import progress
 from timing import rotated
@@ -386,26 +387,10 @@ def has_floor(mode: str, target: Endpoint) -> bool:
     return mode == "sync" and target.url.startswith("http://") and not target.http2
 
 
-def floor_binary() -> tuple[str | None, str]:
-    """bench/floor_client.c built into build/bench (again when the source is newer), or None and why not."""
-    source = HERE / "floor_client.c"
-    binary = REPO / "build" / "bench" / "floor_client"
-    if binary.exists() and binary.stat().st_mtime >= source.stat().st_mtime:
-        return str(binary), ""
-    compiler = shutil.which("cc") or shutil.which("gcc")
-    if compiler is None:
-        return None, "no C compiler"
-    binary.parent.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.run([compiler, "-O2", "-o", str(binary), str(source)], capture_output=True, text=True)
-    if proc.returncode != 0:
-        return None, f"build failed: {proc.stderr.strip()[-120:]}"
-    return str(binary), ""
-
-
 def run_floor(target: Endpoint, requests: int, limit: float, watch: list[int] | None = None) -> dict:
     """One run of the floor client: `requests` sequential GETs (or `limit` seconds), its own wall and CPU time;
     `watch`: nginx's workers, for its Placement."""
-    binary, why = floor_binary()
+    binary, why = compiled("floor_client.c")
     if binary is None:
         return {"error": f"floor client: {why}"}
     port = target.url.rsplit(":", 1)[1].rstrip("/")

@@ -145,9 +145,9 @@ def floor_counts(url: str, n: int, cpu: int | None) -> None:
     """The C floor client: its 200 warm-up requests and `n` timed ones, all counted (its set-up adds a few calls);
     on `cpu` only when given."""
     sys.path.insert(0, HERE)
-    from http_race import floor_binary
+    from c_programs import compiled
 
-    binary, why = floor_binary()
+    binary, why = compiled("floor_client.c")
     if binary is None:
         print(f"floor client: {why}")
         return
