@@ -164,6 +164,64 @@ def test_backpressure_stops_the_sender_while_the_consumer_lags(stream_server):
     asyncio.run(main())
 
 
+STALL = 0.4  # seconds the consumer waits between two readings of what the server has sent
+
+
+def check_sender_stalled(sent_before: int, sent_after: int) -> None:
+    """While the consumer waited, the server could hand over nothing more (its chunk would not go out): the client
+    read nothing meanwhile, or at most what its bounded buffer takes. Without back-pressure, loopback moves
+    gigabytes in STALL seconds."""
+    assert sent_after - sent_before <= 1 << 20, (sent_before, sent_after)
+    assert sent_after < 64 << 20, sent_after  # what the socket buffers and the client's buffer hold, at most
+
+
+@pytest.mark.parametrize("is_async", [True, False], ids=["async", "sync"])
+def test_a_stalled_consumer_stalls_the_server(stream_server, is_async):
+    """Checked on the server's side (/endless counts the bytes it handed over): once the consumer stops reading, the
+    sender stops too; once it reads again, the sender moves on. The sync client reads only inside next(); the async
+    one reads ahead into a bounded buffer."""
+
+    def sent() -> int:
+        return stream_server.stats()["endless_sent"]
+
+    chunks_to_resume = 20000  # 16 KiB each: far more than the buffers between the two hold
+
+    if is_async:
+        async def main():
+            async with HTTPClient() as client:
+                async with client.stream_get(stream_server.url + "/endless") as stream:
+                    items = stream.__aiter__()
+                    await items.__anext__()
+                    await asyncio.sleep(STALL)
+                    before = sent()
+                    await asyncio.sleep(STALL)
+                    after = sent()
+                    for n in range(chunks_to_resume):
+                        await items.__anext__()
+                        if n % 256 == 255 and sent() > after:
+                            return before, after, True
+                    return before, after, False
+
+        before, after, resumed = asyncio.run(main())
+    else:
+        with SyncHTTPClient() as client:
+            with client.stream_get(stream_server.url + "/endless") as stream:
+                items = iter(stream)
+                next(items)
+                time.sleep(STALL)
+                before = sent()
+                time.sleep(STALL)
+                after = sent()
+                resumed = False
+                for n in range(chunks_to_resume):
+                    next(items)
+                    if n % 256 == 255 and sent() > after:
+                        resumed = True
+                        break
+    check_sender_stalled(before, after)
+    assert resumed, "the server did not send again once the consumer read on"
+
+
 def test_stream_leak_loop(stream_server, tmp_path):
     baseline = _core._http_live_exchanges()
     fds = len(os.listdir("/proc/self/fd"))
