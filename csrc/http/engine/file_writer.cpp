@@ -15,7 +15,7 @@ namespace boltwire::http::engine {
 
 namespace {
 
-constexpr std::size_t kPipeSize = 1 << 20;          // asked of F_SETPIPE_SZ (the kernel may keep its 64 KiB default)
+constexpr std::size_t kPipeSize = 1 << 20;          // asked of F_SETPIPE_SZ (refused past the per-user quota)
 constexpr std::uint64_t kThreadMinimum = 4 << 20;    // smaller bodies: a thread costs more than the overlap saves
 constexpr std::size_t kMaxQueuedBytes = 4 << 20;     // byte pieces waiting, at most (as the pipes hold)
 
@@ -63,8 +63,10 @@ bool FileWriter::make_pipes() noexcept {
     if (::pipe2(ends, O_CLOEXEC | O_NONBLOCK) != 0) break;
     read_end_[i] = ends[0];
     write_end_[i] = ends[1];
+    // Past the per-user pipe quota the kernel refuses the size: the pipe keeps what it has, which it says.
     int size = ::fcntl(ends[1], F_SETPIPE_SZ, static_cast<int>(kPipeSize));
-    capacity_[i] = size > 0 ? static_cast<std::size_t>(size) : 64 * 1024;
+    if (size <= 0) size = ::fcntl(ends[1], F_GETPIPE_SZ);
+    capacity_[i] = size > 0 ? static_cast<std::size_t>(size) : 4096;
     pipes_ = i + 1;
   }
   return pipes_ > 0;
