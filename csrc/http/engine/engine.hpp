@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "http/engine/exchange.hpp"
+#include "http/engine/fork_generation.hpp"
 #include "http/pool/pool.hpp"
 
 namespace boltwire::http::engine {
@@ -20,8 +21,6 @@ class Engine;
 
 // The engine of this process (started if needed); nullptr with `error` set when it cannot start.
 Engine *engine_instance(const char *&error) noexcept;
-// Increments in every forked child; clients compare it to drop state inherited from the parent.
-std::uint64_t fork_generation() noexcept;
 // Registers the fork handlers (fork.cpp): call once, when the module is imported, so that a process that only
 // ever used the blocking client is covered too.
 bool install_fork_handlers() noexcept;

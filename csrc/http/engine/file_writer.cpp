@@ -7,9 +7,6 @@
 
 #include <algorithm>
 #include <new>
-#include <thread>
-
-#include "http/engine/engine.hpp"
 
 namespace boltwire::http::engine {
 
@@ -35,25 +32,12 @@ FileWriter *FileWriter::open(int fd, std::uint64_t body_size) noexcept {
   auto *w = new (std::nothrow) FileWriter();
   if (w == nullptr) return nullptr;
   w->fd_ = fd;
-  w->generation_ = fork_generation();
-  if (body_size >= kThreadMinimum) {
-    w->refs_ = 2;  // the thread's
-    try {
-      std::thread([w] {
-        w->run();
-        w->release();
-      }).detach();
-      w->threaded_ = true;
-    } catch (...) {
-      w->refs_ = 1;  // no thread: the driver writes each piece itself
-    }
-  }
+  // Without a thread (a small body, or none can start) the driver writes each piece itself.
+  if (body_size >= kThreadMinimum) w->threaded_ = w->start_thread();
   return w;
 }
 
 FileWriter::~FileWriter() { close_pipes(); }
-
-bool FileWriter::inherited() const noexcept { return generation_ != fork_generation(); }
 
 bool FileWriter::make_pipes() noexcept {
   pipes_tried_ = true;
@@ -265,16 +249,6 @@ void FileWriter::stop() noexcept {
   queue_.clear();
   queued_bytes_ = 0;
   changed_.notify_all();
-}
-
-void FileWriter::release() noexcept {
-  if (inherited()) return;
-  bool last;
-  {
-    std::lock_guard lock(mutex_);
-    last = --refs_ == 0;
-  }
-  if (last) delete this;
 }
 
 }  // namespace boltwire::http::engine

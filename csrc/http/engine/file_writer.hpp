@@ -8,6 +8,8 @@
 #include <mutex>
 #include <string>
 
+#include "http/engine/helper_thread.hpp"
+
 namespace boltwire::http::engine {
 
 // Writes all `n` bytes of `data` to `fd` (retrying EINTR and short writes): 0, or the errno of the failure (EIO for
@@ -37,7 +39,7 @@ int write_all(int fd, const char *data, std::size_t n) noexcept;
 //     whichever of the owner (release) and the thread lets go of it last.
 //   - A forked child has no such thread, and the mutexes may have been held at the fork: there every call returns
 //     at once without a lock (ECANCELED), and stop() and release() leave the handle alone (leaked).
-class FileWriter {
+class FileWriter : public HelperShared<FileWriter> {
  public:
   // The writer of a body of `body_size` bytes (UINT64_MAX: unknown) going to `fd`, with its thread unless the body
   // is known to be small; nullptr when out of memory.
@@ -64,15 +66,12 @@ class FileWriter {
   // owner keeps `arg` alive until then.
   void set_waker(void (*wake)(void *), void *arg) noexcept;
 
-  // Owner side. No write to the file after this returns; what still waits is dropped. Idempotent.
+  // Owner side. No write to the file after this returns; what still waits is dropped. Idempotent. Then the owner
+  // lets go of its reference with release() (HelperShared).
   void stop() noexcept;
-  // Lets go of the owner's reference (stop() first).
-  void release() noexcept;
-
-  FileWriter(const FileWriter &) = delete;
-  FileWriter &operator=(const FileWriter &) = delete;
 
  private:
+  friend class HelperShared<FileWriter>;  // run(), and the destructor of the last reference
   static constexpr int kPipes = 4;
 
   struct Piece {
@@ -83,7 +82,6 @@ class FileWriter {
 
   FileWriter() = default;
   ~FileWriter();
-  bool inherited() const noexcept;  // a forked child's copy
   bool make_pipes() noexcept;       // mutex_ held
   void close_pipes() noexcept;
   void run() noexcept;                         // the thread
@@ -110,11 +108,9 @@ class FileWriter {
   bool stopping_ = false;           // stop() was called: the thread ends, nobody waits any more
   void (*wake_)(void *) = nullptr;  // set_waker
   void *wake_arg_ = nullptr;
-  int refs_ = 1;                    // owner, and the thread
 
   std::mutex file_mutex_;           // held while writing to fd_
   bool alive_ = true;               // cleared by stop(): fd_ may go
-  std::uint64_t generation_ = 0;    // fork_generation() when opened
 };
 
 }  // namespace boltwire::http::engine

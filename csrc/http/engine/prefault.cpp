@@ -9,9 +9,8 @@
 #include <cstdint>
 #include <mutex>
 #include <new>
-#include <thread>
 
-#include "http/engine/engine.hpp"
+#include "http/engine/helper_thread.hpp"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23  // Linux 5.14; older C library headers lack the name
@@ -28,17 +27,11 @@ std::atomic<bool> g_unsupported{false};  // the kernel refused MADV_POPULATE_WRI
 
 }  // namespace
 
-struct Prefault {
+struct Prefault : HelperShared<Prefault> {
   std::mutex mutex;
   bool alive = true;         // cleared by stop_prefault: the memory may go
   std::uintptr_t first = 0;  // the pages to populate: [first, last), page-aligned; set before the thread starts
   std::uintptr_t last = 0;
-  std::uint64_t generation = 0;  // fork_generation() when started: a forked child has no such thread
-  std::atomic<int> refs{2};      // the owner's and the thread's
-
-  void release() noexcept {
-    if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
-  }
 
   void run() noexcept {
     for (std::uintptr_t at = first; at < last;) {
@@ -62,14 +55,8 @@ Prefault *start_prefault(char *data, std::size_t size, std::size_t skip) noexcep
   if (p == nullptr) return nullptr;
   p->first = (base + skip + page - 1) & ~(page - 1);
   p->last = (base + size) & ~(page - 1);
-  p->generation = fork_generation();
-  try {
-    std::thread([p] {
-      p->run();
-      p->release();
-    }).detach();
-  } catch (...) {
-    delete p;  // no thread: only the caller would have held it
+  if (!p->start_thread()) {
+    p->release();  // only the caller held it
     return nullptr;
   }
   return p;
@@ -77,7 +64,7 @@ Prefault *start_prefault(char *data, std::size_t size, std::size_t skip) noexcep
 
 void stop_prefault(Prefault *prefault) noexcept {
   // In a forked child the thread does not exist, and its mutex may have been held at the fork: left alone (leaked).
-  if (prefault == nullptr || prefault->generation != fork_generation()) return;
+  if (prefault == nullptr || prefault->inherited()) return;
   {
     std::lock_guard lock(prefault->mutex);
     prefault->alive = false;
