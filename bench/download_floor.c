@@ -185,7 +185,7 @@ static char *into_memory(int sock, const char *first, size_t early, size_t body)
 
 int main(int argc, char **argv) {
   if (argc != 4) {
-    fprintf(stderr, "usage: %s PORT PATH DEST\n", argv[0]);
+    fprintf(stderr, "usage: %s PORT PATH DEST|-\n", argv[0]);
     return 2;
   }
   double start = now();
@@ -220,6 +220,10 @@ int main(int argc, char **argv) {
   }
   size_t body = strtoull(length_field + 17, NULL, 10);
   size_t early = got - (size_t)(end + 4 - head);
+  if (early > body) {
+    fprintf(stderr, "more bytes than the Content-Length\n");
+    return 1;
+  }
 
   char *block = NULL;
   if (strcmp(argv[3], "-") == 0) {
