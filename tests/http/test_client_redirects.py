@@ -154,6 +154,22 @@ def test_credentials_dropped_across_origins(srv, is_async):
 
 
 @both
+def test_client_default_cookie_and_proxy_auth_dropped_across_origins(srv, is_async):
+    # default_headers= credentials are the client's, not the call's, and stay with the origin all the same (httpx and
+    # reqwest drop them too); on the same origin they go on.
+    a, b = srv
+    a.script("/away", redirect(302, f"{b.url}/there"))
+    a.script("/here", redirect(302, "/same"))
+    defaults = {"Cookie": "sid=secret", "Proxy-Authorization": "Basic eA==", "X-Default": "d"}
+    for path in ("/away", "/here"):
+        run(is_async, "GET", f"{a.url}{path}", client={"default_headers": defaults})
+    there, same = b.hits("/there")[0], a.hits("/same")[0]
+    assert "cookie" not in there.headers and "proxy-authorization" not in there.headers
+    assert there.headers["x-default"] == "d"
+    assert same.headers["cookie"] == "sid=secret" and same.headers["proxy-authorization"] == "Basic eA=="
+
+
+@both
 def test_client_auth_dropped_across_origins_kept_on_same(srv, is_async):
     a, b = srv
     a.script("/same", redirect(302, "/same2"))

@@ -21,6 +21,8 @@ from boltwire.http._errors import (
     HTTPTransportError,
 )
 from boltwire.http._policy import error_spec, status_error
+from boltwire.http._redirects import _CREDENTIALS as _REDIRECT_CREDENTIALS
+from boltwire.http._redirects import CROSS_ORIGIN as _CROSS_ORIGIN
 from boltwire.http._redirects import RedirectSignal as _RedirectSignal
 from boltwire.http._response import CaseInsensitiveDict, RequestInfo
 from boltwire.http import _streaming
@@ -411,10 +413,11 @@ class _ClientBase:
         if not headers and body is None and not skip_auth and upload is None:
             return route.origin, route.head, None, route.url
         items = self._default_headers if route.auth is None else self._default_headers + [route.auth]
-        if route.proxy_auth is not None:
+        if skip_auth:  # a redirect to another origin drops default_headers' Cookie and Proxy-Authorization too
+            drop = _REDIRECT_CREDENTIALS if skip_auth == _CROSS_ORIGIN else ("authorization",)
+            items = [h for h in items if h[0].lower() not in drop]
+        if route.proxy_auth is not None:  # proxy='s own credentials, for this route's proxy: kept
             items = items + [route.proxy_auth]
-        if skip_auth:
-            items = [h for h in items if h[0].lower() != "authorization"]
         if headers:
             given_items = _header_items(headers)
             names = {n.lower() for n, _ in given_items}
