@@ -180,6 +180,25 @@ def test_client_auth_dropped_across_origins_kept_on_same(srv, is_async):
     assert "authorization" not in b.hits("/other")[0].headers
 
 
+class Refused(HTTPResponseError):
+    pass
+
+
+@both
+def test_streamed_upload_redirect_keeps_skip_auth_and_raises(srv, is_async):
+    # A form= upload answered with 303 goes on as a GET; the call's skip_auth= and raises= hold for that hop too (the
+    # GET went out with the client's Authorization and its 404 came back as a plain HTTPResponseError).
+    a, _ = srv
+    a.script("/upload", redirect(303, "/result"))
+    a.script("/result", (404, [], b"{}"))
+    with pytest.raises(Refused) as info:
+        run(is_async, "POST", f"{a.url}/upload", form={"f": b"x"}, skip_auth=True, raises=Refused,
+            client={"bearer_token": "t0k"})
+    assert [h.status for h in info.value.history] == [303]
+    assert "authorization" not in a.hits("/upload")[0].headers
+    assert "authorization" not in a.hits("/result")[0].headers
+
+
 @both
 def test_relative_location_resolves_against_the_request_url(srv, is_async):
     a, _ = srv

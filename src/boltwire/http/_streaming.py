@@ -446,9 +446,11 @@ def send_sync(client: Any, method: str, url: str, params: Any, headers: Any, con
     with stream:
         body = b"".join(stream._chunks())
     signal = _redirect_of(client, stream, body)
-    if signal is not None:
-        return client._redirected_sync(signal, method, url, params, headers, None, None, None, timeout, tp,
-                                       error_for_status, None)
+    if signal is not None:  # the rest of the chain, with the call's own skip_auth, raises and error_type
+        from boltwire.http._session import follow_sync
+
+        return follow_sync(client, signal, method, url, params, headers, None, None, None, timeout, tp,
+                           error_for_status, skip_auth, raises, error_type)
     return stream._finish(body, client._decoder(tp), stream._raises)
 
 
@@ -460,9 +462,11 @@ async def send_async(client: Any, method: str, url: str, params: Any, headers: A
     async with stream:
         body = b"".join([chunk async for chunk in stream._chunks()])
     signal = _redirect_of(client, stream, body)
-    if signal is not None:
-        return await client._redirected(signal, method, url, params, headers, None, None, None, timeout, tp,
-                                        error_for_status, None)
+    if signal is not None:  # see send_sync
+        from boltwire.http._session import follow_async
+
+        return await follow_async(client, signal, method, url, params, headers, None, None, None, timeout, tp,
+                                  error_for_status, skip_auth, raises, error_type)
     return stream._finish(body, client._decoder(tp), stream._raises)
 
 
