@@ -56,6 +56,15 @@ def upload_of(content: Any, form: Any, infer_mime: bool) -> Upload | None:
     return None
 
 
+def _with_cookies(jar: Any, url: str, headers: Any, header_items: Callable[[Any], list]) -> Any:
+    """`headers` with the jar's Cookie field for `url` added, unless they have one or the jar has none for it."""
+    items = header_items(headers) if headers else []
+    if any(name.lower() == "cookie" for name, _ in items):
+        return headers
+    cookie = jar.header_for(url)
+    return items + [("Cookie", cookie)] if cookie else headers
+
+
 def _piece(chunk: Any) -> bytes | memoryview:
     if isinstance(chunk, str):
         return chunk.encode("utf-8")
@@ -112,6 +121,9 @@ class _StreamBase:
         if t is None:
             raise RuntimeError("the client is not open")
         url, params, headers, json, content, data, skip_auth = self._request
+        jar = self._client._cookies
+        if jar is not None:  # cookie_store: the jar's cookies go out as on the verbs (a Cookie given wins)
+            headers = _with_cookies(jar, self._client._full_url(url, params), headers, self._client._header_items)
         up = self._upload
         framing = None if up is None else (-1 if up.length is None else up.length, up.content_type)
         origin, head, body, full = self._client._prepare(self._method, url, params, headers, json, content, data,
@@ -124,6 +136,9 @@ class _StreamBase:
 
     def _take_head(self, head: tuple[int, str, str]) -> None:
         self._status, self._block, self._http_version = head
+        jar = self._client._cookies
+        if jar is not None:  # what the response sets is kept, whatever its status (as on the verbs)
+            jar.extract(self._url, self.headers.get_all("set-cookie"))
 
     def _check_status(self, body: bytes) -> None:
         """Raises the status error (HTTPResponseError, or the client's raises=) of an error status."""
