@@ -4,8 +4,9 @@ iterators, and download() to a file. Everything runs on the native transport's o
 
 from __future__ import annotations
 
+import errno
 import os
-import tempfile
+import secrets
 import time
 from collections import deque
 from pathlib import Path
@@ -511,9 +512,17 @@ class _AtomicFile:
 
     def __init__(self, dest: Path) -> None:
         self.dest = dest
-        directory = dest.parent
-        fd, name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=directory)
-        self.path = Path(name)
+        # Made as open(dest, "wb") makes a file: 0o666 less the umask (mkstemp's 0o600 would become dest's mode).
+        for _ in range(100):
+            path = dest.parent / f".{dest.name}.{secrets.token_hex(6)}.part"
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+                break
+            except FileExistsError:
+                continue
+        else:
+            raise FileExistsError(errno.EEXIST, "no unused temporary file name beside the download", str(dest))
+        self.path = path
         self.file = os.fdopen(fd, "wb", buffering=0)
         self.streams: list[Any] = []  # armed with the descriptor: closed before it is (discard)
 
