@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 import time
 from collections import deque
 from pathlib import Path
@@ -514,7 +513,7 @@ class _AtomicFile:
         self.dest = dest
         # Made as open(dest, "wb") makes a file: 0o666 less the umask (mkstemp's 0o600 would become dest's mode).
         for _ in range(100):
-            path = dest.parent / f".{dest.name}.{secrets.token_hex(6)}.part"
+            path = dest.parent / f".{dest.name}.{os.urandom(6).hex()}.part"
             try:
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
                 break
