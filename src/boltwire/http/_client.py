@@ -148,8 +148,16 @@ def _encode_params(params: Any) -> str:
                 v = "false"
             elif v is None:
                 v = ""
-            pairs.append((str(key), str(v)))
+            pairs.append((_form_text(key), _form_text(v)))
     return urlencode(pairs)
+
+
+def _form_text(value: Any) -> str | bytes:
+    """A params= / data= name or value for urlencode: bytes-like as bytes (percent-encoded as they are; str() would
+    send their repr, "b'...'"), anything else as str."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    return str(value)
 
 
 class _Route:
