@@ -127,6 +127,16 @@ def test_bytes_in_params_and_data_are_percent_encoded_not_their_repr(srv, is_asy
     assert srv.hits("/f")[0].body == b"t=x%26y"
 
 
+@both
+def test_a_string_for_params_data_or_headers_is_a_type_error_naming_it(srv, is_async):
+    # A str is iterable, so it was read as pairs: "ValueError: not enough values to unpack", naming nothing.
+    for option in ("params", "data", "headers"):
+        method = "POST" if option == "data" else "GET"
+        with pytest.raises(TypeError, match=option):
+            send(is_async, method, f"{srv.url}/x", **{option: "a=1"})
+    assert srv.requests == []
+
+
 class Login(Struct, rename="camel"):
     user_name: str
     remember_me: bool = False

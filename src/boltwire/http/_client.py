@@ -78,9 +78,17 @@ def _default_max_connections() -> int:
     return max(8, soft - _FD_MARGIN)
 
 
+def _not_text(value: Any, what: str) -> None:
+    """A str or bytes is iterable but no pairs: read as pairs it was "not enough values to unpack", naming nothing."""
+    if isinstance(value, (str, bytes, bytearray, memoryview)):
+        raise TypeError(f"{what}= must be a mapping or a sequence of (name, value) pairs, got {type(value).__name__}"
+                        + (" (a body as it is goes in content=)" if what == "data" else ""))
+
+
 def _header_items(headers: Any) -> list[tuple[str, Any]]:
     """(name, value) pairs from a mapping or a sequence of pairs; names as str. Names and values are validated
     where the head is written (_http_head, the codec's request writer)."""
+    _not_text(headers, "headers")
     if isinstance(headers, Mapping):
         items = headers.items()
     elif isinstance(headers, (list, tuple)):
@@ -129,7 +137,8 @@ def _pem_list(value: Any) -> list[bytes] | None:
     return out
 
 
-def _encode_params(params: Any) -> str:
+def _encode_params(params: Any, what: str = "params") -> str:
+    _not_text(params, what)
     pairs = []
     if isinstance(params, Mapping):
         items = params.items()
@@ -454,7 +463,7 @@ class _ClientBase:
                 return bytes(content), None
             raise TypeError(f"content must be bytes or str, got {type(content).__name__}")
         if data is not None:
-            return _encode_params(data).encode("ascii"), "application/x-www-form-urlencoded"
+            return _encode_params(data, "data").encode("ascii"), "application/x-www-form-urlencoded"
         return None, None
 
     _header_items = staticmethod(_header_items)
