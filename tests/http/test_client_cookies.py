@@ -5,6 +5,8 @@ cookie_store, and the Set-Cookie fields starlette writes (tests/http/stream_app.
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from _both_clients import both, session
 
@@ -124,6 +126,43 @@ def test_redirect_hops_to_another_host_follow_the_jar_rules(srv, is_async):
     assert srv.hits("/back")[0].headers["cookie"] == "home=1"
     assert srv.hits("/later")[0].headers["cookie"] == "away=2"
     assert sorted((c.name, c.domain) for c in client.cookies) == [("away", "localhost"), ("home", "127.0.0.1")]
+
+
+@both
+def test_streams_downloads_and_uploads_use_the_jar(srv, is_async, tmp_path):
+    # stream(), download() and a form= upload (with the redirect after it) send the jar's cookies and store what their
+    # responses set, as the verbs do; they went out without the session cookie and their Set-Cookie was lost.
+    srv.script("/login", (200, [("Set-Cookie", "sid=abc")], b"{}"))
+    srv.script("/feed", (200, [("Set-Cookie", "fed=1")], b"line\n"))
+    srv.script("/file", (200, [("Set-Cookie", "got=1")], b"data"))
+    srv.script("/upload", (303, [("Location", "/result"), ("Set-Cookie", "up=1")], b""))
+    url = srv.url
+
+    async def run_async():
+        from boltwire.http import HTTPClient
+
+        async with HTTPClient(cookie_store=True) as client:
+            await client.get(f"{url}/login")
+            async with client.stream("GET", f"{url}/feed") as stream:
+                await stream.read()
+            await client.download(f"{url}/file", tmp_path / "f")
+            await client.post(f"{url}/upload", form={"f": b"x"})
+
+    def run_sync():
+        from boltwire.http import SyncHTTPClient
+
+        with SyncHTTPClient(cookie_store=True) as client:
+            client.get(f"{url}/login")
+            with client.stream("GET", f"{url}/feed") as stream:
+                stream.read()
+            client.download(f"{url}/file", tmp_path / "f")
+            client.post(f"{url}/upload", form={"f": b"x"})
+
+    asyncio.run(run_async()) if is_async else run_sync()
+    assert srv.hits("/feed")[0].headers.get("cookie") == "sid=abc"
+    assert srv.hits("/file")[0].headers.get("cookie") == "sid=abc; fed=1"
+    assert srv.hits("/upload")[0].headers.get("cookie") == "sid=abc; fed=1; got=1"
+    assert srv.hits("/result")[0].headers.get("cookie") == "sid=abc; fed=1; got=1; up=1"
 
 
 @both

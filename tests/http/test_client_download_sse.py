@@ -8,6 +8,7 @@ import email
 import email.policy
 import io
 import os
+import stat
 import string
 from pathlib import Path
 
@@ -74,6 +75,28 @@ def test_interrupted_download_leaves_no_partial_file(stream_server, tmp_path, ki
         asyncio.run(main())
     assert leftovers(tmp_path) == ["kept.bin"]
     assert dest_old.read_bytes() == b"old"  # an existing file is replaced only by a complete download
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_downloaded_file_has_the_mode_a_plain_write_gives(stream_server, tmp_path, kind):
+    # The temporary file is created as open(dest, "wb") would create dest (0o666 less the umask), not 0o600 (mkstemp's
+    # mode), which the rename then gave dest: a file other users or a web server could not read.
+    url, dest = stream_server.url + "/status/200", tmp_path / "f.bin"
+    old = os.umask(0o022)
+    try:
+        if kind == "sync":
+            with SyncHTTPClient() as client:
+                client.download(url, dest)
+        else:
+            async def main():
+                async with HTTPClient() as client:
+                    await client.download(url, dest)
+
+            asyncio.run(main())
+    finally:
+        os.umask(old)
+    assert dest.read_bytes() == b"no" and stat.S_IMODE(dest.stat().st_mode) == 0o644
+    assert leftovers(tmp_path) == ["f.bin"]
 
 
 def test_download_of_an_error_status_writes_nothing(stream_server, tmp_path):

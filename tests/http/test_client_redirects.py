@@ -154,6 +154,22 @@ def test_credentials_dropped_across_origins(srv, is_async):
 
 
 @both
+def test_client_default_cookie_and_proxy_auth_dropped_across_origins(srv, is_async):
+    # default_headers= credentials are the client's, not the call's, and stay with the origin all the same (httpx and
+    # reqwest drop them too); on the same origin they go on.
+    a, b = srv
+    a.script("/away", redirect(302, f"{b.url}/there"))
+    a.script("/here", redirect(302, "/same"))
+    defaults = {"Cookie": "sid=secret", "Proxy-Authorization": "Basic eA==", "X-Default": "d"}
+    for path in ("/away", "/here"):
+        run(is_async, "GET", f"{a.url}{path}", client={"default_headers": defaults})
+    there, same = b.hits("/there")[0], a.hits("/same")[0]
+    assert "cookie" not in there.headers and "proxy-authorization" not in there.headers
+    assert there.headers["x-default"] == "d"
+    assert same.headers["cookie"] == "sid=secret" and same.headers["proxy-authorization"] == "Basic eA=="
+
+
+@both
 def test_client_auth_dropped_across_origins_kept_on_same(srv, is_async):
     a, b = srv
     a.script("/same", redirect(302, "/same2"))
@@ -162,6 +178,25 @@ def test_client_auth_dropped_across_origins_kept_on_same(srv, is_async):
     assert a.hits("/same2")[0].headers["authorization"] == "Bearer t0k"
     run(is_async, "GET", f"{a.url}/cross", client={"bearer_token": "t0k"})
     assert "authorization" not in b.hits("/other")[0].headers
+
+
+class Refused(HTTPResponseError):
+    pass
+
+
+@both
+def test_streamed_upload_redirect_keeps_skip_auth_and_raises(srv, is_async):
+    # A form= upload answered with 303 goes on as a GET; the call's skip_auth= and raises= hold for that hop too (the
+    # GET went out with the client's Authorization and its 404 came back as a plain HTTPResponseError).
+    a, _ = srv
+    a.script("/upload", redirect(303, "/result"))
+    a.script("/result", (404, [], b"{}"))
+    with pytest.raises(Refused) as info:
+        run(is_async, "POST", f"{a.url}/upload", form={"f": b"x"}, skip_auth=True, raises=Refused,
+            client={"bearer_token": "t0k"})
+    assert [h.status for h in info.value.history] == [303]
+    assert "authorization" not in a.hits("/upload")[0].headers
+    assert "authorization" not in a.hits("/result")[0].headers
 
 
 @both

@@ -77,6 +77,16 @@ def test_retry_after_beyond_the_cap_ends_retrying(srv):
     assert delays == [] and info.value.attempts == 1 and info.value.headers["retry-after"] == "3600"
 
 
+def test_unreadable_retry_after_falls_back_to_backoff(srv):
+    # RFC 9110 §10.2.3: delay-seconds is ASCII digits. A field str.isdigit() accepts but float() does not (the
+    # superscript two, one latin-1 byte) is unreadable, so the backoff applies; it was a ValueError out of get().
+    srv.script("/r", (503, [("Retry-After", "\u00b2")], b""), OK)
+    with SyncHTTPClient(base_url=srv.url, max_retries=1) as client:
+        delays = fake(client, rand=0.5)
+        assert client.get("/r").status == 200
+    assert delays == [0.05]
+
+
 def test_only_retry_methods_and_statuses(srv):
     srv.script("/r", UNAVAILABLE, OK)
     with SyncHTTPClient(base_url=srv.url, max_retries=2) as client:

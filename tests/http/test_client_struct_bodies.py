@@ -118,6 +118,25 @@ def test_other_objects_are_type_errors(srv, is_async):
     assert srv.requests == []
 
 
+@both
+def test_bytes_in_params_and_data_are_percent_encoded_not_their_repr(srv, is_async):
+    # urlencode's rule (requests' too): bytes go out percent-encoded as they are; str(b"...") put "b'...'" on the wire.
+    send(is_async, "GET", f"{srv.url}/q", params={"sig": b"a b\xff", b"k": ["v", b"w"]})
+    send(is_async, "POST", f"{srv.url}/f", data=[("t", bytearray(b"x&y"))])
+    assert srv.hits("/q")[0].path == "/q?sig=a+b%FF&k=v&k=w"
+    assert srv.hits("/f")[0].body == b"t=x%26y"
+
+
+@both
+def test_a_string_for_params_data_or_headers_is_a_type_error_naming_it(srv, is_async):
+    # A str is iterable, so it was read as pairs: "ValueError: not enough values to unpack", naming nothing.
+    for option in ("params", "data", "headers"):
+        method = "POST" if option == "data" else "GET"
+        with pytest.raises(TypeError, match=option):
+            send(is_async, method, f"{srv.url}/x", **{option: "a=1"})
+    assert srv.requests == []
+
+
 class Login(Struct, rename="camel"):
     user_name: str
     remember_me: bool = False

@@ -21,6 +21,8 @@ from boltwire.http._errors import (
     HTTPTransportError,
 )
 from boltwire.http._policy import error_spec, status_error
+from boltwire.http._redirects import _CREDENTIALS as _REDIRECT_CREDENTIALS
+from boltwire.http._redirects import CROSS_ORIGIN as _CROSS_ORIGIN
 from boltwire.http._redirects import RedirectSignal as _RedirectSignal
 from boltwire.http._response import CaseInsensitiveDict, RequestInfo
 from boltwire.http import _streaming
@@ -76,9 +78,17 @@ def _default_max_connections() -> int:
     return max(8, soft - _FD_MARGIN)
 
 
+def _not_text(value: Any, what: str) -> None:
+    """A str or bytes is iterable but no pairs: read as pairs it was "not enough values to unpack", naming nothing."""
+    if isinstance(value, (str, bytes, bytearray, memoryview)):
+        raise TypeError(f"{what}= must be a mapping or a sequence of (name, value) pairs, got {type(value).__name__}"
+                        + (" (a body as it is goes in content=)" if what == "data" else ""))
+
+
 def _header_items(headers: Any) -> list[tuple[str, Any]]:
     """(name, value) pairs from a mapping or a sequence of pairs; names as str. Names and values are validated
     where the head is written (_http_head, the codec's request writer)."""
+    _not_text(headers, "headers")
     if isinstance(headers, Mapping):
         items = headers.items()
     elif isinstance(headers, (list, tuple)):
@@ -127,7 +137,8 @@ def _pem_list(value: Any) -> list[bytes] | None:
     return out
 
 
-def _encode_params(params: Any) -> str:
+def _encode_params(params: Any, what: str = "params") -> str:
+    _not_text(params, what)
     pairs = []
     if isinstance(params, Mapping):
         items = params.items()
@@ -146,8 +157,16 @@ def _encode_params(params: Any) -> str:
                 v = "false"
             elif v is None:
                 v = ""
-            pairs.append((str(key), str(v)))
+            pairs.append((_form_text(key), _form_text(v)))
     return urlencode(pairs)
+
+
+def _form_text(value: Any) -> str | bytes:
+    """A params= / data= name or value for urlencode: bytes-like as bytes (percent-encoded as they are; str() would
+    send their repr, "b'...'"), anything else as str."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    return str(value)
 
 
 class _Route:
@@ -411,10 +430,11 @@ class _ClientBase:
         if not headers and body is None and not skip_auth and upload is None:
             return route.origin, route.head, None, route.url
         items = self._default_headers if route.auth is None else self._default_headers + [route.auth]
-        if route.proxy_auth is not None:
+        if skip_auth:  # a redirect to another origin drops default_headers' Cookie and Proxy-Authorization too
+            drop = _REDIRECT_CREDENTIALS if skip_auth == _CROSS_ORIGIN else ("authorization",)
+            items = [h for h in items if h[0].lower() not in drop]
+        if route.proxy_auth is not None:  # proxy='s own credentials, for this route's proxy: kept
             items = items + [route.proxy_auth]
-        if skip_auth:
-            items = [h for h in items if h[0].lower() != "authorization"]
         if headers:
             given_items = _header_items(headers)
             names = {n.lower() for n, _ in given_items}
@@ -443,7 +463,7 @@ class _ClientBase:
                 return bytes(content), None
             raise TypeError(f"content must be bytes or str, got {type(content).__name__}")
         if data is not None:
-            return _encode_params(data).encode("ascii"), "application/x-www-form-urlencoded"
+            return _encode_params(data, "data").encode("ascii"), "application/x-www-form-urlencoded"
         return None, None
 
     _header_items = staticmethod(_header_items)

@@ -133,7 +133,7 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
     if value is None:
         return None
     value = value.strip()
-    if value.isdigit():
+    if value.isascii() and value.isdigit():  # (str.isdigit takes "²" too, which float() refuses)
         return float(value)
     try:
         when = email.utils.parsedate_to_datetime(value)

@@ -14,7 +14,7 @@ from typing import Any
 from boltwire import _core
 from boltwire.http._errors import HTTPRedirectError
 
-__all__ = ["RedirectSignal", "next_hop"]
+__all__ = ["CROSS_ORIGIN", "RedirectSignal", "next_hop"]
 
 _http_url = _core._http_url
 _http_redirect_url = _core._http_redirect_url
@@ -23,6 +23,8 @@ _http_redirect_url = _core._http_redirect_url
 _CREDENTIALS = ("authorization", "cookie", "proxy-authorization")
 # Fields that describe the body: dropped with it when a redirect turns the request into a GET.
 _BODY_FIELDS = ("content-type", "content-length", "transfer-encoding", "content-encoding")
+# skip_auth of a hop to another origin (truthy): the client's default_headers lose their credential fields too.
+CROSS_ORIGIN = "cross-origin"
 
 
 class RedirectSignal(Exception):
@@ -94,5 +96,5 @@ def next_hop(req: Any, signal: RedirectSignal, hops: Hops, https_only: bool, ski
     if _origin(url) != _origin(req.url):
         for name in _CREDENTIALS:
             headers.pop(name, None)
-        skip_auth = True
+        skip_auth = CROSS_ORIGIN
     return OutgoingRequest(method, url, headers, body), skip_auth

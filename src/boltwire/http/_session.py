@@ -236,19 +236,24 @@ def _follow_sync(client: Any, policy: ClientPolicy | None, req: OutgoingRequest,
 
 
 async def follow_async(client: Any, signal: RedirectSignal, method: str, url: str, params: Any, headers: Any,
-                       json: Any, content: Any, data: Any, timeout: Any, tp: Any, error_for_status: Any) -> Any:
-    """The verbs' plain path after the transport raised `signal` for their request: the rest of the chain."""
-    dec, errors = client._response_spec(tp, error_for_status)
+                       json: Any, content: Any, data: Any, timeout: Any, tp: Any, error_for_status: Any,
+                       skip_auth: bool = False, raises: Any = None, error_type: Any = None) -> Any:
+    """The verbs' plain path after the transport raised `signal` for their request: the rest of the chain. A verb
+    with a streamed body (_streaming.send_async) passes its own skip_auth / raises / error_type on, and its client's
+    policy (its cookie jar, retries; never auth or middleware, refused on streams) runs the later hops; on the plain
+    path the client has none."""
+    dec, errors = _spec(client, tp, error_for_status, error_type, raises)
     req = _outgoing(client, method, url, params, headers, json, content, data)
-    return await _follow_async(client, None, req, timeout, dec, errors, False, signal)
+    return await _follow_async(client, client._policy, req, timeout, dec, errors, skip_auth, signal)
 
 
 def follow_sync(client: Any, signal: RedirectSignal, method: str, url: str, params: Any, headers: Any, json: Any,
-                content: Any, data: Any, timeout: Any, tp: Any, error_for_status: Any) -> Any:
+                content: Any, data: Any, timeout: Any, tp: Any, error_for_status: Any, skip_auth: bool = False,
+                raises: Any = None, error_type: Any = None) -> Any:
     """follow_async for SyncHTTPClient."""
-    dec, errors = client._response_spec(tp, error_for_status)
+    dec, errors = _spec(client, tp, error_for_status, error_type, raises)
     req = _outgoing(client, method, url, params, headers, json, content, data)
-    return _follow_sync(client, None, req, timeout, dec, errors, False, signal)
+    return _follow_sync(client, client._policy, req, timeout, dec, errors, skip_auth, signal)
 
 
 # ---- async ------------------------------------------------------------------------------------------------------

@@ -4,8 +4,8 @@ iterators, and download() to a file. Everything runs on the native transport's o
 
 from __future__ import annotations
 
+import errno
 import os
-import tempfile
 import time
 from collections import deque
 from pathlib import Path
@@ -54,6 +54,15 @@ def upload_of(content: Any, form: Any, infer_mime: bool) -> Upload | None:
     if is_streamed_content(content):
         return Upload(content)
     return None
+
+
+def _with_cookies(jar: Any, url: str, headers: Any, header_items: Callable[[Any], list]) -> Any:
+    """`headers` with the jar's Cookie field for `url` added, unless they have one or the jar has none for it."""
+    items = header_items(headers) if headers else []
+    if any(name.lower() == "cookie" for name, _ in items):
+        return headers
+    cookie = jar.header_for(url)
+    return items + [("Cookie", cookie)] if cookie else headers
 
 
 def _piece(chunk: Any) -> bytes | memoryview:
@@ -112,6 +121,9 @@ class _StreamBase:
         if t is None:
             raise RuntimeError("the client is not open")
         url, params, headers, json, content, data, skip_auth = self._request
+        jar = self._client._cookies
+        if jar is not None:  # cookie_store: the jar's cookies go out as on the verbs (a Cookie given wins)
+            headers = _with_cookies(jar, self._client._full_url(url, params), headers, self._client._header_items)
         up = self._upload
         framing = None if up is None else (-1 if up.length is None else up.length, up.content_type)
         origin, head, body, full = self._client._prepare(self._method, url, params, headers, json, content, data,
@@ -124,6 +136,9 @@ class _StreamBase:
 
     def _take_head(self, head: tuple[int, str, str]) -> None:
         self._status, self._block, self._http_version = head
+        jar = self._client._cookies
+        if jar is not None:  # what the response sets is kept, whatever its status (as on the verbs)
+            jar.extract(self._url, self.headers.get_all("set-cookie"))
 
     def _check_status(self, body: bytes) -> None:
         """Raises the status error (HTTPResponseError, or the client's raises=) of an error status."""
@@ -446,9 +461,11 @@ def send_sync(client: Any, method: str, url: str, params: Any, headers: Any, con
     with stream:
         body = b"".join(stream._chunks())
     signal = _redirect_of(client, stream, body)
-    if signal is not None:
-        return client._redirected_sync(signal, method, url, params, headers, None, None, None, timeout, tp,
-                                       error_for_status, None)
+    if signal is not None:  # the rest of the chain, with the call's own skip_auth, raises and error_type
+        from boltwire.http._session import follow_sync
+
+        return follow_sync(client, signal, method, url, params, headers, None, None, None, timeout, tp,
+                           error_for_status, skip_auth, raises, error_type)
     return stream._finish(body, client._decoder(tp), stream._raises)
 
 
@@ -460,9 +477,11 @@ async def send_async(client: Any, method: str, url: str, params: Any, headers: A
     async with stream:
         body = b"".join([chunk async for chunk in stream._chunks()])
     signal = _redirect_of(client, stream, body)
-    if signal is not None:
-        return await client._redirected(signal, method, url, params, headers, None, None, None, timeout, tp,
-                                        error_for_status, None)
+    if signal is not None:  # see send_sync
+        from boltwire.http._session import follow_async
+
+        return await follow_async(client, signal, method, url, params, headers, None, None, None, timeout, tp,
+                                  error_for_status, skip_auth, raises, error_type)
     return stream._finish(body, client._decoder(tp), stream._raises)
 
 
@@ -492,9 +511,17 @@ class _AtomicFile:
 
     def __init__(self, dest: Path) -> None:
         self.dest = dest
-        directory = dest.parent
-        fd, name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=directory)
-        self.path = Path(name)
+        # Made as open(dest, "wb") makes a file: 0o666 less the umask (mkstemp's 0o600 would become dest's mode).
+        for _ in range(100):
+            path = dest.parent / f".{dest.name}.{os.urandom(6).hex()}.part"
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+                break
+            except FileExistsError:
+                continue
+        else:
+            raise FileExistsError(errno.EEXIST, "no unused temporary file name beside the download", str(dest))
+        self.path = path
         self.file = os.fdopen(fd, "wb", buffering=0)
         self.streams: list[Any] = []  # armed with the descriptor: closed before it is (discard)
 
