@@ -10,6 +10,7 @@ Overview
     a message, then end the connection by Close (FIN), Reset (RST), Hang (stay open, silent) or KeepAlive (read
     the next request). Because the steps are data, tests/http/test_fault_server.py checks every scenario's bytes
     on a raw socket against `Scenario.promised()`; the client tests in test_faults.py then rely on them.
+    `wait_sent(name)` lets a test wait until a run of a scenario has sent every byte before its end step.
 
 Invariants
     - Only 127.0.0.1 is used. Every open-ended step (Drip/Repeat forever, Hang) is bounded by a time limit and
@@ -230,6 +231,11 @@ SCENARIOS: dict[str, Scenario] = {
                  (Send(_head("HTTP/1.1 200 OK", "Content-Length: 5") + b"hello"
                        + _head("HTTP/1.1 200 OK", "Content-Length: 8") + b"smuggled"), Hang()),
                  "5 promised bytes, then a whole extra response: must never be read as the next answer"),
+        Scenario("surplus-after-pause",
+                 (Send(_head("HTTP/1.1 200 OK", "Content-Length: 5") + b"hello"), Sleep(0.02),
+                  Send(_head("HTTP/1.1 200 OK", "Content-Length: 8") + b"smuggled"), Hang()),
+                 "5 promised bytes, then a moment later a whole extra response (its own segment): the idle "
+                 "keep-alive connection holds bytes nobody asked for and must not carry the next request"),
         Scenario("te-and-content-length",
                  (Send(_head("HTTP/1.1 200 OK", "Transfer-Encoding: chunked", "Content-Length: 5") + b"5\r\nhello\r\n0\r\n\r\n"), Hang()),
                  "Transfer-Encoding and Content-Length together (RFC 9112 6.3: an error)"),
@@ -273,6 +279,7 @@ class Stats:
     connections: int = 0
     requests: int = 0
     by_path: dict[str, int] = field(default_factory=dict)
+    sent: dict[str, int] = field(default_factory=dict)  # scenario path -> runs that sent all their bytes
 
 
 class FaultServer:
@@ -285,6 +292,7 @@ class FaultServer:
         self._listener: socket.socket | None = None
         self._refuser: socket.socket | None = None
         self._tasks: set[asyncio.Task] = set()
+        self._sent = threading.Condition()
 
     @property
     def url(self) -> str:
@@ -331,6 +339,17 @@ class FaultServer:
 
     def url_for(self, name: str) -> str:
         return self.url + "/" + name
+
+    def wait_sent(self, name: str, runs: int = 1, timeout: float = 5.0) -> bool:
+        """Waits until `runs` runs of scenario `name` have sent every byte before their end step (the bytes are
+        then in the loopback peer's receive queue); False after `timeout`."""
+        with self._sent:
+            return self._sent.wait_for(lambda: self.stats.sent.get("/" + name, 0) >= runs, timeout)
+
+    def _note_sent(self, path: str) -> None:
+        with self._sent:
+            self.stats.sent[path] = self.stats.sent.get(path, 0) + 1
+            self._sent.notify_all()
 
     # -- loop thread
 
@@ -392,7 +411,7 @@ class FaultServer:
                 if scenario is None:
                     await conn.send(NOT_FOUND)
                     continue
-                if not await conn.run(scenario.steps):
+                if not await conn.run(scenario.steps, lambda: self._note_sent(request.path)):
                     return
         except (ConnectionError, OSError, asyncio.TimeoutError):
             return  # the peer went away or reset us: that ends the connection, never the server
@@ -468,9 +487,12 @@ class _Conn:
     async def send(self, data: bytes) -> None:
         await self.loop.sock_sendall(self.sock, data)
 
-    async def run(self, steps: tuple[Step, ...]) -> bool:
-        """Carry out the steps; True when the connection should serve another request."""
+    async def run(self, steps: tuple[Step, ...], on_sent=lambda: None) -> bool:
+        """Carry out the steps; True when the connection should serve another request. `on_sent` is called when
+        the end step is reached (every byte before it was sent)."""
         for step in steps:
+            if isinstance(step, END_STEPS):
+                on_sent()
             if isinstance(step, Send):
                 await self.send(step.data)
             elif isinstance(step, Sleep):

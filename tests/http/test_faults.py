@@ -182,6 +182,29 @@ def test_body_longer_than_content_length_async(fault_server):
     asyncio.run(main())
 
 
+def test_surplus_after_a_pause_is_not_the_next_answer_sync(fault_server):
+    # The extra response arrives in its own segment after the first one was read whole: the idle connection then
+    # holds bytes nobody asked for. The next request follows at once (well within any "hot connection" window).
+    with SyncHTTPClient(timeout=FAR) as client:
+        before = fault_server.stats.sent.get("/surplus-after-pause", 0)
+        r = client.get(fault_server.url_for("surplus-after-pause"))
+        assert (r.status, r.data) == (200, b"hello")
+        assert fault_server.wait_sent("surplus-after-pause", before + 1)
+        check_ok(client.get(fault_server.url_for("ok")))
+
+
+def test_surplus_after_a_pause_is_not_the_next_answer_async(fault_server):
+    async def main():
+        async with HTTPClient(timeout=FAR) as client:
+            before = fault_server.stats.sent.get("/surplus-after-pause", 0)
+            r = await client.get(fault_server.url_for("surplus-after-pause"))
+            assert (r.status, r.data) == (200, b"hello")
+            assert await asyncio.to_thread(fault_server.wait_sent, "surplus-after-pause", before + 1)
+            check_ok(await client.get(fault_server.url_for("ok")))
+
+    asyncio.run(main())
+
+
 @pytest.mark.parametrize("name, data", [("ok-close", b"ok"), ("close-delimited", b"hello"), ("early-hints", b"ok")])
 def test_well_formed_edges_both_clients(fault_server, name, data):
     with SyncHTTPClient(timeout=FAR) as client:
