@@ -140,6 +140,7 @@ CL10 = b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n"
 CHUNKED = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
 BIG = 10 << 20  # bodies well past any max_response_size a test sets (tests use 1 MiB)
 LONG = 1 << 20  # a status line or header line of 1 MiB: past any sane head limit
+DOWNLOAD = 1 << 20  # a body well past the client's 64 KiB read buffer
 
 
 def _head(*lines: str) -> bytes:
@@ -231,6 +232,11 @@ SCENARIOS: dict[str, Scenario] = {
                  (Send(_head("HTTP/1.1 200 OK", "Content-Length: 5") + b"hello"
                        + _head("HTTP/1.1 200 OK", "Content-Length: 8") + b"smuggled"), Hang()),
                  "5 promised bytes, then a whole extra response: must never be read as the next answer"),
+        Scenario("download-longer-than-content-length",
+                 (Send(_head("HTTP/1.1 200 OK", f"Content-Length: {DOWNLOAD}") + b"d" * DOWNLOAD
+                       + _head("HTTP/1.1 200 OK", "Content-Length: 8") + b"smuggled"), Hang()),
+                 "a body past the client's read buffer, then a whole extra response in the same write: a download "
+                 "that takes the body straight from the socket must still not read it as the next answer"),
         Scenario("surplus-after-pause",
                  (Send(_head("HTTP/1.1 200 OK", "Content-Length: 5") + b"hello"), Sleep(0.02),
                   Send(_head("HTTP/1.1 200 OK", "Content-Length: 8") + b"smuggled"), Hang()),

@@ -23,6 +23,7 @@ import pytest
 
 import boltwire
 
+from _local_server import PAYLOAD, LocalServer
 from boltwire import HTTPClient, HTTPConnectionError, HTTPTimeoutError, HTTPTransportError, SyncHTTPClient
 
 # A 64-byte label cannot be encoded in a DNS query, so getaddrinfo fails locally: no packet leaves the
@@ -203,6 +204,54 @@ def test_surplus_after_a_pause_is_not_the_next_answer_async(fault_server):
             check_ok(await client.get(fault_server.url_for("ok")))
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize("into", ["file", "memory"])
+def test_download_longer_than_content_length_sync(fault_server, tmp_path, into):
+    # A download takes the body's tail straight from the socket (exactly the bytes the length promised): the
+    # whole extra response behind it must not stay there for the next request.
+    dest = tmp_path / "d.bin" if into == "file" else None
+    with SyncHTTPClient(timeout=FAR) as client:
+        r = client.download(fault_server.url_for("download-longer-than-content-length"), dest)
+        data = dest.read_bytes() if into == "file" else r.data
+        assert data == b"d" * (1 << 20)
+        for _ in range(3):
+            check_ok(client.get(fault_server.url_for("ok")))
+
+
+@pytest.mark.parametrize("into", ["file", "memory"])
+def test_download_longer_than_content_length_async(fault_server, tmp_path, into):
+    dest = tmp_path / "d.bin" if into == "file" else None
+
+    async def main():
+        async with HTTPClient(timeout=FAR) as client:
+            r = await client.download(fault_server.url_for("download-longer-than-content-length"), dest)
+            data = dest.read_bytes() if into == "file" else r.data
+            assert data == b"d" * (1 << 20)
+            for _ in range(3):
+                check_ok(await client.get(fault_server.url_for("ok")))
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_download_over_tls_longer_than_content_length(kind):
+    # On https the body's tail and the extra response share TLS records: a download that reads exactly the body
+    # leaves the rest decrypted (or still encrypted) inside the TLS session, where no socket peek sees it.
+    with LocalServer(tls=True) as server:
+        tls = {"root_certificates": [server.ca_pem], "tls_built_in_root_certs": False, "timeout": FAR}
+        if kind == "sync":
+            with SyncHTTPClient(base_url=server.url, **tls) as client:
+                assert client.download("/surplus").data == b"s" * MIB
+                second = client.get("/json")
+        else:
+            async def main():
+                async with HTTPClient(base_url=server.url, **tls) as client:
+                    assert (await client.download("/surplus")).data == b"s" * MIB
+                    return await client.get("/json")
+
+            second = asyncio.run(main())
+    assert second.status == 200 and second.data == PAYLOAD
 
 
 @pytest.mark.parametrize("name, data", [("ok-close", b"ok"), ("close-delimited", b"hello"), ("early-hints", b"ok")])

@@ -347,7 +347,12 @@ Next on_readable(Exchange &ex) noexcept {
         if (fr == FeedResult::Failed) return finished(ex, false);
         // A response that came before the request was fully sent leaves the connection unusable.
         bool complete_request = ex.phase == Phase::Reading && !ex.write_failed;
-        return finished(ex, fr == FeedResult::CompleteReusable && complete_request);
+        // Bytes received after the response's end are nobody's answer (RFC 9112 §6.3). A read into the buffer that
+        // did not fill it emptied the socket (later bytes wake the idle connection's watch); a direct read takes
+        // exactly the body, a full buffer may have left more, and TLS may hold further records: peek then.
+        bool drained = direct != DirectResult::Moved && got < sizeof t_buffer && c->tls_session() == nullptr;
+        bool reusable = fr == FeedResult::CompleteReusable && complete_request && (drained || c->looks_alive());
+        return finished(ex, reusable);
       }
       if (r == IoResult::WouldBlock) {
         if (download_write_failed(ex)) return finished(ex, false);  // not waiting on: the file cannot take the body
