@@ -67,6 +67,12 @@ class Repeat:
 
 
 @dataclass(frozen=True)
+class Cork:
+    """Hold what is sent next (TCP_CORK) until the connection ends: with Close, the last bytes and the FIN leave in
+    one segment, so the peer sees the answer and the end at once."""
+
+
+@dataclass(frozen=True)
 class Close:
     """Graceful close (FIN); everything sent before it arrives first."""
 
@@ -90,7 +96,7 @@ class KeepAlive:
     """Serve the next request on this connection."""
 
 
-Step = Send | Sleep | Drip | Repeat | Close | Reset | Hang | KeepAlive
+Step = Send | Sleep | Drip | Repeat | Cork | Close | Reset | Hang | KeepAlive
 END_STEPS = (Close, Reset, Hang, KeepAlive)
 
 
@@ -162,6 +168,9 @@ SCENARIOS: dict[str, Scenario] = {
         # well-behaved references
         Scenario("ok", (Send(OK), KeepAlive()), "200 'ok', keep-alive"),
         Scenario("ok-close", (Send(OK_CLOSE), Close()), "200 'ok' with Connection: close, then FIN"),
+        Scenario("ok-then-fin", (Cork(), Send(OK), Close()),
+                 "200 'ok' keep-alive by its head, but the FIN rides in the same segment as its last bytes: the "
+                 "connection is over before the client has read the answer"),
         Scenario("close-delimited", (Send(_head("HTTP/1.1 200 OK", "Connection: close") + b"hello"), Close()),
                  "a body that ends at FIN (no length, no chunking): valid HTTP/1.1"),
         Scenario("early-hints", (Send(_head("HTTP/1.1 103 Early Hints", "Link: </a>") + OK), KeepAlive()),
@@ -503,6 +512,8 @@ class _Conn:
                 await self.send(step.data)
             elif isinstance(step, Sleep):
                 await asyncio.sleep(step.seconds)
+            elif isinstance(step, Cork):
+                self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 1)
             elif isinstance(step, Drip):
                 await self._drip(step)
             elif isinstance(step, Repeat):

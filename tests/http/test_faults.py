@@ -234,6 +234,23 @@ def test_download_longer_than_content_length_async(fault_server, tmp_path, into)
     asyncio.run(main())
 
 
+def test_post_after_an_answer_that_came_with_fin_sync(fault_server):
+    # The FIN arrived with the answer: the connection was over before the POST, which must go on a new one (it
+    # cannot be resent once it went out on a connection that may have read it).
+    with SyncHTTPClient(timeout=FAR) as client:
+        check_ok(client.get(fault_server.url_for("ok-then-fin")))
+        check_ok(client.post(fault_server.url_for("ok"), content=b"pay once"))
+
+
+def test_post_after_an_answer_that_came_with_fin_async(fault_server):
+    async def main():
+        async with HTTPClient(timeout=FAR) as client:
+            check_ok(await client.get(fault_server.url_for("ok-then-fin")))
+            check_ok(await client.post(fault_server.url_for("ok"), content=b"pay once"))
+
+    asyncio.run(main())
+
+
 @pytest.mark.parametrize("kind", ["sync", "async"])
 def test_download_over_tls_longer_than_content_length(kind):
     # On https the body's tail and the extra response share TLS records: a download that reads exactly the body

@@ -588,7 +588,14 @@ void Engine::on_event(Connection *c, std::uint32_t events) {
   bool readable = events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR);
   bool writable = events & (EPOLLOUT | EPOLLERR | EPOLLHUP);
   Phase before = ex->phase;
-  guarded(ex, [&] { apply(ex, on_io(*ex, readable, writable)); });
+  guarded(ex, [&] {
+    Next next = on_io(*ex, readable, writable);
+    // The server's FIN (or an error) came with the bytes that completed the response: the connection is over, and
+    // its idle watch would never hear of it (the edge is spent). Pooled, it would fail the next request, which
+    // cannot be resent once it went out (a POST).
+    if (next == Next::Finished && (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR))) ex->reusable = false;
+    apply(ex, next);
+  });
   // A connect or handshake ended: an HTTP/2 probe may have settled its origin's protocol (waiters go on).
   if ((before == Phase::Connecting || before == Phase::Handshaking) && !waiters_.empty()) waiters_dirty_ = true;
 }
