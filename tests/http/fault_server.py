@@ -147,6 +147,7 @@ CHUNKED = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
 BIG = 10 << 20  # bodies well past any max_response_size a test sets (tests use 1 MiB)
 LONG = 1 << 20  # a status line or header line of 1 MiB: past any sane head limit
 DOWNLOAD = 1 << 20  # a body well past the client's 64 KiB read buffer
+STREAM = 3 << 20  # a body well past what a streaming client reads ahead of its consumer (256 KiB)
 
 
 def _head(*lines: str) -> bytes:
@@ -171,6 +172,10 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario("ok-then-fin", (Cork(), Send(OK), Close()),
                  "200 'ok' keep-alive by its head, but the FIN rides in the same segment as its last bytes: the "
                  "connection is over before the client has read the answer"),
+        Scenario("stream-then-fin", (Cork(), Send(_head("HTTP/1.1 200 OK", f"Content-Length: {STREAM}") + b"s" * STREAM),
+                                     Close()),
+                 "a 3 MiB body keep-alive by its head, its FIN sent right behind it: a streaming client whose "
+                 "consumer lags sees the end while it waits for the consumer"),
         Scenario("close-delimited", (Send(_head("HTTP/1.1 200 OK", "Connection: close") + b"hello"), Close()),
                  "a body that ends at FIN (no length, no chunking): valid HTTP/1.1"),
         Scenario("early-hints", (Send(_head("HTTP/1.1 103 Early Hints", "Link: </a>") + OK), KeepAlive()),

@@ -251,6 +251,25 @@ def test_post_after_an_answer_that_came_with_fin_async(fault_server):
     asyncio.run(main())
 
 
+def test_post_after_a_stream_that_ended_with_fin_sync(fault_server):
+    with SyncHTTPClient(timeout=FAR) as client:
+        with client.stream_get(fault_server.url_for("stream-then-fin")) as stream:
+            assert sum(len(chunk) for chunk in stream) == 3 * MIB
+        check_ok(client.post(fault_server.url_for("ok"), content=b"pay once"))
+
+
+def test_post_after_a_stream_that_ended_with_fin_async(fault_server):
+    # The FIN arrives while the stream waits for its consumer (nothing is read then); the rest of the body is read
+    # when the consumer asks for more, and the connection must not be pooled after it.
+    async def main():
+        async with HTTPClient(timeout=FAR) as client:
+            async with client.stream_get(fault_server.url_for("stream-then-fin")) as stream:
+                assert sum([len(chunk) async for chunk in stream]) == 3 * MIB
+            check_ok(await client.post(fault_server.url_for("ok"), content=b"pay once"))
+
+    asyncio.run(main())
+
+
 @pytest.mark.parametrize("kind", ["sync", "async"])
 def test_download_over_tls_longer_than_content_length(kind):
     # On https the body's tail and the extra response share TLS records: a download that reads exactly the body

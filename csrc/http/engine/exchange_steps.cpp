@@ -257,6 +257,7 @@ Next start_request(Exchange &ex) noexcept {
   ex.write_failed = false;
   ex.write_error = 0;
   ex.reusable = false;
+  ex.peer_closed = false;
   enter_phase(ex, Phase::Writing);
   return on_writable(ex);
 }
