@@ -268,6 +268,9 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario("silent-after-headers", (Send(CL10), Hang()), "sends the head, never the body: a read timeout"),
         Scenario("never-reads-body", (Hang(read=False),), "never reads the request body: the client's writes block",
                  read_body=False),
+        Scenario("drip-while-not-reading", (Send(b"HTTP/1.1 200 OK\r\nX-Slow: "), Drip(b"a", 0.05, forever=True)),
+                 "never reads the request body and answers with a head that grows by one byte per 50 ms: the "
+                 "client's writes block while bytes keep arriving", read_body=False),
         Scenario("continue-flood", (Repeat(b"HTTP/1.1 100 Continue\r\n\r\n"),), "100 Continue, again and again, forever"),
         # size
         Scenario("too-large-content-length", (Send(_head("HTTP/1.1 200 OK", f"Content-Length: {BIG}") + b"z" * BIG), Close()),

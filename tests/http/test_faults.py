@@ -102,6 +102,9 @@ FAULTS = [
     Fault("silent-after-headers", TIMEOUT, {"timeout": 3 * FAR, "read_timeout": 0.5}, bound=3.0),
     Fault("never-reads-body", TIMEOUT, {"timeout": 3 * FAR, "write_timeout": 0.5}, bound=3.0,
           method="POST", body=b"x" * (64 * MIB)),
+    # bytes that arrive while the upload is stuck are no progress of the upload
+    Fault("drip-while-not-reading", TIMEOUT, {"timeout": 3 * FAR, "write_timeout": 0.5, "read_timeout": FAR},
+          bound=3.0, method="POST", body=b"x" * (64 * MIB)),
     Fault("continue-flood", ANY, {"timeout": 2.0}, bound=5.0),
 ]
 assert len(FAULTS) >= 25

@@ -331,7 +331,9 @@ Next on_readable(Exchange &ex) noexcept {
                    : direct == DirectResult::WouldBlock ? IoResult::WouldBlock
                                                         : c->read_some(t_buffer, sizeof t_buffer, got, error);
       if (r == IoResult::Ok) {
-        ex.last_io_ns = now_ns();
+        // While the request is still going out, its write timeout means no byte *written* for that long: bytes
+        // the server sends meanwhile (an early answer) are no progress of the upload.
+        if (ex.phase != Phase::Writing) ex.last_io_ns = now_ns();
         FeedResult fr = feed_response(ex, std::string_view(t_buffer, got));
         if (fr == FeedResult::NeedMore) {
           if (waited && !ex.streaming) return Next::WaitReadable;
