@@ -14,6 +14,7 @@ Each connection gets a thread; the request path picks the behaviour, so a test c
                         (a keep-alive connection dropped after the request arrived); otherwise answer 200
   /reset?ms=N           answer, then N ms later reset the connection (RST): a keep-alive connection that dies idle
   /peer                 JSON of the client's (host, port): which connection carried the request
+  /surplus?n=N          an N-byte body followed, in the same write, by a whole extra response (never an answer)
   /many-headers?n=N     N extra header fields          /non-ascii-headers  one UTF-8 and one Latin-1 field value
   /encoded?c=gzip,br    the JSON document in those content codings (see _encoded_response for the options)
 Every request is logged as (method, target) in `log`. `LocalServer(tls=True)` speaks https (a certificate for
@@ -289,6 +290,9 @@ class LocalServer:
             return False
         elif path == "/text":
             conn.sendall(self._response(200, "héllo".encode(), content_type="text/plain; charset=utf-8"))
+        elif path == "/surplus":  # ?n=N: an N-byte body, then a whole extra response in the same write
+            n = int(query.get("n", "1048576"))
+            conn.sendall(self._response(200, b"s" * n) + self._response(200, b"smuggled"))
         elif path == "/head-only":
             conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n" if method == "HEAD"
                          else self._response(200, b"x" * 100))

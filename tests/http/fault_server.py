@@ -10,6 +10,7 @@ Overview
     a message, then end the connection by Close (FIN), Reset (RST), Hang (stay open, silent) or KeepAlive (read
     the next request). Because the steps are data, tests/http/test_fault_server.py checks every scenario's bytes
     on a raw socket against `Scenario.promised()`; the client tests in test_faults.py then rely on them.
+    `wait_sent(name)` lets a test wait until a run of a scenario has sent every byte before its end step.
 
 Invariants
     - Only 127.0.0.1 is used. Every open-ended step (Drip/Repeat forever, Hang) is bounded by a time limit and
@@ -66,6 +67,12 @@ class Repeat:
 
 
 @dataclass(frozen=True)
+class Cork:
+    """Hold what is sent next (TCP_CORK) until the connection ends: with Close, the last bytes and the FIN leave in
+    one segment, so the peer sees the answer and the end at once."""
+
+
+@dataclass(frozen=True)
 class Close:
     """Graceful close (FIN); everything sent before it arrives first."""
 
@@ -89,7 +96,7 @@ class KeepAlive:
     """Serve the next request on this connection."""
 
 
-Step = Send | Sleep | Drip | Repeat | Close | Reset | Hang | KeepAlive
+Step = Send | Sleep | Drip | Repeat | Cork | Close | Reset | Hang | KeepAlive
 END_STEPS = (Close, Reset, Hang, KeepAlive)
 
 
@@ -139,6 +146,8 @@ CL10 = b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n"
 CHUNKED = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
 BIG = 10 << 20  # bodies well past any max_response_size a test sets (tests use 1 MiB)
 LONG = 1 << 20  # a status line or header line of 1 MiB: past any sane head limit
+DOWNLOAD = 1 << 20  # a body well past the client's 64 KiB read buffer
+STREAM = 3 << 20  # a body well past what a streaming client reads ahead of its consumer (256 KiB)
 
 
 def _head(*lines: str) -> bytes:
@@ -160,6 +169,13 @@ SCENARIOS: dict[str, Scenario] = {
         # well-behaved references
         Scenario("ok", (Send(OK), KeepAlive()), "200 'ok', keep-alive"),
         Scenario("ok-close", (Send(OK_CLOSE), Close()), "200 'ok' with Connection: close, then FIN"),
+        Scenario("ok-then-fin", (Cork(), Send(OK), Close()),
+                 "200 'ok' keep-alive by its head, but the FIN rides in the same segment as its last bytes: the "
+                 "connection is over before the client has read the answer"),
+        Scenario("stream-then-fin", (Cork(), Send(_head("HTTP/1.1 200 OK", f"Content-Length: {STREAM}") + b"s" * STREAM),
+                                     Close()),
+                 "a 3 MiB body keep-alive by its head, its FIN sent right behind it: a streaming client whose "
+                 "consumer lags sees the end while it waits for the consumer"),
         Scenario("close-delimited", (Send(_head("HTTP/1.1 200 OK", "Connection: close") + b"hello"), Close()),
                  "a body that ends at FIN (no length, no chunking): valid HTTP/1.1"),
         Scenario("early-hints", (Send(_head("HTTP/1.1 103 Early Hints", "Link: </a>") + OK), KeepAlive()),
@@ -230,6 +246,16 @@ SCENARIOS: dict[str, Scenario] = {
                  (Send(_head("HTTP/1.1 200 OK", "Content-Length: 5") + b"hello"
                        + _head("HTTP/1.1 200 OK", "Content-Length: 8") + b"smuggled"), Hang()),
                  "5 promised bytes, then a whole extra response: must never be read as the next answer"),
+        Scenario("download-longer-than-content-length",
+                 (Send(_head("HTTP/1.1 200 OK", f"Content-Length: {DOWNLOAD}") + b"d" * DOWNLOAD
+                       + _head("HTTP/1.1 200 OK", "Content-Length: 8") + b"smuggled"), Hang()),
+                 "a body past the client's read buffer, then a whole extra response in the same write: a download "
+                 "that takes the body straight from the socket must still not read it as the next answer"),
+        Scenario("surplus-after-pause",
+                 (Send(_head("HTTP/1.1 200 OK", "Content-Length: 5") + b"hello"), Sleep(0.02),
+                  Send(_head("HTTP/1.1 200 OK", "Content-Length: 8") + b"smuggled"), Hang()),
+                 "5 promised bytes, then a moment later a whole extra response (its own segment): the idle "
+                 "keep-alive connection holds bytes nobody asked for and must not carry the next request"),
         Scenario("te-and-content-length",
                  (Send(_head("HTTP/1.1 200 OK", "Transfer-Encoding: chunked", "Content-Length: 5") + b"5\r\nhello\r\n0\r\n\r\n"), Hang()),
                  "Transfer-Encoding and Content-Length together (RFC 9112 6.3: an error)"),
@@ -242,6 +268,9 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario("silent-after-headers", (Send(CL10), Hang()), "sends the head, never the body: a read timeout"),
         Scenario("never-reads-body", (Hang(read=False),), "never reads the request body: the client's writes block",
                  read_body=False),
+        Scenario("drip-while-not-reading", (Send(b"HTTP/1.1 200 OK\r\nX-Slow: "), Drip(b"a", 0.05, forever=True)),
+                 "never reads the request body and answers with a head that grows by one byte per 50 ms: the "
+                 "client's writes block while bytes keep arriving", read_body=False),
         Scenario("continue-flood", (Repeat(b"HTTP/1.1 100 Continue\r\n\r\n"),), "100 Continue, again and again, forever"),
         # size
         Scenario("too-large-content-length", (Send(_head("HTTP/1.1 200 OK", f"Content-Length: {BIG}") + b"z" * BIG), Close()),
@@ -273,6 +302,7 @@ class Stats:
     connections: int = 0
     requests: int = 0
     by_path: dict[str, int] = field(default_factory=dict)
+    sent: dict[str, int] = field(default_factory=dict)  # scenario path -> runs that sent all their bytes
 
 
 class FaultServer:
@@ -285,6 +315,7 @@ class FaultServer:
         self._listener: socket.socket | None = None
         self._refuser: socket.socket | None = None
         self._tasks: set[asyncio.Task] = set()
+        self._sent = threading.Condition()
 
     @property
     def url(self) -> str:
@@ -331,6 +362,17 @@ class FaultServer:
 
     def url_for(self, name: str) -> str:
         return self.url + "/" + name
+
+    def wait_sent(self, name: str, runs: int = 1, timeout: float = 5.0) -> bool:
+        """Waits until `runs` runs of scenario `name` have sent every byte before their end step (the bytes are
+        then in the loopback peer's receive queue); False after `timeout`."""
+        with self._sent:
+            return self._sent.wait_for(lambda: self.stats.sent.get("/" + name, 0) >= runs, timeout)
+
+    def _note_sent(self, path: str) -> None:
+        with self._sent:
+            self.stats.sent[path] = self.stats.sent.get(path, 0) + 1
+            self._sent.notify_all()
 
     # -- loop thread
 
@@ -392,7 +434,7 @@ class FaultServer:
                 if scenario is None:
                     await conn.send(NOT_FOUND)
                     continue
-                if not await conn.run(scenario.steps):
+                if not await conn.run(scenario.steps, lambda: self._note_sent(request.path)):
                     return
         except (ConnectionError, OSError, asyncio.TimeoutError):
             return  # the peer went away or reset us: that ends the connection, never the server
@@ -468,13 +510,18 @@ class _Conn:
     async def send(self, data: bytes) -> None:
         await self.loop.sock_sendall(self.sock, data)
 
-    async def run(self, steps: tuple[Step, ...]) -> bool:
-        """Carry out the steps; True when the connection should serve another request."""
+    async def run(self, steps: tuple[Step, ...], on_sent=lambda: None) -> bool:
+        """Carry out the steps; True when the connection should serve another request. `on_sent` is called when
+        the end step is reached (every byte before it was sent)."""
         for step in steps:
+            if isinstance(step, END_STEPS):
+                on_sent()
             if isinstance(step, Send):
                 await self.send(step.data)
             elif isinstance(step, Sleep):
                 await asyncio.sleep(step.seconds)
+            elif isinstance(step, Cork):
+                self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 1)
             elif isinstance(step, Drip):
                 await self._drip(step)
             elif isinstance(step, Repeat):

@@ -124,10 +124,9 @@ def test_drop_on_a_fresh_connection_is_an_error_not_a_resend(any_server):
 
 
 def test_post_on_a_connection_reset_while_idle_is_resent(any_server):
-    # The server resets the idle keep-alive connection; the next POST follows within the pool's no-peek window
-    # (100 ms), so its first send fails: no byte of it (no TLS record, on https) reached the server, and it goes
-    # out once more on a new connection. (Past the window the pool's peek drops the connection first: the same
-    # outcome without a resend.)
+    # The server resets the idle keep-alive connection before the next POST: the pool's peek at checkout drops it
+    # (or, should the RST race the peek, the first send fails with no byte of it, no TLS record on https, at the
+    # server, and the resend rule sends it once more), so the POST goes out once, on a new connection.
     def calls(client):
         assert client.get("/reset?ms=5").status == 200
         time.sleep(0.04)  # the RST has arrived

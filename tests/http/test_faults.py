@@ -23,6 +23,7 @@ import pytest
 
 import boltwire
 
+from _local_server import PAYLOAD, LocalServer
 from boltwire import HTTPClient, HTTPConnectionError, HTTPTimeoutError, HTTPTransportError, SyncHTTPClient
 
 # A 64-byte label cannot be encoded in a DNS query, so getaddrinfo fails locally: no packet leaves the
@@ -101,6 +102,9 @@ FAULTS = [
     Fault("silent-after-headers", TIMEOUT, {"timeout": 3 * FAR, "read_timeout": 0.5}, bound=3.0),
     Fault("never-reads-body", TIMEOUT, {"timeout": 3 * FAR, "write_timeout": 0.5}, bound=3.0,
           method="POST", body=b"x" * (64 * MIB)),
+    # bytes that arrive while the upload is stuck are no progress of the upload
+    Fault("drip-while-not-reading", TIMEOUT, {"timeout": 3 * FAR, "write_timeout": 0.5, "read_timeout": FAR},
+          bound=3.0, method="POST", body=b"x" * (64 * MIB)),
     Fault("continue-flood", ANY, {"timeout": 2.0}, bound=5.0),
 ]
 assert len(FAULTS) >= 25
@@ -180,6 +184,113 @@ def test_body_longer_than_content_length_async(fault_server):
                 check_ok(await client.get(fault_server.url_for("ok")))
 
     asyncio.run(main())
+
+
+def test_surplus_after_a_pause_is_not_the_next_answer_sync(fault_server):
+    # The extra response arrives in its own segment after the first one was read whole: the idle connection then
+    # holds bytes nobody asked for. The next request follows at once (well within any "hot connection" window).
+    with SyncHTTPClient(timeout=FAR) as client:
+        before = fault_server.stats.sent.get("/surplus-after-pause", 0)
+        r = client.get(fault_server.url_for("surplus-after-pause"))
+        assert (r.status, r.data) == (200, b"hello")
+        assert fault_server.wait_sent("surplus-after-pause", before + 1)
+        check_ok(client.get(fault_server.url_for("ok")))
+
+
+def test_surplus_after_a_pause_is_not_the_next_answer_async(fault_server):
+    async def main():
+        async with HTTPClient(timeout=FAR) as client:
+            before = fault_server.stats.sent.get("/surplus-after-pause", 0)
+            r = await client.get(fault_server.url_for("surplus-after-pause"))
+            assert (r.status, r.data) == (200, b"hello")
+            assert await asyncio.to_thread(fault_server.wait_sent, "surplus-after-pause", before + 1)
+            check_ok(await client.get(fault_server.url_for("ok")))
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("into", ["file", "memory"])
+def test_download_longer_than_content_length_sync(fault_server, tmp_path, into):
+    # A download takes the body's tail straight from the socket (exactly the bytes the length promised): the
+    # whole extra response behind it must not stay there for the next request.
+    dest = tmp_path / "d.bin" if into == "file" else None
+    with SyncHTTPClient(timeout=FAR) as client:
+        r = client.download(fault_server.url_for("download-longer-than-content-length"), dest)
+        data = dest.read_bytes() if into == "file" else r.data
+        assert data == b"d" * (1 << 20)
+        for _ in range(3):
+            check_ok(client.get(fault_server.url_for("ok")))
+
+
+@pytest.mark.parametrize("into", ["file", "memory"])
+def test_download_longer_than_content_length_async(fault_server, tmp_path, into):
+    dest = tmp_path / "d.bin" if into == "file" else None
+
+    async def main():
+        async with HTTPClient(timeout=FAR) as client:
+            r = await client.download(fault_server.url_for("download-longer-than-content-length"), dest)
+            data = dest.read_bytes() if into == "file" else r.data
+            assert data == b"d" * (1 << 20)
+            for _ in range(3):
+                check_ok(await client.get(fault_server.url_for("ok")))
+
+    asyncio.run(main())
+
+
+def test_post_after_an_answer_that_came_with_fin_sync(fault_server):
+    # The FIN arrived with the answer: the connection was over before the POST, which must go on a new one (it
+    # cannot be resent once it went out on a connection that may have read it).
+    with SyncHTTPClient(timeout=FAR) as client:
+        check_ok(client.get(fault_server.url_for("ok-then-fin")))
+        check_ok(client.post(fault_server.url_for("ok"), content=b"pay once"))
+
+
+def test_post_after_an_answer_that_came_with_fin_async(fault_server):
+    async def main():
+        async with HTTPClient(timeout=FAR) as client:
+            check_ok(await client.get(fault_server.url_for("ok-then-fin")))
+            check_ok(await client.post(fault_server.url_for("ok"), content=b"pay once"))
+
+    asyncio.run(main())
+
+
+def test_post_after_a_stream_that_ended_with_fin_sync(fault_server):
+    with SyncHTTPClient(timeout=FAR) as client:
+        with client.stream_get(fault_server.url_for("stream-then-fin")) as stream:
+            assert sum(len(chunk) for chunk in stream) == 3 * MIB
+        check_ok(client.post(fault_server.url_for("ok"), content=b"pay once"))
+
+
+def test_post_after_a_stream_that_ended_with_fin_async(fault_server):
+    # The FIN arrives while the stream waits for its consumer (nothing is read then); the rest of the body is read
+    # when the consumer asks for more, and the connection must not be pooled after it.
+    async def main():
+        async with HTTPClient(timeout=FAR) as client:
+            async with client.stream_get(fault_server.url_for("stream-then-fin")) as stream:
+                assert sum([len(chunk) async for chunk in stream]) == 3 * MIB
+            check_ok(await client.post(fault_server.url_for("ok"), content=b"pay once"))
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_download_over_tls_longer_than_content_length(kind):
+    # On https the body's tail and the extra response share TLS records: a download that reads exactly the body
+    # leaves the rest decrypted (or still encrypted) inside the TLS session, where no socket peek sees it.
+    with LocalServer(tls=True) as server:
+        tls = {"root_certificates": [server.ca_pem], "tls_built_in_root_certs": False, "timeout": FAR}
+        if kind == "sync":
+            with SyncHTTPClient(base_url=server.url, **tls) as client:
+                assert client.download("/surplus").data == b"s" * MIB
+                second = client.get("/json")
+        else:
+            async def main():
+                async with HTTPClient(base_url=server.url, **tls) as client:
+                    assert (await client.download("/surplus")).data == b"s" * MIB
+                    return await client.get("/json")
+
+            second = asyncio.run(main())
+    assert second.status == 200 and second.data == PAYLOAD
 
 
 @pytest.mark.parametrize("name, data", [("ok-close", b"ok"), ("close-delimited", b"hello"), ("early-hints", b"ok")])

@@ -118,8 +118,9 @@ def test_stale_retry_happens_only_once(server):
 
 
 def test_sync_request_sent_on_a_just_closed_connection_is_retried(server):
-    # Reused within 100 ms the connection is not peeked at: the request goes out on a socket the server is
-    # closing, and the EOF/reset without a response byte makes the client send it again on a fresh connection.
+    # The server closes the connection just after its answer: the checkout's peek sees the close (or, should the
+    # close race the peek, the EOF/reset without a response byte makes the client send the request again), and the
+    # request is answered on a fresh connection. (The resend itself is pinned by test_client_resend's /drop tests.)
     with SyncHTTPClient(base_url=server.url) as client:
         assert client.get("/json").status == 200
         for _ in range(5):

@@ -155,6 +155,7 @@ bool Connection::disarm_read_wait() noexcept {
 
 bool Connection::looks_alive() noexcept {
   if (fd_ < 0) return false;
+  if (tls_ && tls_->has_pending_input()) return false;  // records (or the end) already taken off the socket
   char byte;
   ssize_t n = ::recv(fd_, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
   return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);

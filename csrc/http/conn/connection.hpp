@@ -87,7 +87,8 @@ class Connection {
   std::string tls_error_text() const;
   // The server ended the TLS stream without close_notify (reported as Eof): an EOF-delimited body may be cut short.
   bool tls_truncated() const noexcept { return tls_truncated_; }
-  // Non-blocking check of an idle connection: false when the peer closed it or sent unexpected bytes.
+  // Non-blocking check of an idle connection: false when the peer closed it or sent unexpected bytes (in the socket,
+  // or already read into the TLS session).
   bool looks_alive() noexcept;
   // Closes the socket; first removes it from the epoll set it was registered in (a forked child may hold a copy of
   // the socket, and epoll would keep reporting the copy's events under this object's address).

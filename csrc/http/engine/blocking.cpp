@@ -18,7 +18,6 @@ using conn::Connection;
 
 namespace {
 
-constexpr std::int64_t kPeekAfterIdleNs = 100'000'000;  // 100 ms
 constexpr int kInterruptSliceMs = 100;
 constexpr std::int64_t kInterruptSliceNs = std::int64_t{kInterruptSliceMs} * 1'000'000;
 constexpr int kLongWaitMs = 3'600'000;  // the longest single wait (a longer one is made of several)
@@ -159,8 +158,8 @@ bool check_out(Exchange &ex, pool::Checkout &c, bool first) {
   Failure which;
   std::int64_t deadline = phase_deadline(ex, which);
   std::vector<Connection *> discard;
-  // The clock as last read (read again after each wait). The slice may end a little early and the idle check may
-  // see a connection as a little less idle than it is: both only by the few microseconds since the reading.
+  // The clock as last read (read again after each wait). The slice may end a little early: only by the few
+  // microseconds since the reading.
   std::int64_t now = ex.phase_start_ns;
   for (;;) {
     std::int64_t slice = deadline;
@@ -176,11 +175,11 @@ bool check_out(Exchange &ex, pool::Checkout &c, bool first) {
       now = now_ns();
       continue;
     }
-    // A connection idle for a while may have been closed by the server: peek (one cheap syscall) before using it,
-    // so that the request is not even sent on it. Hot connections skip the check; the resend rule covers the race.
-    if (c.kind != pool::CheckoutKind::Idle || now - c.connection->idle_since_ns < kPeekAfterIdleNs ||
-        c.connection->looks_alive())
-      break;
+    // An idle connection may have been closed by the server, or hold bytes it sent after its response (more than
+    // the framing said): peek (one cheap syscall) before using it, hot or not. A request sent on it would take
+    // those bytes for its answer (RFC 9112 §6.3: never a separate response); a close that races the peek is left
+    // to the resend rule.
+    if (c.kind != pool::CheckoutKind::Idle || c.connection->looks_alive()) break;
     now = now_ns();
     ex.pool->release(c.connection, false, now, discard);
     for (Connection *d : discard) delete d;

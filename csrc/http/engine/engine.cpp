@@ -557,7 +557,7 @@ void Engine::apply(Exchange *ex, Next next) {
       return;
     }
     case Next::Finished:
-      release_conn(ex, ex->reusable);
+      release_conn(ex, ex->reusable && !ex->peer_closed);
       complete(ex);
       return;
     case Next::Resend:
@@ -588,6 +588,10 @@ void Engine::on_event(Connection *c, std::uint32_t events) {
   bool readable = events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR);
   bool writable = events & (EPOLLOUT | EPOLLERR | EPOLLHUP);
   Phase before = ex->phase;
+  // The server's FIN (or an error) reported while the request is on the connection: the connection is over once
+  // this response is read, and its idle watch would never hear of it (the edge is spent). Pooled, it would fail the
+  // next request, which cannot be resent once it went out (a POST).
+  if (ex->phase >= Phase::Writing && (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR))) ex->peer_closed = true;
   guarded(ex, [&] { apply(ex, on_io(*ex, readable, writable)); });
   // A connect or handshake ended: an HTTP/2 probe may have settled its origin's protocol (waiters go on).
   if ((before == Phase::Connecting || before == Phase::Handshaking) && !waiters_.empty()) waiters_dirty_ = true;

@@ -146,6 +146,8 @@ struct Exchange {
   bool got_bytes = false;    // any response byte arrived on the current connection
   bool write_failed = false; // the write side broke; what the server already sent may still be read
   bool reusable = false;     // result: the connection may carry another request
+  bool peer_closed = false;  // engine: the server's FIN (or an error) was reported on the connection during this
+                             // request (reset by start_request): it is not pooled afterwards
   int write_error = 0;       // errno of the failed write
   std::size_t address_index = 0;
   std::vector<conn::SocketAddress> addresses;

@@ -257,6 +257,7 @@ Next start_request(Exchange &ex) noexcept {
   ex.write_failed = false;
   ex.write_error = 0;
   ex.reusable = false;
+  ex.peer_closed = false;
   enter_phase(ex, Phase::Writing);
   return on_writable(ex);
 }
@@ -330,7 +331,9 @@ Next on_readable(Exchange &ex) noexcept {
                    : direct == DirectResult::WouldBlock ? IoResult::WouldBlock
                                                         : c->read_some(t_buffer, sizeof t_buffer, got, error);
       if (r == IoResult::Ok) {
-        ex.last_io_ns = now_ns();
+        // While the request is still going out, its write timeout means no byte *written* for that long: bytes
+        // the server sends meanwhile (an early answer) are no progress of the upload.
+        if (ex.phase != Phase::Writing) ex.last_io_ns = now_ns();
         FeedResult fr = feed_response(ex, std::string_view(t_buffer, got));
         if (fr == FeedResult::NeedMore) {
           if (waited && !ex.streaming) return Next::WaitReadable;
@@ -347,7 +350,12 @@ Next on_readable(Exchange &ex) noexcept {
         if (fr == FeedResult::Failed) return finished(ex, false);
         // A response that came before the request was fully sent leaves the connection unusable.
         bool complete_request = ex.phase == Phase::Reading && !ex.write_failed;
-        return finished(ex, fr == FeedResult::CompleteReusable && complete_request);
+        // Bytes received after the response's end are nobody's answer (RFC 9112 §6.3). A read into the buffer that
+        // did not fill it emptied the socket (later bytes wake the idle connection's watch); a direct read takes
+        // exactly the body, a full buffer may have left more, and TLS may hold further records: peek then.
+        bool drained = direct != DirectResult::Moved && got < sizeof t_buffer && c->tls_session() == nullptr;
+        bool reusable = fr == FeedResult::CompleteReusable && complete_request && (drained || c->looks_alive());
+        return finished(ex, reusable);
       }
       if (r == IoResult::WouldBlock) {
         if (download_write_failed(ex)) return finished(ex, false);  // not waiting on: the file cannot take the body
