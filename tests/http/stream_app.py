@@ -6,7 +6,7 @@ Routes:
   /endless                body chunks of 16 KiB forever; X-Peer: the client's port; records each disconnect
   /peer                   {"port": the client's port}
   /stats                  {"endless_open": streams still sending, "endless_closed": streams the client left,
-                          "endless_sent": bytes every /endless stream handed to the server so far}
+                          "endless_sent": {client port: bytes that port's /endless stream handed over so far}}
   /upload                 reads the request body: {"size", "sha256", "transfer_encoding", "content_type", "pieces"}
   /echo-body              the request body back, with the request's Content-Type
   /cut?size=N             Content-Length N, sends half of it, then drops the connection
@@ -31,7 +31,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-STATE = {"endless_open": 0, "endless_closed": 0, "endless_sent": 0, "sse_connects": [], }
+STATE = {"endless_open": 0, "endless_closed": 0, "endless_sent": {}, "sse_connects": [], }
 GATES: dict[str, asyncio.Event] = {}  # /sse?scenario=gated waits on its token's event until /release sets it
 
 
@@ -57,7 +57,8 @@ async def endless(request: Request) -> Response:
             i = 0
             while True:
                 yield bytes([i % 251]) * 16384
-                STATE["endless_sent"] += 16384  # (after the yield: uvicorn took the chunk, past its flow control)
+                # (after the yield: uvicorn took the chunk, past its flow control)
+                STATE["endless_sent"][str(peer)] = STATE["endless_sent"].get(str(peer), 0) + 16384
                 i += 1
                 await asyncio.sleep(0)
         finally:
